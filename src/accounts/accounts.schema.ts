@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { iso } from '../platform/clock.js';
+import type { Role } from '../auth/principal.js';
+
+export const email = z.string().trim().toLowerCase().email().max(254);
+export const password = z.string().min(10, 'must be at least 10 characters').max(1024);
+
+export const signupInput = z.object({
+  accountName: z.string().trim().min(1).max(200),
+  email,
+  password,
+}).strict();
+
+export const loginInput = z.object({ email, password: z.string().min(1).max(1024) }).strict();
+
+export const accountPatch = z.object({ agentKeyMinting: z.enum(['admins', 'account_keys']) }).strict();
+
+export const memberInput = z.object({
+  email,
+  password,
+  role: z.enum(['admin', 'member']),
+}).strict();
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  plan: 'free' | 'pro';
+  credits_balance: number;
+  agent_key_minting: 'admins' | 'account_keys';
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface UserRow {
+  id: string;
+  account_id: string;
+  email: string;
+  password_hash: string;
+  role: Role;
+  created_at: Date;
+}
+
+export const toAccountResponse = (a: AccountRow) => ({
+  id: a.id,
+  name: a.name,
+  plan: a.plan,
+  creditsBalance: a.credits_balance,
+  agentKeyMinting: a.agent_key_minting,
+  createdAt: iso(a.created_at),
+});
+
+export const toUserResponse = (u: UserRow) => ({
+  id: u.id,
+  accountId: u.account_id,
+  email: u.email,
+  role: u.role,
+  createdAt: iso(u.created_at),
+});

@@ -1,0 +1,21 @@
+import { AppError } from '../platform/errors.js';
+import type { Deps } from '../platform/deps.js';
+import type { Principal } from './principal.js';
+import { resolveSession, SESSION_PREFIX } from './sessions.service.js';
+
+export interface RequestInfo {
+  ip: string;
+}
+
+export interface Resolved {
+  principal: Principal;
+  /** Headers the response must carry, e.g. Deprecation/Sunset for a rotated key's old secret. */
+  headers?: Record<string, string>;
+}
+
+/** Turns a bearer token into a principal, by its prefix. Every failure is a 401 of the contract. */
+export async function resolveCredential(deps: Deps, token: string, info: RequestInfo): Promise<Resolved> {
+  if (token.startsWith(SESSION_PREFIX)) return { principal: await resolveSession(deps, token) };
+  void info;
+  throw new AppError('invalid_credential', 'The credential is not valid');
+}

@@ -1,0 +1,31 @@
+import type { AccountScope, AgentScope } from './scopes.js';
+
+export type Role = 'owner' | 'admin' | 'member';
+
+export interface SessionPrincipal {
+  type: 'session';
+  accountId: string;
+  userId: string;
+  sessionId: string;
+  role: Role;
+}
+
+export interface KeyPrincipal {
+  type: 'key';
+  accountId: string;
+  keyId: string;
+  keyType: 'account' | 'agent';
+  /** Set for per-agent keys only, from the stored key record. */
+  agentId: string | null;
+  scopes: string[];
+  spendCapCredits: number | null;
+}
+
+export type Principal = SessionPrincipal | KeyPrincipal;
+
+export const isAdminSession = (p: Principal): boolean => p.type === 'session' && (p.role === 'owner' || p.role === 'admin');
+
+/** Who did it, for the audit log. */
+export const actorOf = (p: Principal): string => (p.type === 'session' ? p.userId : p.keyId);
+
+export type { AccountScope, AgentScope };

@@ -1,0 +1,24 @@
+// Every event name of the interface with its status. Subscriptions may name any of them.
+
+export const EVENT_TYPES = {
+  'message.received': { status: 'emitted', description: 'A new message was received by an agent' },
+  'message.sent': { status: 'emitted', description: 'An agent sent a message' },
+  'message.drafted': { status: 'emitted', description: 'A draft message was created' },
+  'inbox.created': { status: 'emitted', description: 'An inbox was created' },
+  'inbox.updated': { status: 'emitted', description: "An inbox's configuration changed" },
+  'inbox.deleted': { status: 'emitted', description: 'An inbox was deleted' },
+  'contact.created': { status: 'emitted', description: 'A contact was created' },
+  'contact.updated': { status: 'emitted', description: 'A contact was updated' },
+  'agent.updated': { status: 'emitted', description: "An agent's name, status or configuration changed" },
+  'message.delivered': { status: 'planned', description: 'A sent message was delivered' },
+  'message.bounced': { status: 'planned', description: 'A sent message bounced' },
+  'message.complained': { status: 'planned', description: 'A recipient marked a message as spam' },
+  'message.rejected': { status: 'planned', description: 'A message was rejected before delivery' },
+  'escalation.triggered': { status: 'planned', description: 'An agent escalated a conversation to a person' },
+} as const;
+
+export type EventType = keyof typeof EVENT_TYPES;
+export const EVENT_NAMES = Object.keys(EVENT_TYPES) as EventType[];
+
+/** Sent only to one subscription by POST /v1/webhooks/:id/test; not subscribable. */
+export const TEST_EVENT = 'webhook.test';

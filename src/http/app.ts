@@ -1,0 +1,37 @@
+import Koa from 'koa';
+import type { Deps } from '../platform/deps.js';
+import { AppError } from '../platform/errors.js';
+import type { AppState } from './context.js';
+import { createHttpMetrics } from './metrics.js';
+import { errorRenderer } from './middleware/errors.js';
+import { jsonBody } from './middleware/json-body.js';
+import { requestContext } from './middleware/request-context.js';
+import { opsMiddleware } from './ops.js';
+import { ApiRouter } from './router.js';
+import { routeModules } from './routes/index.js';
+
+/** Builds the API. It does not listen: main.ts, web.ts and the tests decide where it runs. */
+export function createApp(deps: Deps) {
+  const app = new Koa<AppState>();
+  app.proxy = false; // client IPs are derived explicitly from TRUST_PROXY_HOPS (src/http/client-ip.ts)
+  app.silent = true; // errors are rendered and logged by errorRenderer, never by koa's default handler
+
+  const metrics = createHttpMetrics(deps.queues);
+  const api = new ApiRouter(deps);
+  for (const register of routeModules) register(api, deps);
+
+  app.use(requestContext(deps.logger, metrics));
+  app.use(errorRenderer());
+  app.use(opsMiddleware(deps, metrics));
+  app.use(jsonBody(deps.config.http.maxBodyBytes));
+  app.use(api.router.routes());
+  app.use(
+    api.router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new AppError('method_not_allowed', 'This method is not allowed on this path'),
+      notImplemented: () => new AppError('method_not_allowed', 'This method is not implemented'),
+    }),
+  );
+
+  return { app, api, metrics };
+}

@@ -1,0 +1,14 @@
+import type { RouterContext } from '@koa/router';
+import type { Logger } from '../platform/logger.js';
+import type { Principal } from '../auth/principal.js';
+
+export interface AppState {
+  requestId: string;
+  log: Logger;
+  principal?: Principal;
+  /** Route template for metrics and logs, e.g. /v1/agents/:id. */
+  routePath?: string;
+}
+
+export type AppContext = RouterContext<AppState>;
+export type Handler = (ctx: AppContext) => unknown;

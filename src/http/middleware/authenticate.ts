@@ -1,0 +1,43 @@
+import type { Middleware } from 'koa';
+import type { Deps } from '../../platform/deps.js';
+import { AppError } from '../../platform/errors.js';
+import { authorize, type Access } from '../../auth/access.js';
+import { resolveCredential } from '../../auth/credentials.js';
+import type { Principal } from '../../auth/principal.js';
+import { clientIp } from '../client-ip.js';
+import type { AppContext, AppState } from '../context.js';
+
+export function bearerToken(ctx: { get(name: string): string }): string {
+  const header = ctx.get('authorization');
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!match) throw new AppError('missing_credential', 'Send a credential as "Authorization: Bearer <API_KEY>"');
+  return match[1]!;
+}
+
+/** Resolves the request's credential into a principal (once per request) and applies its response headers. */
+export async function authenticate(deps: Deps, ctx: AppContext): Promise<Principal> {
+  if (ctx.state.principal) return ctx.state.principal;
+  const resolved = await resolveCredential(deps, bearerToken(ctx), { ip: clientIp(ctx, deps.config.trustProxyHops) });
+  for (const [name, value] of Object.entries(resolved.headers ?? {})) ctx.set(name, value);
+  ctx.state.principal = resolved.principal;
+  ctx.state.log = ctx.state.log.child({ accountId: resolved.principal.accountId });
+  return resolved.principal;
+}
+
+/** Enforces a route's access declaration before its handler runs. */
+export function guard(deps: Deps, access: Access): Middleware<AppState> {
+  return async (ctx, next) => {
+    if (access.kind !== 'public') {
+      const principal = await authenticate(deps, ctx as AppContext);
+      authorize(principal, access, (ctx as AppContext).params ?? {});
+    }
+    await next();
+  };
+}
+
+/** The principal of a guarded route; a handler on a public route never calls this. */
+export function principalOf(ctx: AppContext): Principal {
+  const principal = ctx.state.principal;
+  if (!principal) throw new Error('principalOf called on a route without authentication');
+  return principal;
+}

@@ -1,0 +1,51 @@
+import type { Middleware } from 'koa';
+import { ZodError } from 'zod';
+import { AppError } from '../../platform/errors.js';
+import { validationError } from '../../platform/validation.js';
+import type { AppState } from '../context.js';
+
+/** Database and Redis failures that mean "a dependency is down", not "a bug". */
+function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; name?: string; message?: string };
+  const codes = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '53300'];
+  return (
+    (e?.code !== undefined && codes.includes(e.code)) ||
+    e?.name === 'KnexTimeoutError' ||
+    /Stream isn't writeable|Connection is closed|enableOfflineQueue/.test(e?.message ?? '')
+  );
+}
+
+function toAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (err instanceof ZodError) return validationError(err);
+  if (isUnavailable(err)) return new AppError('unavailable', 'A backing service is unavailable; nothing was changed. Retry shortly');
+  return null;
+}
+
+/** Renders every error in the one shape of the contract. Unknown errors are logged and answered 500, with no detail. */
+export function errorRenderer(): Middleware<AppState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}`);
+    } catch (err) {
+      const known = toAppError(err);
+      const appError = known ?? new AppError('internal_error', 'Something went wrong on our side; it has been logged');
+      if (!known) ctx.state.log.error({ err }, 'unhandled error');
+      else if (appError.code === 'unavailable') ctx.state.log.warn({ err }, 'dependency unavailable');
+      ctx.status = appError.status;
+      for (const [name, value] of Object.entries(appError.headers ?? {})) ctx.set(name, value);
+      if (appError.status === 401) ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
+      if (appError.code === 'insufficient_scope') ctx.set('WWW-Authenticate', 'Bearer error="insufficient_scope"');
+      ctx.body = {
+        error: {
+          type: appError.type,
+          code: appError.code,
+          message: appError.message,
+          requestId: ctx.state.requestId,
+          ...(appError.details ? { details: appError.details } : {}),
+        },
+      };
+    }
+  };
+}

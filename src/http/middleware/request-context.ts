@@ -1,0 +1,27 @@
+import type { Middleware } from 'koa';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from '../../platform/logger.js';
+import type { AppState } from '../context.js';
+import type { HttpMetrics } from '../metrics.js';
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Request id (echoed when the client's is sane), a child logger, one access log line and the duration metric. */
+export function requestContext(logger: Logger, metrics: HttpMetrics): Middleware<AppState> {
+  return async (ctx, next) => {
+    const given = ctx.get('x-request-id');
+    const requestId = SANE_REQUEST_ID.test(given) ? given : `req_${randomUUID().replaceAll('-', '')}`;
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ requestId });
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = ctx.state.routePath ?? 'unmatched';
+      metrics.observe(ctx.method, route, ctx.status, seconds);
+      ctx.state.log.info({ method: ctx.method, route, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+    }
+  };
+}

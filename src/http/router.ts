@@ -1,0 +1,43 @@
+import Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { Deps } from '../platform/deps.js';
+import type { Access } from '../auth/access.js';
+import type { AppContext, AppState, Handler } from './context.js';
+import { guard } from './middleware/authenticate.js';
+
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/**
+ * The API router. Every route is registered with its access declaration, which is enforced by `guard` and
+ * recorded in `declarations` so a test can prove that no route was added without one.
+ */
+export class ApiRouter {
+  readonly router = new Router<AppState>();
+  readonly declarations = new Map<string, Access>();
+
+  constructor(private readonly deps: Deps) {}
+
+  get(path: string, access: Access, handler: Handler) { return this.add('get', path, access, handler); }
+  post(path: string, access: Access, handler: Handler) { return this.add('post', path, access, handler); }
+  patch(path: string, access: Access, handler: Handler) { return this.add('patch', path, access, handler); }
+  put(path: string, access: Access, handler: Handler) { return this.add('put', path, access, handler); }
+  delete(path: string, access: Access, handler: Handler) { return this.add('delete', path, access, handler); }
+
+  /** For routes that hand the raw request to another library (MCP transport, bull-board). */
+  use(path: string, access: Access, methods: Method[], middleware: Middleware) {
+    for (const m of methods) this.add(m, path, access, middleware as unknown as Handler);
+    return this;
+  }
+
+  private add(method: Method, path: string, access: Access, handler: Handler) {
+    this.declarations.set(`${method.toUpperCase()} ${path}`, access);
+    const routeName: Middleware<AppState> = async (ctx, next) => {
+      ctx.state.routePath = path;
+      await next();
+    };
+    this.router[method](path, routeName, guard(this.deps, access), async (ctx) => {
+      await handler(ctx as AppContext);
+    });
+    return this;
+  }
+}

@@ -1,0 +1,12 @@
+import type { Deps } from '../../platform/deps.js';
+import type { ApiRouter } from '../router.js';
+import { registerAuditRoutes } from './audit.routes.js';
+import { registerAuthRoutes } from './auth.routes.js';
+import { registerHealthRoutes } from './health.routes.js';
+
+/** Every route module of the API, in one list. */
+export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
+  registerHealthRoutes,
+  registerAuthRoutes,
+  registerAuditRoutes,
+];

@@ -1,0 +1,8 @@
+import { bootRuntime, runMain } from './platform/runtime.js';
+
+// npm run migrate / Procfile "release": apply migrations and exit.
+runMain(async () => {
+  const runtime = await bootRuntime({ migrate: true });
+  runtime.deps.logger.info('migrations up to date');
+  await runtime.close();
+});

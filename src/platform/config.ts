@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { z } from 'zod';
+
+// The only module that reads process.env. Everything else receives a Config.
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const retryDelays = z
+  .string()
+  .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'expected a comma-separated list of milliseconds, e.g. 30000,60000')
+  .transform((s) => s.split(',').map((v) => Number(v.trim())));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: intIn(0, 65535).default(3000),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  BULLMQ_PREFIX: z.string().min(1).max(64).regex(/^[^:\s]+$/, 'must not contain ":" or spaces').default('sb'),
+  APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  OPS_USERNAME: z.string().min(1).optional(),
+  OPS_PASSWORD: z.string().min(1).optional(),
+  WEBHOOK_RETRY_DELAYS_MS: retryDelays.default([30000, 60000, 120000, 240000, 480000]),
+  WEBHOOK_TIMEOUT_MS: intIn(100, 120_000).default(10_000),
+  WEBHOOK_DISABLE_AFTER: intIn(1, 10_000).default(20),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+  WEBHOOK_CONCURRENCY: intIn(1, 1000).default(50),
+  KEY_ROTATION_GRACE_SECONDS: intIn(0, 30 * 24 * 3600).default(3600),
+  TRUST_PROXY_HOPS: intIn(0, 10).default(0),
+  SIGNUP_ENABLED: bool.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMTP_URL: z.string().url().optional(),
+  SMTP_FROM: z.string().min(3).default('Switchboard <no-reply@switchboard.local>'),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/switchboard';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+const DATA_DIR = resolve('.data');
+
+export function loadConfig(env: Record<string, string | undefined> = process.env) {
+  // Empty strings mean "unset", as they do in most dotenv files and compose files.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
+    throw new ConfigError('APP_SECRET: required when NODE_ENV=production (at least 32 characters)');
+  }
+  if (Boolean(e.OPS_USERNAME) !== Boolean(e.OPS_PASSWORD)) {
+    throw new ConfigError('OPS_USERNAME/OPS_PASSWORD: set both or neither');
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    dataDir: DATA_DIR,
+    database: { url: e.DATABASE_URL ?? DEFAULT_DATABASE_URL, explicit: e.DATABASE_URL !== undefined },
+    redis: { url: e.REDIS_URL ?? DEFAULT_REDIS_URL, explicit: e.REDIS_URL !== undefined },
+    bullmqPrefix: e.BULLMQ_PREFIX,
+    appSecret: e.APP_SECRET ?? readOrCreateDevSecret(),
+    ops: e.OPS_USERNAME && e.OPS_PASSWORD ? { username: e.OPS_USERNAME, password: e.OPS_PASSWORD } : null,
+    webhooks: {
+      retryDelaysMs: e.WEBHOOK_RETRY_DELAYS_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      disableAfter: e.WEBHOOK_DISABLE_AFTER,
+      allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+    },
+    keys: { rotationGraceSeconds: e.KEY_ROTATION_GRACE_SECONDS },
+    trustProxyHops: e.TRUST_PROXY_HOPS,
+    signupEnabled: e.SIGNUP_ENABLED,
+    logLevel: e.LOG_LEVEL,
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.SMTP_FROM },
+    sessions: { ttlMs: 12 * 3600 * 1000 },
+    http: { maxBodyBytes: 1024 * 1024 },
+    // Prices in credits, one table (contract §5).
+    prices: { email: 1, sms: 2, agentTrigger: 5 },
+    signupCredits: 1000,
+    rateLimits: { free: 60, pro: 600 } as Record<string, number>,
+  };
+}
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {}
+
+function readOrCreateDevSecret(): string {
+  const file = resolve(DATA_DIR, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}

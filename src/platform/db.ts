@@ -1,0 +1,71 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+// Counts and money come back as numbers, not strings; timestamps as Date.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
+
+export type Db = Knex;
+export type Trx = Knex.Transaction;
+/** Repositories take either the pool or an open transaction. */
+export type Conn = Knex | Knex.Transaction;
+
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+
+export function createDb(url: string, pool = { min: 0, max: 10 }): Db {
+  return knexFactory({ client: 'pg', connection: url, pool, acquireConnectionTimeout: 10_000 });
+}
+
+/**
+ * Migrations are loaded with our own import(), so they run wherever our TypeScript runs (tsx, vitest)
+ * without knex needing to understand .ts files.
+ */
+const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_[a-z0-9_]+\.ts$/.test(f)).sort(),
+  getMigrationName: (file) => file,
+  getMigration: (file) => import(pathToFileURL(join(MIGRATIONS_DIR, file)).href) as Promise<Knex.Migration>,
+};
+
+export const migrationConfig: Knex.MigratorConfig = { migrationSource, tableName: 'knex_migrations' };
+
+export async function migrateLatest(db: Db): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest(migrationConfig)) as [number, string[]];
+  return applied;
+}
+
+/** Creates the database named in the URL when it does not exist yet. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  } catch (err) {
+    // Two processes starting at once may both try; the loser sees duplicate_database.
+    if ((err as { code?: string }).code !== '42P04') throw err;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function canConnect(url: string): Promise<boolean> {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

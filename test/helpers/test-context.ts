@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { loadConfig, type Env } from '../../src/platform/config.js';
+import { createDb } from '../../src/platform/db.js';
+import type { Deps } from '../../src/platform/deps.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { createQueues } from '../../src/platform/queues.js';
+import { createApiRedis } from '../../src/platform/redis.js';
+import { startServer, type RunningServer } from '../../src/http/server.js';
+import { startWorkers, type RunningWorkers } from '../../workers/index.js';
+
+export const TEST_APP_SECRET = 'test-app-secret-0123456789abcdefghijklmnopqrstuvwxyz';
+
+export interface TestContext {
+  deps: Deps;
+  dbName: string;
+  /** A running API on 127.0.0.1 (real HTTP). */
+  server: RunningServer;
+  url: string;
+  /** Starts the real BullMQ workers for this context (off by default). */
+  startWorkers(opts?: { schedule?: boolean }): Promise<RunningWorkers>;
+  /** Another API instance on the same database and Redis (multi-instance tests). */
+  startAnotherServer(): Promise<RunningServer>;
+  close(): Promise<void>;
+}
+
+async function adminQuery(templateUrl: string, sql: string): Promise<void> {
+  const admin = new URL(templateUrl);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Its own database (cloned from the run's migrated template), its own BullMQ prefix, its own server. */
+export async function createTestContext(env: Env = {}): Promise<TestContext> {
+  const templateUrl = inject('templateDbUrl');
+  const redisUrl = inject('redisUrl');
+  const suffix = randomBytes(4).toString('hex');
+  const dbName = `sbt_${inject('runId')}_${suffix}`;
+  const template = new URL(templateUrl).pathname.slice(1);
+  await adminQuery(templateUrl, `CREATE DATABASE ${pg.escapeIdentifier(dbName)} TEMPLATE ${pg.escapeIdentifier(template)}`);
+  const dbUrl = new URL(templateUrl);
+  dbUrl.pathname = `/${dbName}`;
+
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    APP_SECRET: TEST_APP_SECRET,
+    DATABASE_URL: dbUrl.toString(),
+    REDIS_URL: redisUrl,
+    BULLMQ_PREFIX: `sbt-${suffix}`,
+    ...env,
+  });
+  const db = createDb(config.database.url);
+  const redis = createApiRedis(config.redis.url);
+  redis.on('error', () => undefined);
+  const queues = createQueues(redis, config.bullmqPrefix);
+  const deps: Deps = { config, db, redis, queues, logger: createLogger(config.logLevel) };
+  const servers: RunningServer[] = [await startServer(deps, 0, '127.0.0.1')];
+  const workers: RunningWorkers[] = [];
+
+  return {
+    deps,
+    dbName,
+    server: servers[0]!,
+    url: servers[0]!.url,
+    async startWorkers(opts = {}) {
+      const running = await startWorkers(deps, { schedule: opts.schedule ?? false });
+      workers.push(running);
+      return running;
+    },
+    async startAnotherServer() {
+      const s = await startServer(deps, 0, '127.0.0.1');
+      servers.push(s);
+      return s;
+    },
+    async close() {
+      await Promise.all(servers.map((s) => s.close()));
+      await Promise.all(workers.map((w) => w.close()));
+      await queues.close();
+      await deleteKeys(redis, `${config.bullmqPrefix}:*`);
+      redis.disconnect();
+      await db.destroy();
+      await adminQuery(templateUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
+    },
+  };
+}
+
+async function deleteKeys(redis: Deps['redis'], pattern: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+}
