@@ -38,7 +38,7 @@ const envSchema = z.object({
   SMTP_FROM: z.string().min(3).default('Switchboard <no-reply@switchboard.local>'),
 });
 
-export type Env = z.input<typeof envSchema>;
+export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/switchboard';
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
