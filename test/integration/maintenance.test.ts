@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { client, signupAccount } from '../helpers/http.js';
+import { enqueue, jobs } from '../../src/platform/queues.js';
+import { QueueEvents } from 'bullmq';
+import { createWorkerRedis } from '../../src/platform/redis.js';
+
+let t: TestContext;
+beforeAll(async () => {
+  t = await createTestContext();
+});
+afterAll(() => t.close());
+
+describe('maintenance queue', () => {
+  it('registers job schedulers when workers start', async () => {
+    const workers = await t.startWorkers({ schedule: true });
+    const schedulers = await t.deps.queues.maintenance.getJobSchedulers();
+    expect(schedulers.map((s) => s.key)).toContain('sweep-expired-sessions');
+    await workers.close();
+  });
+
+  it('sweeps expired sessions through a real worker and keeps live ones', async () => {
+    const api = client(t.url);
+    const expired = await signupAccount(api);
+    const live = await signupAccount(api);
+    await t.deps.db('sessions').where({ user_id: expired.userId }).update({ expires_at: new Date(Date.now() - 60_000) });
+
+    const connection = createWorkerRedis(t.deps.config.redis.url);
+    const events = new QueueEvents('maintenance', { connection, prefix: t.deps.config.bullmqPrefix });
+    await events.waitUntilReady();
+    await t.startWorkers();
+    const done = new Promise<unknown>((resolve) => events.on('completed', ({ returnvalue }) => resolve(returnvalue)));
+    await enqueue(t.deps.queues, t.deps.config, jobs.sweepExpiredSessions, {});
+    expect(await done).toEqual({ deleted: 1 });
+    await events.close();
+    connection.disconnect();
+
+    expect(await t.deps.db('sessions').where({ user_id: expired.userId })).toHaveLength(0);
+    expect(await t.deps.db('sessions').where({ user_id: live.userId })).toHaveLength(1);
+  });
+
+  it('refuses a job payload that does not match the catalog', async () => {
+    await expect(enqueue(t.deps.queues, t.deps.config, jobs.sendMessage, { messageId: 1 } as never)).rejects.toThrow();
+    await expect(enqueue(t.deps.queues, t.deps.config, jobs.deliverWebhook, { deliveryId: 'x', url: 'https://a' } as never)).rejects.toThrow();
+  });
+});

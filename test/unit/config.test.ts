@@ -1,0 +1,57 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
+
+const base = { APP_SECRET: 'x'.repeat(40) };
+
+describe('config', () => {
+  it('applies the contract defaults', () => {
+    const c = loadConfig(base);
+    expect(c.port).toBe(3000);
+    expect(c.database.url).toBe('postgres://postgres@127.0.0.1:5432/switchboard');
+    expect(c.redis.url).toBe('redis://127.0.0.1:6379');
+    expect(c.bullmqPrefix).toBe('sb');
+    expect(c.webhooks).toMatchObject({ retryDelaysMs: [30000, 60000, 120000, 240000, 480000], timeoutMs: 10000, disableAfter: 20, allowPrivateTargets: false });
+    expect(c.keys.rotationGraceSeconds).toBe(3600);
+    expect(c.trustProxyHops).toBe(0);
+    expect(c.signupEnabled).toBe(true);
+    expect(c.ops).toBeNull();
+  });
+
+  it('parses lists and booleans', () => {
+    const c = loadConfig({ ...base, WEBHOOK_RETRY_DELAYS_MS: '10, 20,30', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SIGNUP_ENABLED: 'false' });
+    expect(c.webhooks.retryDelaysMs).toEqual([10, 20, 30]);
+    expect(c.webhooks.allowPrivateTargets).toBe(true);
+    expect(c.signupEnabled).toBe(false);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^PORT: /],
+    [{ PORT: '70000' }, /^PORT: /],
+    [{ WEBHOOK_RETRY_DELAYS_MS: '30s,1m' }, /^WEBHOOK_RETRY_DELAYS_MS: /],
+    [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' }, /^WEBHOOK_ALLOW_PRIVATE_TARGETS: /],
+    [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL: /],
+    [{ BULLMQ_PREFIX: 'a:b' }, /^BULLMQ_PREFIX: /],
+    [{ OPS_USERNAME: 'only-user' }, /^OPS_USERNAME\/OPS_PASSWORD: /],
+    [{ NODE_ENV: 'production', APP_SECRET: undefined }, /^APP_SECRET: required/],
+  ])('rejects %o with one line naming the variable', (env, pattern) => {
+    expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
+    try {
+      loadConfig({ ...base, ...env });
+    } catch (err) {
+      expect((err as Error).message).toMatch(pattern);
+      expect((err as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('stops start-up with one clear line on a bad value', () => {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/migrate.ts'], {
+      env: { ...process.env, PORT: 'eighty' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr.trim()).toMatch(/^switchboard: PORT: /);
+    expect(res.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
