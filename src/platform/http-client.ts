@@ -1,0 +1,225 @@
+import { lookup } from 'node:dns/promises';
+import { isIP, type Socket } from 'node:net';
+import { Agent, buildConnector, request } from 'undici';
+import type { Config } from './config.js';
+import { AppError } from './errors.js';
+import { blockedAddressReason, blockedHostnameReason, ipLiteralOf } from './ip-ranges.js';
+
+// The one outbound HTTP client for targets chosen by customers (webhooks, HTTP agent runtimes). It refuses
+// internal addresses twice: when the URL is saved (checkTargetUrl) and inside the connector, on the address
+// actually dialled, so a DNS answer that changes after creation (rebinding) cannot reach an internal host.
+
+export const MAX_RESPONSE_BODY = 4096;
+
+export type SafeErrorCode =
+  | 'timeout'
+  | 'connection_refused'
+  | 'dns_failed'
+  | 'blocked_address'
+  | 'http_status'
+  | 'redirect'
+  | 'tls'
+  | 'invalid_url';
+
+export type SafeResponse =
+  | { ok: true; status: number; headers: Record<string, string>; body: string; durationMs: number }
+  | { ok: false; error: SafeErrorCode; status?: number; headers?: Record<string, string>; body?: string; durationMs: number; message: string };
+
+class BlockedAddressError extends Error {
+  readonly code = 'SB_BLOCKED_ADDRESS';
+}
+
+const DNS_TIMEOUT_MS = 3000;
+
+async function resolveAll(hostname: string): Promise<string[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`DNS lookup of ${hostname} timed out`), { code: 'EAI_AGAIN' })), DNS_TIMEOUT_MS);
+  });
+  try {
+    const answers = await Promise.race([lookup(hostname, { all: true, verbatim: true }), timeout]);
+    return answers.map((a) => a.address);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The address to dial for a host, after every resolved address has passed the rules. */
+async function pickAddress(hostname: string, allowPrivate: boolean): Promise<string> {
+  const literal = ipLiteralOf(hostname);
+  if (!allowPrivate) {
+    const nameReason = literal ? null : blockedHostnameReason(hostname);
+    if (nameReason) throw new BlockedAddressError(`${hostname} is ${nameReason}`);
+  }
+  const addresses = literal ? [literal] : await resolveAll(hostname);
+  if (addresses.length === 0) throw Object.assign(new Error(`${hostname} did not resolve`), { code: 'ENOTFOUND' });
+  if (!allowPrivate) {
+    for (const address of addresses) {
+      const reason = blockedAddressReason(address);
+      // Refuse when any answer is internal: a name that mixes public and internal answers is hostile.
+      if (reason) throw new BlockedAddressError(`${hostname} resolves to ${address} (${reason})`);
+    }
+  }
+  return addresses[0]!;
+}
+
+function createDispatcher(allowPrivate: boolean): Agent {
+  const base = buildConnector({ timeout: 10_000 });
+  const connect: buildConnector.connector = (opts, callback) => {
+    pickAddress(opts.hostname, allowPrivate).then(
+      (address) => {
+        const servername = opts.servername ?? (isIP(opts.hostname.replace(/^\[|\]$/g, '')) ? undefined : opts.hostname);
+        base({ ...opts, hostname: address, servername }, (err, socket) => {
+          if (err || !socket) return callback(err ?? new Error('connect failed'), null);
+          // Belt and braces: judge the peer of the socket we actually got.
+          const peer = (socket as Socket).remoteAddress;
+          const reason = !allowPrivate && peer ? blockedAddressReason(peer) : null;
+          if (reason) {
+            socket.destroy();
+            return callback(new BlockedAddressError(`connected peer ${peer} is ${reason}`), null);
+          }
+          callback(null, socket);
+        });
+      },
+      (err: Error) => callback(err, null),
+    );
+  };
+  // One pool for every receiver: keep-alive connections matter for throughput; a bounded pool per origin.
+  return new Agent({ connect, connections: 256, pipelining: 1, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+}
+
+const dispatchers = new Map<boolean, Agent>();
+
+function dispatcherFor(config: Config): Agent {
+  const allowPrivate = config.webhooks.allowPrivateTargets;
+  let d = dispatchers.get(allowPrivate);
+  if (!d) {
+    d = createDispatcher(allowPrivate);
+    dispatchers.set(allowPrivate, d);
+  }
+  return d;
+}
+
+/** Closes the shared pools (process shutdown, end of a test file). */
+export async function closeHttpClient(): Promise<void> {
+  const all = [...dispatchers.values()];
+  dispatchers.clear();
+  await Promise.all(all.map((d) => d.close().catch(() => undefined)));
+}
+
+/** Syntax rules of a target URL; returns the parsed URL or a reason. */
+function parseTarget(config: Config, url: string): URL | string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not a valid URL';
+  }
+  const allowHttp = config.webhooks.allowPrivateTargets;
+  if (parsed.protocol !== 'https:' && !(allowHttp && parsed.protocol === 'http:')) return 'must use https://';
+  if (parsed.username || parsed.password) return 'must not contain a user name or password';
+  if (!parsed.hostname) return 'must have a host';
+  return parsed;
+}
+
+/**
+ * Creation-time check of a customer-supplied target. The WHATWG parser has already turned `127.1`,
+ * `0x7f000001`, `2130706433` and octal forms into dotted quads; names are resolved and every answer judged.
+ * A name that does not resolve now is accepted: the connector judges it again at every send.
+ */
+export async function checkTargetUrl(config: Config, url: string): Promise<void> {
+  const parsed = parseTarget(config, url);
+  const fail = (reason: string) => new AppError('invalid_webhook_url', `The url ${reason}.`, { url });
+  if (typeof parsed === 'string') throw fail(parsed);
+  if (config.webhooks.allowPrivateTargets) return;
+  try {
+    await pickAddress(parsed.hostname, false);
+  } catch (err) {
+    if (err instanceof BlockedAddressError) throw fail(`is not a public address: ${err.message}`);
+    // DNS failure: not provably internal; checked again on the address dialled.
+  }
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function classify(err: unknown, timedOut: boolean): { error: SafeErrorCode; message: string } {
+  const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = e?.code ?? e?.cause?.code ?? '';
+  const message = e?.message ?? String(err);
+  if (timedOut || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT') {
+    return { error: 'timeout', message: 'the receiver did not answer in time' };
+  }
+  if (code === 'SB_BLOCKED_ADDRESS') return { error: 'blocked_address', message };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA') return { error: 'dns_failed', message };
+  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/.test(code) || /certificate|tls|ssl/i.test(message)) {
+    return { error: 'tls', message };
+  }
+  // Refused, reset, unreachable, closed early: the receiver could not be talked to.
+  return { error: 'connection_refused', message: code ? `${code}: ${message}` : message };
+}
+
+/**
+ * POSTs `body` to a customer-chosen URL. Never follows redirects, reads at most 4 KiB of the answer,
+ * and never throws: every outcome is a SafeResponse.
+ */
+export async function safePost(
+  config: Config,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: { timeoutMs?: number } = {},
+): Promise<SafeResponse> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const parsed = parseTarget(config, url);
+  if (typeof parsed === 'string') return { ok: false, error: 'invalid_url', durationMs: 0, message: `url ${parsed}` };
+
+  const timeoutMs = opts.timeoutMs ?? config.webhooks.timeoutMs;
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  try {
+    const res = await request(parsed, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json', ...headers },
+      dispatcher: dispatcherFor(config),
+      signal: controller.signal,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    const text = await readCapped(res.body);
+    const status = res.statusCode;
+    const responseHeaders = flattenHeaders(res.headers);
+    const durationMs = elapsed();
+    if (status >= 200 && status < 300) return { ok: true, status, headers: responseHeaders, body: text, durationMs };
+    if (status >= 300 && status < 400) {
+      return { ok: false, error: 'redirect', status, headers: responseHeaders, body: text, durationMs, message: `redirect (${status}) not followed` };
+    }
+    return { ok: false, error: 'http_status', status, headers: responseHeaders, body: text, durationMs, message: `receiver answered ${status}` };
+  } catch (err) {
+    return { ok: false, durationMs: elapsed(), ...classify(err, timedOut) };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Reads the first 4 KiB; drains a little more so the connection can be reused, then gives up on it. */
+async function readCapped(stream: AsyncIterable<Buffer> & { dump(opts?: { limit?: number }): Promise<void> }): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= MAX_RESPONSE_BODY) break;
+  }
+  if (size >= MAX_RESPONSE_BODY) await stream.dump({ limit: 64 * 1024 }).catch(() => undefined);
+  return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BODY).toString('utf8');
+}
