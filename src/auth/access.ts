@@ -14,11 +14,14 @@ export type Access =
   | { kind: 'public' }
   | { kind: 'authenticated' }
   | { kind: 'admin' }
-  | { kind: 'scope'; scope: AccountScope; agentScope?: AgentScope; agentParam?: string };
+  | { kind: 'scope'; scope: AccountScope; agentScope?: AgentScope; agentParam?: string }
+  /** Only the per-agent key of the agent in `:param` (the per-agent MCP endpoint); scopes are checked per tool. */
+  | { kind: 'agentKey'; param: string };
 
 export const publicAccess: Access = { kind: 'public' };
 export const authenticated: Access = { kind: 'authenticated' };
 export const adminOnly: Access = { kind: 'admin' };
+export const agentKeyOnly = (param: string): Access => ({ kind: 'agentKey', param });
 export const requireScope = (scope: AccountScope, agent?: { scope: AgentScope; param?: string }): Access => ({
   kind: 'scope',
   scope,
@@ -37,6 +40,10 @@ export function authorize(principal: Principal, access: Access, params: Record<s
   if (access.kind === 'public') return;
 
   if (principal.type === 'key' && principal.keyType === 'agent') {
+    if (access.kind === 'agentKey') {
+      if (params[access.param] !== principal.agentId) throw agentForbidden();
+      return;
+    }
     if (access.kind !== 'scope' || !access.agentScope) throw agentForbidden();
     if (params[access.agentParam ?? 'id'] !== principal.agentId) throw agentForbidden();
     if (!scopeSatisfies(principal.scopes, access.agentScope)) throw insufficientScope(access.agentScope);
@@ -54,5 +61,7 @@ export function authorize(principal: Principal, access: Access, params: Record<s
     case 'scope':
       if (principal.type === 'key' && !scopeSatisfies(principal.scopes, access.scope)) throw insufficientScope(access.scope);
       return;
+    case 'agentKey':
+      throw new AppError('agent_forbidden', "Only this agent's own per-agent key (ca_agt_) may use this endpoint; account keys and sessions use /v1/mcp");
   }
 }
