@@ -59,8 +59,12 @@ export type JobData<J extends JobDefinition> = z.infer<J['schema']>;
 
 export type Queues = Record<QueueName, Queue> & { close(): Promise<void> };
 
-export function createQueues(connection: Redis, prefix: string): Queues {
-  const entries = QUEUE_NAMES.map((name) => [name, new Queue(name, { connection, prefix })] as const);
+export function createQueues(connection: Redis, prefix: string, onError: (err: Error) => void): Queues {
+  const entries = QUEUE_NAMES.map((name) => {
+    const queue = new Queue(name, { connection, prefix });
+    queue.on('error', onError);
+    return [name, queue] as const;
+  });
   const queues = Object.fromEntries(entries) as Record<QueueName, Queue>;
   return Object.assign(queues, {
     close: async () => {

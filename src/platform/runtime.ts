@@ -32,7 +32,7 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
   }
   const redis = createApiRedis(resolved.redis.url);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  const queues = createQueues(redis, resolved.bullmqPrefix);
+  const queues = createQueues(redis, resolved.bullmqPrefix, (err) => logger.warn({ err: err.message }, 'queue error'));
   const deps: Deps = { config: resolved, db, redis, queues, logger };
   return {
     deps,

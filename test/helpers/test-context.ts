@@ -6,7 +6,7 @@ import { createDb } from '../../src/platform/db.js';
 import type { Deps } from '../../src/platform/deps.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createQueues } from '../../src/platform/queues.js';
-import { createApiRedis } from '../../src/platform/redis.js';
+import { createApiRedis, createWorkerRedis } from '../../src/platform/redis.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { startWorkers, type RunningWorkers } from '../../workers/index.js';
 
@@ -60,7 +60,7 @@ export async function createTestContext(env: Env = {}): Promise<TestContext> {
   const db = createDb(config.database.url);
   const redis = createApiRedis(config.redis.url);
   redis.on('error', () => undefined);
-  const queues = createQueues(redis, config.bullmqPrefix);
+  const queues = createQueues(redis, config.bullmqPrefix, () => undefined);
   const deps: Deps = { config, db, redis, queues, logger: createLogger(config.logLevel) };
   const servers: RunningServer[] = [await startServer(deps, 0, '127.0.0.1')];
   const workers: RunningWorkers[] = [];
@@ -84,8 +84,11 @@ export async function createTestContext(env: Env = {}): Promise<TestContext> {
       await Promise.all(servers.map((s) => s.close()));
       await Promise.all(workers.map((w) => w.close()));
       await queues.close();
-      await deleteKeys(redis, `${config.bullmqPrefix}:*`);
       redis.disconnect();
+      // Clean up through the run's real Redis: a test may have pointed its own deps at a dead one.
+      const cleaner = createWorkerRedis(redisUrl);
+      await deleteKeys(cleaner, `${config.bullmqPrefix}:*`);
+      cleaner.disconnect();
       await db.destroy();
       await adminQuery(templateUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
     },
