@@ -15,8 +15,9 @@ const REDACT = [
   '*.appSecret',
 ];
 
-export function createLogger(level: string, name = 'switchboard'): Logger {
-  return pino({ name, level, redact: { paths: REDACT, censor: '[redacted]' } });
+export function createLogger(level: string, name = 'switchboard', destination?: NodeJS.WritableStream): Logger {
+  const options = { name, level, redact: { paths: REDACT, censor: '[redacted]' } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type { Logger };
