@@ -1,5 +1,6 @@
 import type { Deps } from '../../platform/deps.js';
 import type { ApiRouter } from '../router.js';
+import { registerAgentRoutes } from './agents.routes.js';
 import { registerAuditRoutes } from './audit.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerHealthRoutes } from './health.routes.js';
@@ -9,4 +10,5 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerHealthRoutes,
   registerAuthRoutes,
   registerAuditRoutes,
+  registerAgentRoutes,
 ];
