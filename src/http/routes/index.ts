@@ -4,6 +4,7 @@ import { registerAgentRoutes } from './agents.routes.js';
 import { registerAuditRoutes } from './audit.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerHealthRoutes } from './health.routes.js';
+import { registerIntegrationRoutes } from './integrations.routes.js';
 
 /** Every route module of the API, in one list. */
 export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
@@ -11,4 +12,5 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerAuthRoutes,
   registerAuditRoutes,
   registerAgentRoutes,
+  registerIntegrationRoutes,
 ];

@@ -1,0 +1,88 @@
+import { recordAudit } from '../audit/audit.repository.js';
+import type { Principal } from '../auth/principal.js';
+import { createSealer } from '../platform/crypto.js';
+import type { Deps } from '../platform/deps.js';
+import { notFound } from '../platform/errors.js';
+import { parseInput } from '../platform/validation.js';
+import { deleteIntegration, findIntegration, listIntegrationRows, upsertIntegration } from './integrations.repository.js';
+import {
+  isProvider,
+  PROVIDERS,
+  smsHttpInput,
+  smtpInput,
+  splitSecrets,
+  toIntegrationResponse,
+  type Provider,
+  type SmsHttpConfig,
+  type SmtpConfig,
+} from './integrations.schema.js';
+
+const sealerFor = (deps: Deps) => createSealer(deps.config.appSecret, 'integration');
+
+/** An unknown provider in the path is a resource that does not exist. */
+export function parseProvider(raw: string): Provider {
+  if (!isProvider(raw)) throw notFound(`Integration provider "${raw.slice(0, 40)}"`);
+  return raw;
+}
+
+/** Every provider, connected or not, so a client sees what it could connect. */
+export async function listIntegrations(deps: Deps, accountId: string) {
+  const rows = await listIntegrationRows(deps.db, accountId);
+  return PROVIDERS.map((p) => toIntegrationResponse(p, rows.find((r) => r.provider === p)));
+}
+
+export async function connectIntegration(deps: Deps, principal: Principal, provider: Provider, body: unknown, ip: string) {
+  const opts = { allowPrivateTargets: deps.config.webhooks.allowPrivateTargets };
+  const input = provider === 'smtp' ? parseInput(smtpInput(opts), body) : parseInput(smsHttpInput(opts), body);
+  const { settings, secrets } = splitSecrets(provider, input);
+  const secretsSealed = sealerFor(deps).seal(JSON.stringify(secrets));
+  return deps.db.transaction(async (trx) => {
+    const { row, inserted } = await upsertIntegration(trx, principal.accountId, provider, { settings, secretsSealed });
+    await recordAudit(trx, principal, {
+      action: 'integration.connected',
+      targetType: 'integration',
+      targetId: provider,
+      ip,
+      details: { provider, replaced: !inserted },
+    });
+    return { integration: toIntegrationResponse(provider, row), created: inserted };
+  });
+}
+
+export async function disconnectIntegration(deps: Deps, principal: Principal, provider: Provider, ip: string): Promise<void> {
+  await deps.db.transaction(async (trx) => {
+    if (!(await deleteIntegration(trx, principal.accountId, provider))) throw notFound('Integration');
+    await recordAudit(trx, principal, { action: 'integration.disconnected', targetType: 'integration', targetId: provider, ip, details: { provider } });
+  });
+}
+
+/**
+ * The decrypted configuration of an account's connected integration, for the senders (message-send worker).
+ * null when the account has not connected that provider. Never put its result in logs, job data or responses.
+ */
+export async function getIntegrationConfig(deps: Deps, accountId: string, provider: 'smtp'): Promise<SmtpConfig | null>;
+export async function getIntegrationConfig(deps: Deps, accountId: string, provider: 'sms-http'): Promise<SmsHttpConfig | null>;
+export async function getIntegrationConfig(deps: Deps, accountId: string, provider: 'smtp' | 'sms-http'): Promise<Record<string, unknown> | null>;
+export async function getIntegrationConfig(deps: Deps, accountId: string, provider: Provider): Promise<Record<string, unknown> | null> {
+  const row = await findIntegration(deps.db, accountId, provider);
+  if (!row) return null;
+  const secrets = JSON.parse(sealerFor(deps).open(row.secrets_sealed)) as Record<string, unknown>;
+  if (provider === 'smtp') {
+    const s = row.settings;
+    const config: SmtpConfig = {
+      host: String(s.host),
+      port: Number(s.port),
+      secure: Boolean(s.secure),
+      username: (s.username as string | null) ?? null,
+      password: (secrets.password as string | null) ?? null,
+      from: String(s.from),
+    };
+    return config;
+  }
+  const config: SmsHttpConfig = {
+    url: String(secrets.url),
+    headers: (secrets.headers as Record<string, string>) ?? {},
+    from: String(row.settings.from),
+  };
+  return config;
+}
