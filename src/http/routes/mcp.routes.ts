@@ -1,0 +1,30 @@
+import { agentKeyOnly, authenticated } from '../../auth/access.js';
+import { accountTools } from '../../mcp/account-tools.js';
+import { agentTools } from '../../mcp/agent-tools.js';
+import { serveMcpRequest } from '../../mcp/serve.js';
+import { buildMcpServer, type McpTool } from '../../mcp/tools.js';
+import type { Deps } from '../../platform/deps.js';
+import { clientIp } from '../client-ip.js';
+import type { AppContext } from '../context.js';
+import { principalOf } from '../middleware/authenticate.js';
+import type { ApiRouter } from '../router.js';
+
+/**
+ * The MCP endpoints (Streamable HTTP, stateless). Only POST is routed: GET (a server-sent stream) and DELETE
+ * (ending a session) have no meaning without sessions, so the router's allowedMethods answers them 405.
+ */
+export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
+  const serve = async (ctx: AppContext, name: string, tools: McpTool[], params: Record<string, string>) => {
+    const server = buildMcpServer(name, tools, { deps, principal: principalOf(ctx), ip: clientIp(ctx, deps.config.trustProxyHops), params });
+    ctx.respond = false; // the transport writes the response itself
+    await serveMcpRequest(server, ctx.req, ctx.res, ctx.request.body);
+  };
+
+  // Account keys and every session of the account (a session is not limited by scopes, as on REST).
+  api.post('/v1/mcp', authenticated, (ctx) => serve(ctx, 'switchboard-account', accountTools, {}));
+
+  // Only the agent's own per-agent key; every tool is bound to this agent.
+  api.post('/v1/agents/:agentId/mcp', agentKeyOnly('agentId'), (ctx) =>
+    serve(ctx, 'switchboard-agent', agentTools, { agentId: ctx.params.agentId! }),
+  );
+}

@@ -1,0 +1,3 @@
+import type { McpTool } from './tools.js';
+
+export const accountTools: McpTool[] = [];

@@ -1,0 +1,108 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListToolsRequestSchema, type CallToolResult, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { authorize, type Access } from '../auth/access.js';
+import type { Principal } from '../auth/principal.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError } from '../platform/errors.js';
+
+/** What every tool handler receives: the same inputs a REST handler has. */
+export interface ToolContext {
+  deps: Deps;
+  principal: Principal;
+  ip: string;
+  /** The path parameters the access rule is checked against, e.g. `{ agentId }` on the per-agent endpoint. */
+  params: Record<string, string>;
+}
+
+/**
+ * One MCP tool. `access` is the very declaration of the REST route the tool mirrors, so the scope rule is
+ * `authorize()` itself: no second implementation of it exists for MCP.
+ */
+export interface McpTool<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  access: Access;
+  input: S;
+  annotations: ToolAnnotations;
+  run(ctx: ToolContext, args: z.output<S>): Promise<unknown>;
+}
+
+export const defineTool = <S extends z.ZodObject>(tool: McpTool<S>): McpTool => tool as unknown as McpTool;
+
+export const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+export const destructive: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+/** Writes that only add (a draft, a new agent): not destructive, but not read-only either. */
+export const additive: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+function allows(ctx: ToolContext, tool: McpTool): boolean {
+  try {
+    authorize(ctx.principal, tool.access, ctx.params);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Results carry the object as structuredContent and the same JSON as text, for clients that read only text. */
+export function toolResult(value: unknown): CallToolResult {
+  const structured = (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : { result: value }) as Record<string, unknown>;
+  return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
+}
+
+/** A service error becomes a tool error the model can read: its contract code, message and details. */
+export function toolError(err: AppError): CallToolResult {
+  const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
+  return { content: [{ type: 'text', text: `${err.code}: ${err.message}` }], structuredContent: { error }, isError: true };
+}
+
+function toAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (err instanceof z.ZodError) {
+    const fields = err.issues.map((i) => ({ field: i.path.join('.'), message: i.message }));
+    return new AppError('validation_error', 'The tool arguments are invalid', { fields });
+  }
+  return null;
+}
+
+/**
+ * A fresh server for one request. Every tool is registered (so a call to one the credential lacks reaches
+ * `authorize` and comes back as a tool error naming the missing scope), while tools/list answers only the
+ * tools the credential may use.
+ */
+export function buildMcpServer(name: string, tools: McpTool[], ctx: ToolContext): McpServer {
+  const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
+
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+      async (args: unknown) => {
+        try {
+          authorize(ctx.principal, tool.access, ctx.params);
+          return toolResult(await tool.run(ctx, args as never));
+        } catch (err) {
+          const known = toAppError(err);
+          if (known) return toolError(known);
+          ctx.deps.logger.error({ err, tool: tool.name }, 'MCP tool failed');
+          return toolError(new AppError('internal_error', 'Something went wrong on our side; it has been logged'));
+        }
+      },
+    );
+  }
+
+  const listed = (): Tool[] =>
+    tools
+      .filter((tool) => allows(ctx, tool))
+      .map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
+        annotations: { title: tool.title, ...tool.annotations },
+      }));
+  // Replaces the SDK's list handler (which lists every registered tool) with the credential's view.
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed() }));
+  return server;
+}
