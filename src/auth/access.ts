@@ -16,7 +16,9 @@ export type Access =
   | { kind: 'admin' }
   | { kind: 'scope'; scope: AccountScope; agentScope?: AgentScope; agentParam?: string }
   /** Only the per-agent key of the agent in `:param` (the per-agent MCP endpoint); scopes are checked per tool. */
-  | { kind: 'agentKey'; param: string };
+  | { kind: 'agentKey'; param: string }
+  /** Minting per-agent keys; see `agentKeyMinting`. */
+  | { kind: 'agentKeyMinting' };
 
 export const publicAccess: Access = { kind: 'public' };
 export const authenticated: Access = { kind: 'authenticated' };
@@ -27,6 +29,13 @@ export const requireScope = (scope: AccountScope, agent?: { scope: AgentScope; p
   scope,
   ...(agent ? { agentScope: agent.scope, agentParam: agent.param ?? 'id' } : {}),
 });
+
+/**
+ * Minting per-agent keys: an owner/admin session, or (when the account's agentKeyMinting policy is
+ * 'account_keys', checked by the keys service because it is data) an account key holding write:agents.
+ * Per-agent keys and member sessions never.
+ */
+export const agentKeyMinting: Access = { kind: 'agentKeyMinting' };
 
 export function insufficientScope(required: string): AppError {
   return new AppError('insufficient_scope', `This credential lacks the scope ${required}`, { requiredScope: required });
@@ -63,5 +72,12 @@ export function authorize(principal: Principal, access: Access, params: Record<s
       return;
     case 'agentKey':
       throw new AppError('agent_forbidden', "Only this agent's own per-agent key (ca_agt_) may use this endpoint; account keys and sessions use /v1/mcp");
+    case 'agentKeyMinting':
+      if (principal.type === 'key') {
+        if (!scopeSatisfies(principal.scopes, 'write:agents')) throw insufficientScope('write:agents');
+        return;
+      }
+      if (!isAdminSession(principal)) throw new AppError('admin_session_required', 'Minting per-agent keys needs an owner or admin session');
+      return;
   }
 }

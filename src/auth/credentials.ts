@@ -2,6 +2,8 @@ import { AppError } from '../platform/errors.js';
 import type { Deps } from '../platform/deps.js';
 import type { Principal } from './principal.js';
 import { resolveSession, SESSION_PREFIX } from './sessions.service.js';
+import { looksLikeKey } from './key-secret.js';
+import { resolveKey } from './key-resolve.js';
 
 export interface RequestInfo {
   ip: string;
@@ -16,6 +18,6 @@ export interface Resolved {
 /** Turns a bearer token into a principal, by its prefix. Every failure is a 401 of the contract. */
 export async function resolveCredential(deps: Deps, token: string, info: RequestInfo): Promise<Resolved> {
   if (token.startsWith(SESSION_PREFIX)) return { principal: await resolveSession(deps, token) };
-  void info;
+  if (looksLikeKey(token)) return resolveKey(deps, token, info);
   throw new AppError('invalid_credential', 'The credential is not valid');
 }

@@ -3,7 +3,9 @@ import type { ApiRouter } from '../router.js';
 import { registerAgentRoutes } from './agents.routes.js';
 import { registerAuditRoutes } from './audit.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
+import { registerBillingRoutes } from './billing.routes.js';
 import { registerHealthRoutes } from './health.routes.js';
+import { registerKeyRoutes } from './keys.routes.js';
 import { registerIntegrationRoutes } from './integrations.routes.js';
 
 /** Every route module of the API, in one list. */
@@ -13,4 +15,6 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerAuditRoutes,
   registerAgentRoutes,
   registerIntegrationRoutes,
+  registerKeyRoutes,
+  registerBillingRoutes,
 ];

@@ -1,0 +1,90 @@
+import type { Deps } from '../platform/deps.js';
+import type { Trx } from '../platform/db.js';
+import { AppError, notFound } from '../platform/errors.js';
+import { iso, now } from '../platform/clock.js';
+import type { Principal } from '../auth/principal.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import { findAccount } from '../accounts/accounts.repository.js';
+import { addKeySpend, findKey } from '../keys/keys.repository.js';
+import { creditAccount, debitAccount, insertLedgerEntry, sumSpendByReason } from './billing.repository.js';
+import { enforceRateLimit } from './rate-limit.js';
+
+export interface ChargeRefs {
+  agentId?: string;
+  messageId?: string;
+  runId?: string;
+}
+
+/**
+ * Charges a money-spending request, inside the caller's transaction and before its work is queued.
+ * The key's spentCredits (cap checked in the UPDATE's WHERE) and the account balance (>= 0 checked in the
+ * UPDATE's WHERE) move together; row locks serialise concurrent charges, so no interleaving can overspend.
+ * On 402 or 429 it throws and the caller's transaction rolls back: nothing is charged and nothing queued.
+ * Uncapped keys are rate-limited by plan. Sessions (a person at the dashboard) charge the account only and
+ * are not rate-limited: the contract limits keys, and the balance still bounds what a session can spend.
+ */
+export async function chargeCredits(deps: Deps, trx: Trx, principal: Principal, amount: number, reason: string, refs: ChargeRefs = {}): Promise<void> {
+  if (!Number.isInteger(amount) || amount <= 0) throw new Error(`chargeCredits: amount must be a positive integer, got ${amount}`);
+  const accountId = principal.accountId;
+  const isKey = principal.type === 'key';
+
+  if (isKey) {
+    const charged = await addKeySpend(trx, accountId, principal.keyId, amount);
+    if (!charged) {
+      const key = await findKey(trx, accountId, principal.keyId);
+      if (!key) throw new AppError('invalid_credential', 'The credential is not valid');
+      throw new AppError('spend_cap_exceeded', `This key's spend cap of ${key.spend_cap_credits} credits would be passed; nothing was done`, {
+        spendCapCredits: key.spend_cap_credits,
+        spentCredits: key.spent_credits,
+        required: amount,
+      });
+    }
+  }
+
+  const debited = await debitAccount(trx, accountId, amount);
+  if (!debited) {
+    const account = await findAccount(trx, accountId);
+    throw new AppError('insufficient_credits', 'The account balance is too low for this request; nothing was done', {
+      creditsBalance: account?.credits_balance ?? 0,
+      required: amount,
+    });
+  }
+
+  if (isKey && principal.spendCapCredits === null) await enforceRateLimit(deps, principal.keyId, debited.plan);
+
+  await insertLedgerEntry(trx, accountId, {
+    delta: -amount,
+    reason,
+    keyId: isKey ? principal.keyId : null,
+    userId: isKey ? null : principal.userId,
+    ...refs,
+  });
+}
+
+const startOfMonth = (d: Date) => new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+
+export async function getBilling(deps: Deps, accountId: string) {
+  const account = await findAccount(deps.db, accountId);
+  if (!account) throw notFound('Account');
+  const since = startOfMonth(now());
+  const byReason = await sumSpendByReason(deps.db, accountId, since);
+  return {
+    plan: account.plan,
+    creditsBalance: account.credits_balance,
+    usage: {
+      periodStart: iso(since),
+      creditsUsed: byReason.reduce((sum, r) => sum + r.credits, 0),
+      byReason: byReason.map((r) => ({ reason: r.reason, credits: r.credits, count: r.count })),
+    },
+  };
+}
+
+export async function addCredits(deps: Deps, principal: Principal, amount: number, ip: string) {
+  await deps.db.transaction(async (trx) => {
+    const account = await creditAccount(trx, principal.accountId, amount);
+    if (!account) throw notFound('Account');
+    await insertLedgerEntry(trx, principal.accountId, { delta: amount, reason: 'credits.added', userId: principal.type === 'session' ? principal.userId : null });
+    await recordAudit(trx, principal, { action: 'billing.credits_added', targetType: 'account', targetId: principal.accountId, ip, details: { amount, creditsBalance: account.credits_balance } });
+  });
+  return getBilling(deps, principal.accountId);
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { iso } from '../platform/clock.js';
+import { isValidIpRange } from '../auth/key-ip.js';
+import type { KeyRow } from './keys.repository.js';
+
+const name = z.string().trim().min(1).max(200);
+const scopes = z.array(z.string().min(1).max(100)).min(1).max(50);
+const expiresAt = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+const allowedIps = z
+  .array(z.string().trim().max(64).refine(isValidIpRange, 'not an IPv4/IPv6 address or CIDR range'))
+  .max(100);
+const spendCapCredits = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
+
+/** Restrictions shared by both key types; they can only narrow a key. */
+const restrictions = {
+  expiresAt: expiresAt.nullable().optional(),
+  allowedIps: allowedIps.optional(),
+  spendCapCredits: spendCapCredits.optional(),
+};
+
+// keyType and agentId are forced by the server. They are accepted only when they repeat what the server would
+// decide anyway; anything else is a 400, never a wider key.
+export const accountKeyInput = z.object({
+  name,
+  scopes: scopes.optional(),
+  ...restrictions,
+  keyType: z.literal('account', { message: "this route creates account keys; keyType must be 'account' or omitted" }).optional(),
+  agentId: z.null({ message: 'account keys are not bound to an agent' }).optional(),
+}).strict();
+
+export const agentKeyInput = z.object({
+  name,
+  scopes: scopes.optional(),
+  ...restrictions,
+  keyType: z.literal('agent', { message: "this route creates per-agent keys; keyType must be 'agent' or omitted" }).optional(),
+  agentId: z.string().optional(),
+}).strict();
+
+export const keyPatch = z.object({
+  name: name.optional(),
+  ...restrictions,
+}).strict();
+
+export const keyListQuery = z.object({
+  agentId: z.string().max(100).optional(),
+});
+
+export type AccountKeyInput = z.infer<typeof accountKeyInput>;
+export type AgentKeyInput = z.infer<typeof agentKeyInput>;
+export type KeyPatch = z.infer<typeof keyPatch>;
+
+/** Key metadata (contract §4): never the secret, never its hash. */
+export const toKeyResponse = (k: KeyRow) => ({
+  id: k.id,
+  name: k.name,
+  keyType: k.key_type,
+  keyPrefix: k.key_prefix,
+  agentId: k.agent_id,
+  scopes: k.scopes,
+  status: k.status,
+  expiresAt: iso(k.expires_at),
+  allowedIps: k.allowed_ips,
+  spendCapCredits: k.spend_cap_credits,
+  spentCredits: k.spent_credits,
+  lastUsedAt: iso(k.last_used_at),
+  lastUsedIp: k.last_used_ip,
+  createdAt: iso(k.created_at),
+  rotationGraceUntil: k.previous_secret_hash ? iso(k.rotation_grace_until) : null,
+});
+
+/** The create and rotate responses: metadata plus the secret, shown this once. */
+export const toKeyWithSecret = (k: KeyRow, secret: string) => ({ ...toKeyResponse(k), key: secret });

@@ -1,0 +1,156 @@
+import type { Deps } from '../platform/deps.js';
+import { AppError, notFound } from '../platform/errors.js';
+import { now } from '../platform/clock.js';
+import { newId } from '../platform/ids.js';
+import type { PageQuery } from '../platform/pagination.js';
+import type { Principal } from '../auth/principal.js';
+import { generateSecret, prefixOf } from '../auth/key-secret.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import { findAccount } from '../accounts/accounts.repository.js';
+import { findAgent } from '../agents/agents.repository.js';
+import * as repo from './keys.repository.js';
+import type { KeyRow } from './keys.repository.js';
+import type { AccountKeyInput, AgentKeyInput, KeyPatch } from './keys.schema.js';
+import { resolveScopes } from './key-scopes.js';
+
+const keyNotFound = () => notFound('API key');
+
+function fieldError(field: string, message: string): AppError {
+  return new AppError('validation_error', `Invalid request: ${field}: ${message}`, { fields: [{ field, message }] });
+}
+
+function assertFuture(expiresAt: Date | null | undefined): void {
+  if (expiresAt && expiresAt.getTime() <= now().getTime()) throw fieldError('expiresAt', 'must be in the future');
+}
+
+export interface IssuedKey {
+  row: KeyRow;
+  secret: string;
+}
+
+type Restrictions = Pick<AccountKeyInput, 'expiresAt' | 'allowedIps' | 'spendCapCredits'>;
+
+async function insertWithAudit(
+  deps: Deps,
+  principal: Principal,
+  ip: string,
+  keyType: 'account' | 'agent',
+  agentId: string | null,
+  input: { name: string; scopes?: string[] } & Restrictions,
+): Promise<IssuedKey> {
+  const scopes = resolveScopes(keyType, input.scopes);
+  assertFuture(input.expiresAt);
+  const { secret, hash } = generateSecret(keyType);
+  const row = await deps.db.transaction(async (trx) => {
+    const key = await repo.insertKey(trx, principal.accountId, {
+      id: newId('key'),
+      name: input.name,
+      key_type: keyType,
+      key_prefix: prefixOf(keyType),
+      agent_id: agentId,
+      scopes,
+      secret_hash: hash,
+      expires_at: input.expiresAt ?? null,
+      allowed_ips: input.allowedIps ?? [],
+      spend_cap_credits: input.spendCapCredits ?? null,
+    });
+    await recordAudit(trx, principal, {
+      action: 'api_key.created',
+      targetType: 'api_key',
+      targetId: key.id,
+      ip,
+      details: { name: key.name, keyType, agentId, scopes, expiresAt: input.expiresAt ?? null, allowedIps: key.allowed_ips, spendCapCredits: key.spend_cap_credits },
+    });
+    return key;
+  });
+  return { row, secret };
+}
+
+export function createAccountKey(deps: Deps, principal: Principal, input: AccountKeyInput, ip: string): Promise<IssuedKey> {
+  return insertWithAudit(deps, principal, ip, 'account', null, input);
+}
+
+/**
+ * Mints a per-agent key. The route's access already refused per-agent keys, member sessions and account keys
+ * without write:agents; what is left depends on data, the account's agentKeyMinting policy.
+ */
+export async function mintAgentKey(deps: Deps, principal: Principal, agentId: string, input: AgentKeyInput, ip: string): Promise<IssuedKey> {
+  if (principal.type === 'key') {
+    const account = await findAccount(deps.db, principal.accountId);
+    if (account?.agent_key_minting !== 'account_keys') {
+      throw new AppError('admin_session_required', "This account's agentKeyMinting policy lets only admin sessions mint per-agent keys");
+    }
+  }
+  if (!(await findAgent(deps.db, principal.accountId, agentId))) throw notFound('Agent');
+  if (input.agentId !== undefined && input.agentId !== agentId) {
+    throw fieldError('agentId', 'a per-agent key is bound to the agent in the path; omit agentId');
+  }
+  return insertWithAudit(deps, principal, ip, 'agent', agentId, input);
+}
+
+export const listKeys = (deps: Deps, accountId: string, page: PageQuery, filter: { agentId?: string }) =>
+  repo.listKeys(deps.db, accountId, page, filter);
+
+export async function getKey(deps: Deps, accountId: string, keyId: string): Promise<KeyRow> {
+  const key = await repo.findKey(deps.db, accountId, keyId);
+  if (!key) throw keyNotFound();
+  return key;
+}
+
+export async function editKey(deps: Deps, principal: Principal, keyId: string, input: KeyPatch, ip: string): Promise<KeyRow> {
+  assertFuture(input.expiresAt);
+  const patch: Partial<KeyRow> = {};
+  if (input.name !== undefined) patch.name = input.name;
+  if (input.allowedIps !== undefined) patch.allowed_ips = input.allowedIps;
+  if (input.spendCapCredits !== undefined) patch.spend_cap_credits = input.spendCapCredits;
+  if (input.expiresAt !== undefined) {
+    patch.expires_at = input.expiresAt;
+    patch.expiry_notified_at = null; // a new expiry deserves its own seven-day warning
+  }
+  return deps.db.transaction(async (trx) => {
+    const before = await repo.findKey(trx, principal.accountId, keyId);
+    if (!before) throw keyNotFound();
+    if (input.spendCapCredits != null && input.spendCapCredits < before.spent_credits) {
+      throw fieldError('spendCapCredits', `must be at least the ${before.spent_credits} credits this key has already spent`);
+    }
+    const key = await repo.updateKey(trx, principal.accountId, keyId, patch);
+    if (!key) throw keyNotFound();
+    await recordAudit(trx, principal, { action: 'api_key.edited', targetType: 'api_key', targetId: keyId, ip, details: { changes: { ...input } } });
+    return key;
+  });
+}
+
+export async function rotateKey(deps: Deps, principal: Principal, keyId: string, ip: string): Promise<IssuedKey> {
+  const existing = await getKey(deps, principal.accountId, keyId);
+  if (existing.status !== 'active') throw new AppError('conflict', `A ${existing.status} key cannot be rotated`);
+  const { secret, hash } = generateSecret(existing.key_type);
+  const graceUntil = new Date(now().getTime() + deps.config.keys.rotationGraceSeconds * 1000);
+  const row = await deps.db.transaction(async (trx) => {
+    const key = await repo.rotateKeySecret(trx, principal.accountId, keyId, hash, graceUntil);
+    if (!key) throw new AppError('conflict', 'The key is no longer active');
+    await recordAudit(trx, principal, { action: 'api_key.rotated', targetType: 'api_key', targetId: keyId, ip, details: { rotationGraceUntil: graceUntil.toISOString() } });
+    return key;
+  });
+  return { row, secret };
+}
+
+/** Deactivation is final and takes effect on the next request. Deactivating twice answers the same key. */
+export async function deactivateKey(deps: Deps, principal: Principal, keyId: string, ip: string): Promise<KeyRow> {
+  return deps.db.transaction(async (trx) => {
+    const before = await repo.findKey(trx, principal.accountId, keyId);
+    if (!before) throw keyNotFound();
+    if (before.status === 'deactivated') return before;
+    const key = await repo.updateKey(trx, principal.accountId, keyId, { status: 'deactivated', previous_secret_hash: null, rotation_grace_until: null });
+    await recordAudit(trx, principal, { action: 'api_key.deactivated', targetType: 'api_key', targetId: keyId, ip, details: { name: before.name, previousStatus: before.status } });
+    return key!;
+  });
+}
+
+/** Removes the row; the audit log keeps its history. */
+export async function deleteKey(deps: Deps, principal: Principal, keyId: string, ip: string): Promise<void> {
+  await deps.db.transaction(async (trx) => {
+    const key = await repo.deleteKey(trx, principal.accountId, keyId);
+    if (!key) throw keyNotFound();
+    await recordAudit(trx, principal, { action: 'api_key.deleted', targetType: 'api_key', targetId: keyId, ip, details: { name: key.name, keyType: key.key_type, agentId: key.agent_id } });
+  });
+}
