@@ -5,8 +5,9 @@ import { registerAuditRoutes } from './audit.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerBillingRoutes } from './billing.routes.js';
 import { registerHealthRoutes } from './health.routes.js';
-import { registerKeyRoutes } from './keys.routes.js';
 import { registerIntegrationRoutes } from './integrations.routes.js';
+import { registerMcpRoutes } from './mcp.routes.js';
+import { registerKeyRoutes } from './keys.routes.js';
 
 /** Every route module of the API, in one list. */
 export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
@@ -15,6 +16,7 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerAuditRoutes,
   registerAgentRoutes,
   registerIntegrationRoutes,
+  registerMcpRoutes,
   registerKeyRoutes,
   registerBillingRoutes,
 ];
