@@ -5,9 +5,10 @@ import { createWorkerRedis, type Redis } from '../src/platform/redis.js';
 import type { Processor } from './processor.js';
 import { schedules } from './schedules.js';
 import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
+import { sweepExpiredKeysProcessor } from './sweep-expired-keys.js';
 
 /** Every processor, by job name. A queue's worker dispatches on the job's name. */
-export const processors: Processor[] = [sweepExpiredSessionsProcessor];
+export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor];
 
 /** Per-queue worker settings (concurrency, lock duration, custom backoff). */
 export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {};

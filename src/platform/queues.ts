@@ -53,6 +53,13 @@ export const jobs = {
     schema: empty,
     options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
   }),
+  // Every minute: marks keys past expiresAt expired, drops old secrets past their grace, warns 7 days ahead.
+  sweepExpiredKeys: defineJob({
+    name: 'sweep-expired-keys',
+    queue: 'maintenance',
+    schema: empty,
+    options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
+  }),
 } satisfies Record<string, JobDefinition>;
 
 export type JobData<J extends JobDefinition> = z.infer<J['schema']>;
