@@ -1,3 +1,78 @@
-import type { McpTool } from './tools.js';
+import { z } from 'zod';
+import { requireScope } from '../auth/access.js';
+import { agentInput, agentPatch } from '../agents/agents.schema.js';
+import { createAgent, getAgent, listAgents, updateAgent } from '../agents/agents.service.js';
+import { getBilling } from '../billing/billing.service.js';
+import { pageQuery } from '../platform/pagination.js';
+import { parseInput } from '../platform/validation.js';
+import { additive, defineTool, destructive, readOnly, type McpTool } from './tools.js';
 
-export const accountTools: McpTool[] = [];
+// The account MCP server: one tool per account route it mirrors, with that route's access and service.
+// Arguments are parsed again with the route's own schema, so every input rule lives in one place.
+
+const paging = {
+  limit: z.number().int().min(1).max(100).optional().describe('Page size (1-100, default 20); newest first'),
+  cursor: z.string().optional().describe('The nextCursor of a previous page, to read further'),
+};
+const agentId = z.string().describe('The agent id (agt_…), as returned by list_agents');
+const config = z.record(z.string(), z.unknown());
+
+const listAgentsTool = defineTool({
+  name: 'list_agents',
+  title: 'List agents',
+  description: 'Lists the agents of the account (id, name, status, config), newest first, one page at a time ({data, hasMore, nextCursor}).',
+  access: requireScope('read:agents'),
+  input: z.object(paging),
+  annotations: readOnly,
+  run: (ctx, args) => listAgents(ctx.deps, ctx.principal, parseInput(pageQuery, args)),
+});
+
+const getAgentTool = defineTool({
+  name: 'get_agent',
+  title: 'Get an agent',
+  description: 'Returns one agent of the account by id: name, status (active or paused) and config.',
+  access: requireScope('read:agents'),
+  input: z.object({ agentId }),
+  annotations: readOnly,
+  run: (ctx, args) => getAgent(ctx.deps, ctx.principal, args.agentId),
+});
+
+const createAgentTool = defineTool({
+  name: 'create_agent',
+  title: 'Create an agent',
+  description: 'Creates a new agent in the account. config is optional: autoReply (string) for the built-in runtime, or runtime {type:"http", url} to run it on your own endpoint. Returns the new agent with its id.',
+  access: requireScope('write:agents'),
+  input: z.object({
+    name: z.string().describe('A name for the agent (1-200 characters)'),
+    config: config.optional().describe('Initial config, e.g. {"autoReply": "Hello!"}'),
+  }),
+  annotations: additive,
+  run: (ctx, args) => createAgent(ctx.deps, ctx.principal, parseInput(agentInput, args), ctx.ip),
+});
+
+const updateAgentTool = defineTool({
+  name: 'update_agent',
+  title: 'Update an agent',
+  description: 'Changes an agent: name, status ("paused" stops it from running, "active" resumes it) and/or config as a JSON merge patch (keys sent replace, null removes, omitted keys stay). Send at least one of them. Returns the updated agent.',
+  access: requireScope('write:agents'),
+  input: z.object({
+    agentId,
+    name: z.string().optional().describe('A new name'),
+    status: z.enum(['active', 'paused']).optional().describe('"paused" or "active"'),
+    config: config.optional().describe('A JSON merge patch for the config'),
+  }),
+  annotations: destructive,
+  run: (ctx, { agentId: id, ...patch }) => updateAgent(ctx.deps, ctx.principal, id, parseInput(agentPatch, patch), ctx.ip),
+});
+
+const getUsageTool = defineTool({
+  name: 'get_usage',
+  title: 'Get credit balance and usage',
+  description: 'Returns the account plan, its credit balance and the credits used this month by reason (email, sms, agent triggers).',
+  access: requireScope('read:billing'),
+  input: z.object({}),
+  annotations: readOnly,
+  run: (ctx) => getBilling(ctx.deps, ctx.principal.accountId),
+});
+
+export const accountTools: McpTool[] = [listAgentsTool, getAgentTool, createAgentTool, updateAgentTool, getUsageTool];

@@ -1,3 +1,38 @@
-import type { McpTool } from './tools.js';
+import { z } from 'zod';
+import { requireScope } from '../auth/access.js';
+import { agentPatch } from '../agents/agents.schema.js';
+import { getAgent, updateAgent } from '../agents/agents.service.js';
+import { parseInput } from '../platform/validation.js';
+import { defineTool, destructive, readOnly, type McpTool, type ToolContext } from './tools.js';
 
-export const agentTools: McpTool[] = [];
+// The per-agent MCP server: exactly these five tools, each bound to the agent of the endpoint's path (the
+// route only admits that agent's own key). Each tool carries the access of the REST route it mirrors.
+
+const agentIdOf = (ctx: ToolContext) => ctx.params.agentId!;
+const limit = z.number().int().min(1).max(100).optional().describe('How many items to return, newest first (1-100, default 20)');
+
+const getAgentConfig = defineTool({
+  name: 'get_agent_config',
+  title: 'Get this agent’s configuration',
+  description: 'Returns this agent: id, name, status (active or paused) and its config object (runtime, autoReply and any custom keys). Call this before update_agent_config to see the current values.',
+  access: requireScope('read:agents', { scope: 'agent:config:read', param: 'agentId' }),
+  input: z.object({}),
+  annotations: readOnly,
+  run: (ctx) => getAgent(ctx.deps, ctx.principal, agentIdOf(ctx)),
+});
+
+const updateAgentConfig = defineTool({
+  name: 'update_agent_config',
+  title: 'Update this agent’s configuration',
+  description:
+    'Changes this agent’s config with a JSON merge patch (RFC 7396): keys you send replace the current values, nested objects merge, a key set to null is removed, keys you omit stay as they are. Known keys: autoReply (string, the built-in runtime’s reply) and runtime ({type:"http", url}). Returns the updated agent. Name and status cannot be changed with this tool.',
+  access: requireScope('write:agents', { scope: 'agent:config:write', param: 'agentId' }),
+  input: z.object({
+    config: z.record(z.string(), z.unknown()).describe('A JSON merge patch for the config, e.g. {"autoReply": "Thanks, we will get back to you"}'),
+  }),
+  annotations: destructive,
+  run: (ctx, args) => updateAgent(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(agentPatch, { config: args.config }), ctx.ip),
+});
+
+export const agentTools: McpTool[] = [getAgentConfig, updateAgentConfig];
+void limit;
