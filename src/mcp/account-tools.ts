@@ -3,6 +3,7 @@ import { requireScope } from '../auth/access.js';
 import { agentInput, agentPatch } from '../agents/agents.schema.js';
 import { createAgent, getAgent, listAgents, updateAgent } from '../agents/agents.service.js';
 import { getBilling } from '../billing/billing.service.js';
+import { listContacts } from '../contacts/contacts.service.js';
 import { pageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
 import { additive, defineTool, destructive, readOnly, type McpTool } from './tools.js';
@@ -65,6 +66,16 @@ const updateAgentTool = defineTool({
   run: (ctx, { agentId: id, ...patch }) => updateAgent(ctx.deps, ctx.principal, id, parseInput(agentPatch, patch), ctx.ip),
 });
 
+const listContactsTool = defineTool({
+  name: 'list_contacts',
+  title: 'List contacts',
+  description: 'Lists the contacts of the account (id, name, email, phone, linked agent, metadata), newest first, one page at a time.',
+  access: requireScope('read:contacts'),
+  input: z.object(paging),
+  annotations: readOnly,
+  run: (ctx, args) => listContacts(ctx.deps, ctx.principal, parseInput(pageQuery, args)),
+});
+
 const getUsageTool = defineTool({
   name: 'get_usage',
   title: 'Get credit balance and usage',
@@ -75,4 +86,4 @@ const getUsageTool = defineTool({
   run: (ctx) => getBilling(ctx.deps, ctx.principal.accountId),
 });
 
-export const accountTools: McpTool[] = [listAgentsTool, getAgentTool, createAgentTool, updateAgentTool, getUsageTool];
+export const accountTools: McpTool[] = [listAgentsTool, getAgentTool, createAgentTool, updateAgentTool, listContactsTool, getUsageTool];

@@ -36,6 +36,19 @@ describe('MCP transport', () => {
     await expect(connectMcp(t.url, '/v1/mcp')).rejects.toThrow();
   });
 
+  it('answers a plain JSON-RPC POST statelessly with JSON, no session id, and the request id header', async () => {
+    const res = await api.post('/v1/mcp', {
+      token: owner.token,
+      headers: { accept: 'application/json, text/event-stream', 'x-request-id': 'mcp-test-1' },
+      body: { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    expect(res.headers.get('x-request-id')).toBe('mcp-test-1');
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { tools: expect.any(Array) } });
+  });
+
   it('lets a session connect to the account endpoint but not to a per-agent endpoint', async () => {
     const conn = await connectMcp(t.url, '/v1/mcp', owner.token);
     expect(Array.isArray(await toolNames(conn))).toBe(true);
