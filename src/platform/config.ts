@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -15,6 +16,18 @@ const retryDelays = z
   .string()
   .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'expected a comma-separated list of milliseconds, e.g. 30000,60000')
   .transform((s) => s.split(',').map((v) => Number(v.trim())));
+
+// DNS servers for domain verification: "ip", "ip:port", "[ipv6]:port"; empty means the system resolvers.
+const dnsServers = z
+  .string()
+  .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
+  .refine(
+    (list) => list.every((v) => {
+      const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(v) ?? /^([\d.]+)(?::(\d{1,5}))?$/.exec(v) ?? /^([0-9a-fA-F:]+)()$/.exec(v);
+      return m !== null && isIP(m[1]!) !== 0 && (!m[2] || Number(m[2]) <= 65535);
+    }),
+    'expected a comma-separated list of IP[:port], e.g. 1.1.1.1,[2606:4700::1111]:53',
+  );
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -36,6 +49,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().min(3).default('Switchboard <no-reply@switchboard.local>'),
+  DNS_SERVERS: dnsServers.optional(),
+  SPF_INCLUDE_HOST: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'expected a host name like spf.example.com').default('_spf.switchboard.email'),
 });
 
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
@@ -80,6 +95,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signupEnabled: e.SIGNUP_ENABLED,
     logLevel: e.LOG_LEVEL,
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.SMTP_FROM },
+    // Sending-domain verification: TXT lookups through these servers (null: the system's).
+    dns: { servers: e.DNS_SERVERS?.length ? e.DNS_SERVERS : null, timeoutMs: 2000, tries: 2 },
+    domains: { spfInclude: e.SPF_INCLUDE_HOST.toLowerCase() },
     sessions: { ttlMs: 12 * 3600 * 1000 },
     http: { maxBodyBytes: 1024 * 1024 },
     // Prices in credits, one table (contract §5).

@@ -4,6 +4,7 @@ import { registerAgentRoutes } from './agents.routes.js';
 import { registerAuditRoutes } from './audit.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerBillingRoutes } from './billing.routes.js';
+import { registerDomainRoutes } from './domains.routes.js';
 import { registerHealthRoutes } from './health.routes.js';
 import { registerIntegrationRoutes } from './integrations.routes.js';
 import { registerMcpRoutes } from './mcp.routes.js';
@@ -19,4 +20,5 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerMcpRoutes,
   registerKeyRoutes,
   registerBillingRoutes,
+  registerDomainRoutes,
 ];
