@@ -6,12 +6,18 @@ import type { Processor } from './processor.js';
 import { schedules } from './schedules.js';
 import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
 import { sweepExpiredKeysProcessor } from './sweep-expired-keys.js';
+import { deliverWebhookProcessor, webhookDeliverySettings } from './deliver-webhook.js';
+import { fanOutEventProcessor } from './fan-out-event.js';
+import { relayOutboxProcessor } from './relay-outbox.js';
 
 /** Every processor, by job name. A queue's worker dispatches on the job's name. */
-export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor];
+export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor];
 
 /** Per-queue worker settings (concurrency, lock duration, custom backoff). */
-export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {};
+export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {
+  'webhook-fanout': () => ({ concurrency: 20 }),
+  'webhook-delivery': webhookDeliverySettings,
+};
 
 export interface RunningWorkers {
   workers: Worker[];

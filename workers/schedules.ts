@@ -5,4 +5,5 @@ import { jobs } from '../src/platform/queues.js';
 export const schedules: Array<{ id: string; job: JobDefinition; everyMs: number }> = [
   { id: 'sweep-expired-sessions', job: jobs.sweepExpiredSessions, everyMs: 15 * 60_000 },
   { id: 'sweep-expired-keys', job: jobs.sweepExpiredKeys, everyMs: 60_000 },
+  { id: 'relay-outbox', job: jobs.relayOutbox, everyMs: 30_000 },
 ];

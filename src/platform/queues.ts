@@ -53,6 +53,13 @@ export const jobs = {
     schema: empty,
     options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
   }),
+  // Every 30 s: hands events whose fan-out never got enqueued (Redis was away at commit) to the fan-out queue.
+  relayOutbox: defineJob({
+    name: 'relay-outbox',
+    queue: 'maintenance',
+    schema: empty,
+    options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
+  }),
   // Every minute: marks keys past expiresAt expired, drops old secrets past their grace, warns 7 days ahead.
   sweepExpiredKeys: defineJob({
     name: 'sweep-expired-keys',

@@ -9,6 +9,7 @@ import { registerHealthRoutes } from './health.routes.js';
 import { registerIntegrationRoutes } from './integrations.routes.js';
 import { registerMcpRoutes } from './mcp.routes.js';
 import { registerKeyRoutes } from './keys.routes.js';
+import { registerWebhookRoutes } from './webhooks.routes.js';
 
 /** Every route module of the API, in one list. */
 export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
@@ -17,8 +18,9 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerAuditRoutes,
   registerAgentRoutes,
   registerIntegrationRoutes,
+  registerDomainRoutes,
   registerMcpRoutes,
   registerKeyRoutes,
   registerBillingRoutes,
-  registerDomainRoutes,
+  registerWebhookRoutes,
 ];

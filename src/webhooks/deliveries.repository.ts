@@ -1,0 +1,124 @@
+import type { Conn } from '../platform/db.js';
+import { newId } from '../platform/ids.js';
+
+// Worker-side statements of the delivery pipeline. The worker only has a delivery id, so the first
+// lookup is by id; every later statement is scoped by the account it found.
+
+export interface SendContext {
+  id: string;
+  account_id: string;
+  webhook_id: string;
+  event_id: string;
+  event: string;
+  status: 'pending' | 'succeeded' | 'failed' | 'exhausted';
+  attempts: number;
+  url: string;
+  webhook_status: 'active' | 'disabled';
+  webhook_deleted_at: Date | null;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+  legacy_secret_sealed: string | null;
+  inbox_id: string | null;
+  message_id: string | null;
+  payload: Record<string, unknown>;
+  event_created_at: Date;
+}
+
+/** The delivery with its subscription and event, in one round trip. */
+export async function loadSendContext(conn: Conn, deliveryId: string): Promise<SendContext | undefined> {
+  const { rows } = await conn.raw(
+    `SELECT d.id, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts,
+            w.url, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
+            w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed,
+            e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at
+       FROM webhook_deliveries d
+       JOIN webhooks w ON w.id = d.webhook_id
+       JOIN events e ON e.id = d.event_id
+      WHERE d.id = ?`,
+    [deliveryId],
+  );
+  return rows[0] as SendContext | undefined;
+}
+
+export interface AttemptOutcome {
+  accountId: string;
+  deliveryId: string;
+  webhookId: string;
+  event: string;
+  url: string;
+  /** succeeded: 2xx. failed: will be retried. exhausted: the last retry failed. gaveUp: final failure, not counted (410). */
+  outcome: 'succeeded' | 'failed' | 'exhausted' | 'gaveUp';
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  errorMessage: string | null;
+  durationMs: number;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Records one attempt, moves the delivery on and keeps the subscription's consecutive count, in ONE statement:
+ * a success resets the count, an exhausted delivery adds one. Returns the count after an exhausted delivery.
+ */
+export async function recordAttempt(conn: Conn, a: AttemptOutcome): Promise<{ attemptNumber: number; consecutiveFailures: number | null }> {
+  const deliveryStatus = a.outcome === 'succeeded' ? 'succeeded' : a.outcome === 'exhausted' ? 'exhausted' : a.outcome === 'gaveUp' ? 'failed' : 'pending';
+  const final = a.outcome !== 'failed';
+  const { rows } = await conn.raw(
+    `WITH d AS (
+       UPDATE webhook_deliveries SET attempts = attempts + 1, status = :deliveryStatus, last_error = :error,
+              last_response_status = :responseStatus, completed_at = CASE WHEN :final THEN now() ELSE NULL END, updated_at = now()
+        WHERE id = :deliveryId AND account_id = :accountId
+       RETURNING attempts
+     ), a AS (
+       INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
+                                     response_status, response_body, error, error_message, duration_ms, next_attempt_at)
+       SELECT :attemptId, :deliveryId, :webhookId, :accountId, :event, d.attempts, :attemptStatus, :url,
+              :responseStatus, :responseBody, :error, :errorMessage, :durationMs, :nextAttemptAt
+         FROM d
+       RETURNING attempt_number
+     ), w AS (
+       UPDATE webhooks SET consecutive_failures = CASE WHEN :outcome = 'succeeded' THEN 0 ELSE consecutive_failures + 1 END
+        WHERE id = :webhookId AND account_id = :accountId
+          AND ((:outcome = 'succeeded' AND consecutive_failures <> 0) OR :outcome = 'exhausted')
+       RETURNING consecutive_failures
+     )
+     SELECT (SELECT attempt_number FROM a) AS attempt_number, (SELECT consecutive_failures FROM w) AS consecutive_failures`,
+    {
+      attemptId: newId('att'),
+      deliveryId: a.deliveryId,
+      webhookId: a.webhookId,
+      accountId: a.accountId,
+      event: a.event,
+      url: a.url,
+      outcome: a.outcome,
+      deliveryStatus,
+      final,
+      attemptStatus: a.outcome === 'succeeded' ? 'succeeded' : 'failed',
+      responseStatus: a.responseStatus,
+      responseBody: a.responseBody,
+      error: a.error,
+      errorMessage: a.errorMessage,
+      durationMs: a.durationMs,
+      nextAttemptAt: a.nextAttemptAt,
+    },
+  );
+  const row = rows[0] as { attempt_number: number | null; consecutive_failures: number | null };
+  return { attemptNumber: row.attempt_number ?? 0, consecutiveFailures: a.outcome === 'exhausted' ? row.consecutive_failures : null };
+}
+
+/**
+ * Disables the subscription if it is still active and (when given) its count reached the threshold.
+ * Many exhausted deliveries may call this at once; the row lock and the status condition let exactly one win.
+ */
+export async function disableWebhookOnce(conn: Conn, accountId: string, webhookId: string, reason: string, threshold?: number): Promise<boolean> {
+  const q = conn('webhooks').where({ id: webhookId, account_id: accountId, status: 'active' }).whereNull('deleted_at');
+  if (threshold !== undefined) q.where('consecutive_failures', '>=', threshold);
+  const rows = await q.update({ status: 'disabled', disabled_at: conn.fn.now(), disabled_reason: reason, updated_at: conn.fn.now() }).returning('id');
+  return rows.length > 0;
+}
+
+/** A delivery that stopped because its subscription is disabled or deleted: `failed`, so recoverSince finds it. */
+export async function markStopped(conn: Conn, accountId: string, deliveryId: string): Promise<void> {
+  await conn('webhook_deliveries').where({ id: deliveryId, account_id: accountId, status: 'pending' }).update({ status: 'failed', completed_at: conn.fn.now(), updated_at: conn.fn.now() });
+}

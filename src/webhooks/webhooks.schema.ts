@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { EVENT_NAMES } from '../events/event-types.js';
+
+const eventName = z.string().refine((v) => (EVENT_NAMES as string[]).includes(v), {
+  message: `unknown event; one of ${EVENT_NAMES.join(', ')}`,
+});
+
+const events = z
+  .array(eventName)
+  .min(1, 'at least one event')
+  .max(EVENT_NAMES.length)
+  .transform((list) => [...new Set(list)]);
+
+// 16–128 printable ASCII characters, chosen by the client (contract §7).
+const legacySecret = z.string().regex(/^[\x20-\x7e]{16,128}$/, '16 to 128 printable characters');
+
+const url = z.string().min(1).max(2048);
+const description = z.string().max(500);
+
+export const createWebhookInput = z
+  .object({ url, events, description: description.optional(), legacySecret: legacySecret.optional() })
+  .strict();
+
+export const updateWebhookInput = z
+  .object({ url: url.optional(), events: events.optional(), description: description.nullable().optional(), legacySecret: legacySecret.nullable().optional() })
+  .strict();
+
+export const enableWebhookInput = z.object({ recoverSince: z.iso.datetime({ offset: true }).optional() }).strict();
+
+export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
+export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;

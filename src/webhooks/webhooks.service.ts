@@ -1,0 +1,143 @@
+import type { Principal } from '../auth/principal.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import { TEST_EVENT, type EventType } from '../events/event-types.js';
+import { insertEvent, markDispatched } from '../events/events.repository.js';
+import { iso } from '../platform/clock.js';
+import type { Deps } from '../platform/deps.js';
+import { AppError, notFound } from '../platform/errors.js';
+import { checkTargetUrl } from '../platform/http-client.js';
+import { newId, newUuid } from '../platform/ids.js';
+import { enqueueDeliveries, webhookSealer } from './delivery.service.js';
+import { generateWebhookSecret } from './signature.js';
+import type { CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
+import {
+  activateWebhook,
+  findDelivery,
+  findWebhook,
+  insertDeliveries,
+  insertWebhook,
+  reopenDeliveries,
+  softDeleteWebhook,
+  toWebhookResponse,
+  updateWebhook,
+  type WebhookRow,
+} from './webhooks.repository.js';
+
+export const PREVIOUS_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
+
+export interface Actor {
+  principal: Principal;
+  ip: string | null;
+}
+
+const audit = (deps: Deps, actor: Actor, action: string, id: string, details?: Record<string, unknown>) =>
+  recordAudit(deps.db, actor.principal, { action, targetType: 'webhook', targetId: id, ip: actor.ip, details });
+
+async function requireWebhook(deps: Deps, accountId: string, id: string): Promise<WebhookRow> {
+  const row = await findWebhook(deps.db, accountId, id);
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebhookInput) {
+  await checkTargetUrl(deps.config, input.url);
+  const sealer = webhookSealer(deps.config);
+  const secret = generateWebhookSecret();
+  const row = await insertWebhook(deps.db, actor.principal.accountId, {
+    id: newId('wh'),
+    url: input.url,
+    events: input.events,
+    description: input.description ?? null,
+    secret_sealed: sealer.seal(secret),
+    legacy_secret_sealed: input.legacySecret ? sealer.seal(input.legacySecret) : null,
+  });
+  await audit(deps, actor, 'webhook.created', row.id, { url: row.url, events: row.events });
+  return { ...toWebhookResponse(row), secret };
+}
+
+export async function getWebhook(deps: Deps, accountId: string, id: string) {
+  return toWebhookResponse(await requireWebhook(deps, accountId, id));
+}
+
+export async function changeWebhook(deps: Deps, actor: Actor, id: string, input: UpdateWebhookInput) {
+  const accountId = actor.principal.accountId;
+  await requireWebhook(deps, accountId, id);
+  if (input.url !== undefined) await checkTargetUrl(deps.config, input.url);
+  const patch: Partial<WebhookRow> = {};
+  if (input.url !== undefined) patch.url = input.url;
+  if (input.events !== undefined) patch.events = input.events;
+  if (input.description !== undefined) patch.description = input.description;
+  if (input.legacySecret !== undefined) patch.legacy_secret_sealed = input.legacySecret === null ? null : webhookSealer(deps.config).seal(input.legacySecret);
+  const row = Object.keys(patch).length ? await updateWebhook(deps.db, accountId, id, patch) : await findWebhook(deps.db, accountId, id);
+  if (!row) throw notFound('Webhook');
+  await audit(deps, actor, 'webhook.updated', id, { fields: Object.keys(input) });
+  return toWebhookResponse(row);
+}
+
+export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promise<void> {
+  if (!(await softDeleteWebhook(deps.db, actor.principal.accountId, id))) throw notFound('Webhook');
+  await audit(deps, actor, 'webhook.deleted', id);
+}
+
+/** A new secret; the old one keeps signing (as a second v1) for 24 hours. */
+export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string) {
+  const accountId = actor.principal.accountId;
+  const current = await requireWebhook(deps, accountId, id);
+  const secret = generateWebhookSecret();
+  const previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_OVERLAP_MS);
+  await updateWebhook(deps.db, accountId, id, {
+    secret_sealed: webhookSealer(deps.config).seal(secret),
+    previous_secret_sealed: current.secret_sealed,
+    previous_secret_expires_at: previousSecretExpiresAt,
+  });
+  await audit(deps, actor, 'webhook.secret_rotated', id);
+  return { id, secret, previousSecretExpiresAt: iso(previousSecretExpiresAt) };
+}
+
+/** Active again with a zero count; with recoverSince, the deliveries that failed since then go out again. */
+export async function enableWebhook(deps: Deps, actor: Actor, id: string, recoverSince?: string) {
+  const accountId = actor.principal.accountId;
+  const row = await activateWebhook(deps.db, accountId, id);
+  if (!row) throw notFound('Webhook');
+  let recovered = 0;
+  if (recoverSince) {
+    const ids = await reopenDeliveries(deps.db, accountId, id, { failedSince: new Date(recoverSince) });
+    await enqueueDeliveries(deps, ids, `rec${Date.now()}`);
+    recovered = ids.length;
+  }
+  await audit(deps, actor, 'webhook.enabled', id, recoverSince ? { recoverSince, recovered } : {});
+  return { ...toWebhookResponse(row), recovered };
+}
+
+function requireActive(row: WebhookRow): void {
+  if (row.status !== 'active') throw new AppError('conflict', 'The webhook is disabled; enable it first (POST /v1/webhooks/:id/enable)');
+}
+
+/** Another round of attempts for one delivery, with the same envelope id. */
+export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId: string) {
+  const accountId = actor.principal.accountId;
+  requireActive(await requireWebhook(deps, accountId, id));
+  if (!/^[0-9a-f-]{36}$/i.test(deliveryId) || !(await findDelivery(deps.db, accountId, id, deliveryId))) throw notFound('Delivery');
+  await reopenDeliveries(deps.db, accountId, id, { ids: [deliveryId] });
+  await enqueueDeliveries(deps, [deliveryId], `re${Date.now()}`);
+  await audit(deps, actor, 'webhook.redelivered', id, { deliveryId });
+  return { deliveryId, status: 'pending' as const };
+}
+
+/** A `webhook.test` event delivered to this subscription alone. */
+export async function sendTestEvent(deps: Deps, actor: Actor, id: string) {
+  const accountId = actor.principal.accountId;
+  const webhook = await requireWebhook(deps, accountId, id);
+  requireActive(webhook);
+  const deliveryId = newUuid();
+  const eventId = await deps.db.transaction(async (trx) => {
+    const payload = { webhookId: id, message: 'This is a test delivery from Switchboard.' };
+    // Not a subscribable event: written for the envelope and history, marked dispatched so no fan-out runs.
+    const event = await insertEvent(trx, accountId, { type: TEST_EVENT as EventType, payload });
+    await markDispatched(trx, [event.id]);
+    await insertDeliveries(trx, accountId, [{ id: deliveryId, webhook_id: id, event_id: event.id, event: TEST_EVENT }]);
+    return event.id;
+  });
+  await enqueueDeliveries(deps, [deliveryId]);
+  return { deliveryId, eventId, event: TEST_EVENT, status: 'pending' as const };
+}
