@@ -4,8 +4,12 @@ import { agentInput, agentPatch } from '../agents/agents.schema.js';
 import { createAgent, getAgent, listAgents, updateAgent } from '../agents/agents.service.js';
 import { getBilling } from '../billing/billing.service.js';
 import { listContacts } from '../contacts/contacts.service.js';
-import { pageQuery } from '../platform/pagination.js';
+import { listInboxes } from '../inboxes/inboxes.service.js';
+import { conversationListQuery, draftInput } from '../messages/messages.schema.js';
+import { createDraft, listConversations, sendMessage } from '../messages/messages.service.js';
+import { mapPage, pageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
+import { listWebhooks, toWebhookResponse } from '../webhooks/webhooks.repository.js';
 import { additive, defineTool, destructive, readOnly, type McpTool } from './tools.js';
 
 // The account MCP server: one tool per account route it mirrors, with that route's access and service.
@@ -76,6 +80,67 @@ const listContactsTool = defineTool({
   run: (ctx, args) => listContacts(ctx.deps, ctx.principal, parseInput(pageQuery, args)),
 });
 
+const listConversationsTool = defineTool({
+  name: 'list_conversations',
+  title: 'List conversations',
+  description: 'Lists conversations (email, SMS and chat threads between an agent and a contact), newest first, each with its latest messages. Pass agentId to see one agent’s conversations.',
+  access: requireScope('read:messages'),
+  input: z.object({ ...paging, agentId: agentId.optional() }),
+  annotations: readOnly,
+  run: (ctx, args) => {
+    const { agentId: id, ...page } = parseInput(conversationListQuery, args);
+    return listConversations(ctx.deps, ctx.principal, page, { agentId: id });
+  },
+});
+
+const createDraftTool = defineTool({
+  name: 'create_draft',
+  title: 'Create a message draft',
+  description: 'Writes a draft message from one of the account’s inboxes to a recipient (an email address for an email inbox, an E.164 phone number for an SMS inbox). Nothing is sent and nothing is charged: call send_message with the returned id to send it.',
+  access: requireScope('write:messages'),
+  input: z.object({
+    inboxId: z.string().describe('The inbox to send from (inb_…), see list_inboxes'),
+    to: z.string().describe('Recipient: an email address or an E.164 phone number, matching the inbox channel'),
+    subject: z.string().optional().describe('Subject line (email), one line'),
+    text: z.string().describe('The message body, plain text'),
+  }),
+  annotations: additive,
+  run: (ctx, args) => createDraft(ctx.deps, ctx.principal, parseInput(draftInput, args)),
+});
+
+const sendMessageTool = defineTool({
+  name: 'send_message',
+  title: 'Send a draft (spends credits)',
+  description: 'Sends a draft created with create_draft as a real email or SMS. It costs credits (email 1, SMS 2) and cannot be undone; it may fail with spend_cap_exceeded, insufficient_credits or rate_limited, in which case nothing was sent. Returns the message with status "queued".',
+  access: requireScope('messages:send'),
+  input: z.object({ messageId: z.string().describe('The draft’s id (msg_…)') }),
+  annotations: { ...destructive, openWorldHint: true },
+  run: (ctx, args) => sendMessage(ctx.deps, ctx.principal, args.messageId),
+});
+
+const listInboxesTool = defineTool({
+  name: 'list_inboxes',
+  title: 'List inboxes',
+  description: 'Lists the account’s inboxes (email addresses and SMS numbers agents send from and receive on), newest first. Pass agentId to see one agent’s inboxes.',
+  access: requireScope('read:inboxes'),
+  input: z.object({ ...paging, agentId: agentId.optional() }),
+  annotations: readOnly,
+  run: (ctx, args) => {
+    const { agentId: id, ...page } = parseInput(conversationListQuery, args);
+    return listInboxes(ctx.deps, ctx.principal, page, { agentId: id });
+  },
+});
+
+const listWebhooksTool = defineTool({
+  name: 'list_webhooks',
+  title: 'List webhook subscriptions',
+  description: 'Lists the account’s webhook subscriptions (url, subscribed events, status active or disabled), newest first. Secrets are never shown.',
+  access: requireScope('read:webhooks'),
+  input: z.object(paging),
+  annotations: readOnly,
+  run: async (ctx, args) => mapPage(await listWebhooks(ctx.deps.db, ctx.principal.accountId, parseInput(pageQuery, args)), toWebhookResponse),
+});
+
 const getUsageTool = defineTool({
   name: 'get_usage',
   title: 'Get credit balance and usage',
@@ -86,4 +151,7 @@ const getUsageTool = defineTool({
   run: (ctx) => getBilling(ctx.deps, ctx.principal.accountId),
 });
 
-export const accountTools: McpTool[] = [listAgentsTool, getAgentTool, createAgentTool, updateAgentTool, listContactsTool, getUsageTool];
+export const accountTools: McpTool[] = [
+  listAgentsTool, getAgentTool, createAgentTool, updateAgentTool, listContactsTool, listConversationsTool, createDraftTool, sendMessageTool,
+  listInboxesTool, listWebhooksTool, getUsageTool,
+];

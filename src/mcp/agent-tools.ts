@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { requireScope } from '../auth/access.js';
 import { agentPatch } from '../agents/agents.schema.js';
 import { getAgent, updateAgent } from '../agents/agents.service.js';
+import { listAgentConversations } from '../messages/messages.service.js';
+import { pageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
 import { defineTool, destructive, readOnly, type McpTool, type ToolContext } from './tools.js';
 
@@ -21,6 +23,16 @@ const getAgentConfig = defineTool({
   run: (ctx) => getAgent(ctx.deps, ctx.principal, agentIdOf(ctx)),
 });
 
+const getAgentConversations = defineTool({
+  name: 'get_agent_conversations',
+  title: 'Get this agent’s conversations',
+  description: 'Returns this agent’s conversations (email, SMS and chat threads with contacts), newest first, each with its latest messages (direction inbound/outbound, status, text). Use limit to read fewer or more.',
+  access: requireScope('read:messages', { scope: 'agent:conversations:read', param: 'agentId' }),
+  input: z.object({ limit }),
+  annotations: readOnly,
+  run: (ctx, args) => listAgentConversations(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(pageQuery, args)),
+});
+
 const updateAgentConfig = defineTool({
   name: 'update_agent_config',
   title: 'Update this agent’s configuration',
@@ -34,5 +46,4 @@ const updateAgentConfig = defineTool({
   run: (ctx, args) => updateAgent(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(agentPatch, { config: args.config }), ctx.ip),
 });
 
-export const agentTools: McpTool[] = [getAgentConfig, updateAgentConfig];
-void limit;
+export const agentTools: McpTool[] = [getAgentConfig, getAgentConversations, updateAgentConfig];
