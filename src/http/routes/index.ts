@@ -5,10 +5,13 @@ import { registerAuditRoutes } from './audit.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerBillingRoutes } from './billing.routes.js';
 import { registerDomainRoutes } from './domains.routes.js';
+import { registerEventTypeRoutes } from './event-types.routes.js';
+import { registerFeedRoutes } from './feed.routes.js';
 import { registerHealthRoutes } from './health.routes.js';
 import { registerIntegrationRoutes } from './integrations.routes.js';
 import { registerMcpRoutes } from './mcp.routes.js';
 import { registerKeyRoutes } from './keys.routes.js';
+import { registerStatsRoutes } from './stats.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 
 /** Every route module of the API, in one list. */
@@ -19,6 +22,9 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerAgentRoutes,
   registerIntegrationRoutes,
   registerDomainRoutes,
+  registerStatsRoutes,
+  registerFeedRoutes,
+  registerEventTypeRoutes,
   registerMcpRoutes,
   registerKeyRoutes,
   registerBillingRoutes,

@@ -1,0 +1,13 @@
+import { requireScope } from '../../auth/access.js';
+import { listFeed } from '../../feed/feed.service.js';
+import type { Deps } from '../../platform/deps.js';
+import { pageQuery } from '../../platform/pagination.js';
+import { parseInput } from '../../platform/validation.js';
+import { principalOf } from '../middleware/authenticate.js';
+import type { ApiRouter } from '../router.js';
+
+export function registerFeedRoutes(api: ApiRouter, deps: Deps) {
+  api.get('/v1/feed', requireScope('read:account'), async (ctx) => {
+    ctx.body = await listFeed(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
+  });
+}
