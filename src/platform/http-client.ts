@@ -25,7 +25,7 @@ export type SafeResponse =
   | { ok: true; status: number; headers: Record<string, string>; body: string; durationMs: number }
   | { ok: false; error: SafeErrorCode; status?: number; headers?: Record<string, string>; body?: string; durationMs: number; message: string };
 
-class BlockedAddressError extends Error {
+export class BlockedAddressError extends Error {
   readonly code = 'SB_BLOCKED_ADDRESS';
 }
 
@@ -44,14 +44,17 @@ async function resolveAll(hostname: string): Promise<string[]> {
   }
 }
 
-/** The address to dial for a host, after every resolved address has passed the rules. */
-async function pickAddress(hostname: string, allowPrivate: boolean): Promise<string> {
+/**
+ * The address to dial for a host, after every resolved address has passed the rules. The connector calls
+ * this on every new connection; exported (with an injectable resolver) so the rule can be tested directly.
+ */
+export async function pickAddress(hostname: string, allowPrivate: boolean, resolve: (host: string) => Promise<string[]> = resolveAll): Promise<string> {
   const literal = ipLiteralOf(hostname);
   if (!allowPrivate) {
     const nameReason = literal ? null : blockedHostnameReason(hostname);
     if (nameReason) throw new BlockedAddressError(`${hostname} is ${nameReason}`);
   }
-  const addresses = literal ? [literal] : await resolveAll(hostname);
+  const addresses = literal ? [literal] : await resolve(hostname);
   if (addresses.length === 0) throw Object.assign(new Error(`${hostname} did not resolve`), { code: 'ENOTFOUND' });
   if (!allowPrivate) {
     for (const address of addresses) {

@@ -83,3 +83,23 @@ export async function startReceiver(respond: Responder = () => undefined): Promi
   receiver.url = `http://127.0.0.1:${receiver.port}`;
   return receiver;
 }
+
+/** Polls `check` until it returns a truthy value (or throws after timeoutMs). */
+export async function waitUntil<T>(check: () => Promise<T> | T, timeoutMs = 10_000, what = 'condition'): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** A port on 127.0.0.1 that nothing listens on (connections are refused). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -2,7 +2,7 @@ import { createServer as createTlsServer } from 'node:https';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config.js';
 import { AppError } from '../../src/platform/errors.js';
-import { checkTargetUrl, closeHttpClient, safePost } from '../../src/platform/http-client.js';
+import { BlockedAddressError, checkTargetUrl, closeHttpClient, pickAddress, safePost } from '../../src/platform/http-client.js';
 import { blockedAddressReason } from '../../src/platform/ip-ranges.js';
 import { startReceiver } from '../helpers/receiver.js';
 
@@ -118,6 +118,21 @@ describe('the connector judges the address actually dialled', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('judges every DNS answer at connect time (rebinding: public at creation, 127.0.0.1 later)', async () => {
+    let answers = ['93.184.216.34'];
+    const resolver = async () => answers;
+    expect(await pickAddress('rebind.example', false, resolver)).toBe('93.184.216.34');
+    answers = ['127.0.0.1'];
+    await expect(pickAddress('rebind.example', false, resolver)).rejects.toBeInstanceOf(BlockedAddressError);
+    answers = ['93.184.216.34', '10.0.0.7'];
+    await expect(pickAddress('rebind.example', false, resolver)).rejects.toThrow(/10\.0\.0\.7/);
+    answers = ['::ffff:169.254.169.254'];
+    await expect(pickAddress('rebind.example', false, resolver)).rejects.toThrow(/IPv4-mapped/);
+    // The real resolver: 'localhost' resolves to loopback and is refused before any byte is sent.
+    await expect(pickAddress('localhost', false)).rejects.toBeInstanceOf(BlockedAddressError);
+    expect(await pickAddress('localhost', true)).toMatch(/^(127\.0\.0\.1|::1)$/);
   });
 
   it('refuses plain http when private targets are not allowed', async () => {

@@ -1,0 +1,318 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventType } from '../../src/events/event-types.js';
+import { transactWithEvents } from '../../src/events/outbox.js';
+import { closeHttpClient } from '../../src/platform/http-client.js';
+import { createQueues, enqueue, jobs } from '../../src/platform/queues.js';
+import { createApiRedis } from '../../src/platform/redis.js';
+import { client, signupAccount, type Client } from '../helpers/http.js';
+import { closedPort, startReceiver, waitUntil, type Receiver, type Received } from '../helpers/receiver.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+
+// Deliveries through real BullMQ workers to real HTTP receivers on 127.0.0.1. Retry delays 50/100/150 ms,
+// a 400 ms timeout, and auto-disable after 3 exhausted deliveries.
+
+let t: TestContext;
+let api: Client;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  t = await createTestContext({
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_DELAYS_MS: '50,100,150',
+    WEBHOOK_TIMEOUT_MS: '400',
+    WEBHOOK_DISABLE_AFTER: '3',
+  });
+  api = client(t.url);
+  await t.startWorkers();
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await t?.close();
+  await closeHttpClient();
+});
+
+async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
+  const r = await startReceiver(respond);
+  receivers.push(r);
+  return r;
+}
+
+async function subscribe(token: string, url: string, events: string[] = ['message.received'], extra: Record<string, unknown> = {}) {
+  const res = await api.post('/v1/webhooks', { token, body: { url, events, ...extra } });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; secret: string };
+}
+
+async function emit(accountId: string, type: EventType, payload: Record<string, unknown> = { id: 'msg_1' }, ids: { inboxId?: string; messageId?: string } = {}) {
+  return transactWithEvents(t.deps, accountId, (_trx, e) => e({ type, payload, ...ids }));
+}
+
+// ---- an independent verifier, written from the contract, not from the service code ----
+
+function verifySwitchboard(r: Received, secret: string): boolean {
+  const header = String(r.headers['x-switchboard-signature']);
+  const parts = header.split(',');
+  const tPart = parts.find((p) => p.startsWith('t='));
+  if (!tPart) return false;
+  const ts = Number(tPart.slice(2));
+  if (Math.abs(Date.now() / 1000 - ts) > 300) return false;
+  const expected = Buffer.from(createHmac('sha256', secret).update(`${ts}.${r.raw}`).digest('hex'));
+  return parts.filter((p) => p.startsWith('v1=')).some((p) => {
+    const got = Buffer.from(p.slice(3));
+    return got.length === expected.length && timingSafeEqual(got, expected);
+  });
+}
+
+function verifyStandard(r: Received, secret: string): boolean {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const content = `${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.raw}`;
+  const expected = createHmac('sha256', key).update(content).digest('base64');
+  return String(r.headers['webhook-signature']).split(' ').some((s) => s === `v1,${expected}`);
+}
+
+const attemptsOf = async (token: string, webhookId: string) =>
+  (await api.get(`/v1/webhooks/${webhookId}/attempts?limit=100`, { token })).body.data.reverse() as any[];
+
+describe('webhook delivery', () => {
+  it('delivers the envelope with both signature schemes and the legacy header', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver();
+    const wh = await subscribe(token, `${r.url}/hook`, ['message.received', 'agent.updated'], { legacySecret: 'my-legacy-secret-123' });
+    const eventId = await emit(accountId, 'message.received', { id: 'msg_1', subject: 'Hi' }, { inboxId: 'inb_1', messageId: 'msg_1' });
+    const [got] = await r.waitFor(1);
+
+    const event = await t.deps.db('events').where({ id: eventId }).first();
+    expect(got!.path).toBe('/hook');
+    expect(got!.body).toEqual({
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      event: 'message.received',
+      timestamp: event.created_at.toISOString(),
+      apiVersion: '2026-11-01',
+      inboxId: 'inb_1',
+      messageId: 'msg_1',
+      payload: { id: 'msg_1', subject: 'Hi' },
+    });
+    expect(got!.headers).toMatchObject({
+      'content-type': 'application/json',
+      'user-agent': 'Switchboard-Webhooks/1',
+      'x-switchboard-event': 'message.received',
+      'x-switchboard-delivery': got!.body.id,
+      'webhook-id': got!.body.id,
+    });
+    expect(verifySwitchboard(got!, wh.secret)).toBe(true);
+    expect(verifyStandard(got!, wh.secret)).toBe(true);
+    expect(verifySwitchboard(got!, wh.secret + 'x')).toBe(false);
+    expect(got!.headers['x-switchboard-signature-legacy']).toBe(createHmac('sha256', 'my-legacy-secret-123').update(got!.raw).digest('hex'));
+
+    // An event without inbox and message carries nulls.
+    await emit(accountId, 'agent.updated', { id: 'agt_1' });
+    const [, second] = await r.waitFor(2);
+    expect(second!.body).toMatchObject({ event: 'agent.updated', inboxId: null, messageId: null });
+
+    // During a rotation both secrets verify; afterwards the old one alone is not enough for the new secret.
+    const rotated = await api.post(`/v1/webhooks/${wh.id}/rotate-secret`, { token });
+    await emit(accountId, 'message.received');
+    const [, , third] = await r.waitFor(3);
+    expect(String(third!.headers['x-switchboard-signature']).match(/v1=/g)).toHaveLength(2);
+    expect(verifySwitchboard(third!, rotated.body.secret)).toBe(true);
+    expect(verifySwitchboard(third!, wh.secret)).toBe(true);
+    expect(verifyStandard(third!, rotated.body.secret)).toBe(true);
+    expect(verifyStandard(third!, wh.secret)).toBe(true);
+
+    const deliveries = await waitUntil(async () => {
+      const d = (await api.get(`/v1/webhooks/${wh.id}/deliveries`, { token })).body.data;
+      return d.length === 3 && d.every((x: any) => x.status === 'succeeded') && d;
+    });
+    expect(deliveries.map((d: any) => d.id).sort()).toEqual([got, second, third].map((x) => x!.body.id).sort());
+    const attempts = await attemptsOf(token, wh.id);
+    expect(attempts[0]).toMatchObject({ deliveryId: got!.body.id, webhookId: wh.id, event: 'message.received', attemptNumber: 1, status: 'succeeded', url: `${r.url}/hook`, responseStatus: 200, responseBody: 'ok', error: null, nextAttemptAt: null });
+    expect(attempts[0].id).toMatch(/^att_/);
+    expect(attempts[0].durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('sends only subscribed events of the same account', async () => {
+    const a = await signupAccount(api);
+    const b = await signupAccount(api);
+    const r = await receiver();
+    await subscribe(a.token, r.url, ['inbox.created']);
+    await emit(a.accountId, 'message.received');
+    await emit(b.accountId, 'inbox.created');
+    await emit(a.accountId, 'inbox.created', { id: 'inb_9' });
+    await r.waitFor(1);
+    await new Promise((res) => setTimeout(res, 300));
+    expect(r.received).toHaveLength(1);
+    expect(r.received[0]!.body).toMatchObject({ event: 'inbox.created', payload: { id: 'inb_9' } });
+  });
+
+  it('retries with the configured delays and the same envelope id, recording every attempt', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver((_req, i) => (i < 2 ? { status: 500, body: 'boom' } : { status: 200 }));
+    const wh = await subscribe(token, r.url);
+    await emit(accountId, 'message.received');
+    const got = await r.waitFor(3);
+    expect(new Set(got.map((g) => g.body.id)).size).toBe(1);
+    const gap1 = got[1]!.at - got[0]!.at;
+    const gap2 = got[2]!.at - got[1]!.at;
+    expect(gap1).toBeGreaterThanOrEqual(44);
+    expect(gap1).toBeLessThan(400);
+    expect(gap2).toBeGreaterThanOrEqual(89);
+    expect(gap2).toBeLessThan(500);
+    const attempts = await waitUntil(async () => {
+      const a = await attemptsOf(token, wh.id);
+      return a.length === 3 && a;
+    });
+    expect(attempts.map((a) => [a.attemptNumber, a.status, a.responseStatus, a.error])).toEqual([
+      [1, 'failed', 500, 'http_status'],
+      [2, 'failed', 500, 'http_status'],
+      [3, 'succeeded', 200, null],
+    ]);
+    expect(attempts[0].responseBody).toBe('boom');
+    const planned = Date.parse(attempts[0].nextAttemptAt) - Date.parse(attempts[0].createdAt);
+    expect(planned).toBeGreaterThanOrEqual(44);
+    expect(planned).toBeLessThanOrEqual(56 + 20);
+  });
+
+  it('honours Retry-After on 429 only up to double the next delay', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver((_req, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '3600' } } : { status: 200 }));
+    await subscribe(token, r.url);
+    await emit(accountId, 'message.received');
+    const got = await r.waitFor(2, 3000);
+    expect(got[1]!.at - got[0]!.at).toBeGreaterThanOrEqual(95);
+    expect(got[1]!.at - got[0]!.at).toBeLessThan(600);
+  });
+
+  it('records distinct errors for 5xx, timeout, refused connection and redirect, then exhausts', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r5xx = await receiver(() => ({ status: 503, body: 'x'.repeat(5000) }));
+    const slow = await receiver(() => ({ stallMs: 1500 }));
+    const redirect = await receiver(() => ({ status: 301, headers: { location: 'https://example.net/' } }));
+    const refused = `http://127.0.0.1:${await closedPort()}/`;
+    const cases = [
+      [await subscribe(token, r5xx.url), 'http_status'],
+      [await subscribe(token, slow.url), 'timeout'],
+      [await subscribe(token, refused), 'connection_refused'],
+      [await subscribe(token, redirect.url), 'redirect'],
+    ] as const;
+    await emit(accountId, 'message.received');
+    for (const [wh, error] of cases) {
+      const attempts = await waitUntil(async () => {
+        const a = await attemptsOf(token, wh.id);
+        return a.length === 4 && a;
+      }, 10_000, `4 attempts for ${error}`);
+      expect(attempts.map((a) => a.error)).toEqual([error, error, error, error]);
+      expect(attempts.map((a) => a.attemptNumber)).toEqual([1, 2, 3, 4]);
+      expect(attempts.map((a) => a.nextAttemptAt === null)).toEqual([false, false, false, true]);
+      if (error === 'http_status') expect(attempts[0].responseBody).toHaveLength(4096);
+      if (error === 'redirect') expect(attempts[0].responseStatus).toBe(301);
+      if (error === 'timeout') expect(attempts[0].durationMs).toBeLessThan(1200);
+      const deliveries = await waitUntil(async () => {
+        const d = (await api.get(`/v1/webhooks/${wh.id}/deliveries`, { token })).body.data;
+        return d[0]?.status === 'exhausted' && d;
+      });
+      expect(deliveries[0]).toMatchObject({ attempts: 4, lastError: error });
+    }
+    // The redirect target was never contacted; one exhausted delivery does not disable.
+    expect((await api.get(`/v1/webhooks/${cases[0][0].id}`, { token })).body).toMatchObject({ status: 'active', consecutiveFailures: 1 });
+  });
+
+  it('disables exactly once when 40 deliveries exhaust together, then enable + recoverSince re-sends them', async () => {
+    const { token, accountId } = await signupAccount(api);
+    let healthy = false;
+    const r = await receiver(() => (healthy ? { status: 200 } : { status: 500 }));
+    const wh = await subscribe(token, r.url);
+    const since = new Date(Date.now() - 1000).toISOString();
+    await transactWithEvents(t.deps, accountId, async (_trx, e) => {
+      for (let i = 0; i < 40; i++) await e({ type: 'message.received', payload: { n: i } });
+    });
+    await waitUntil(async () => (await api.get(`/v1/webhooks/${wh.id}`, { token })).body.status === 'disabled', 15_000, 'disable');
+    // Let every in-flight retry finish or stop.
+    await waitUntil(async () => (await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, status: 'pending' })).length === 0, 10_000, 'retries to stop');
+    const notes = (await api.get('/v1/notifications?limit=100', { token })).body.data.filter((n: any) => n.kind === 'webhook.disabled');
+    expect(notes).toHaveLength(1);
+    expect(JSON.stringify(notes[0])).toContain(wh.id);
+    const state = (await api.get(`/v1/webhooks/${wh.id}`, { token })).body;
+    expect(state.status).toBe('disabled');
+    expect(state.consecutiveFailures).toBeGreaterThanOrEqual(3);
+
+    // New events are not sent to a disabled subscription.
+    const before = r.received.length;
+    await emit(accountId, 'message.received');
+    await new Promise((res) => setTimeout(res, 300));
+    expect(r.received.length).toBe(before);
+
+    healthy = true;
+    const enabled = await api.post(`/v1/webhooks/${wh.id}/enable`, { token, body: { recoverSince: since } });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body).toMatchObject({ status: 'active', consecutiveFailures: 0, recovered: 40 });
+    const ids = new Set(r.received.slice(0, before).map((x) => x.body.id));
+    await waitUntil(async () => (await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, status: 'succeeded' })).length === 40, 10_000, 'recovery');
+    const recoveredIds = new Set(r.received.slice(before).map((x) => x.body.id));
+    expect(recoveredIds.size).toBe(40);
+    for (const id of recoveredIds) expect(ids.has(id)).toBe(true);
+  });
+
+  it('disables at once on 410 Gone', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver(() => ({ status: 410 }));
+    const wh = await subscribe(token, r.url);
+    await emit(accountId, 'message.received');
+    await waitUntil(async () => (await api.get(`/v1/webhooks/${wh.id}`, { token })).body.status === 'disabled', 5000, '410 disable');
+    await new Promise((res) => setTimeout(res, 300));
+    expect(r.received).toHaveLength(1);
+    const notes = (await api.get('/v1/notifications', { token })).body.data;
+    expect(notes.filter((n: any) => n.kind === 'webhook.disabled')).toHaveLength(1);
+    expect((await api.post(`/v1/webhooks/${wh.id}/test`, { token })).status).toBe(409);
+  });
+
+  it('redeliver sends the same envelope id again; test sends webhook.test to that subscription alone', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver();
+    const other = await receiver();
+    const wh = await subscribe(token, r.url);
+    await subscribe(token, other.url);
+    await emit(accountId, 'message.received');
+    const [first] = await r.waitFor(1);
+    await other.waitFor(1);
+    await waitUntil(async () => (await attemptsOf(token, wh.id)).length === 1);
+    const res = await api.post(`/v1/webhooks/${wh.id}/deliveries/${first!.body.id}/redeliver`, { token });
+    expect(res.status).toBe(202);
+    const [, again] = await r.waitFor(2);
+    expect(again!.body).toEqual({ ...first!.body });
+    expect(again!.headers['x-switchboard-delivery']).toBe(first!.body.id);
+    const attempts = await waitUntil(async () => {
+      const a = await attemptsOf(token, wh.id);
+      return a.length === 2 && a;
+    });
+    expect(attempts.map((a) => [a.deliveryId, a.attemptNumber])).toEqual([[first!.body.id, 1], [first!.body.id, 2]]);
+    expect((await api.post(`/v1/webhooks/${wh.id}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`, { token })).status).toBe(404);
+
+    const test = await api.post(`/v1/webhooks/${wh.id}/test`, { token });
+    expect(test.status).toBe(202);
+    const [, , ping] = await r.waitFor(3);
+    expect(ping!.body).toMatchObject({ id: test.body.deliveryId, event: 'webhook.test', payload: { webhookId: wh.id } });
+    await new Promise((res) => setTimeout(res, 200));
+    expect(other.received).toHaveLength(1);
+  });
+
+  it('delivers an event committed while the queue was unreachable once the outbox sweep runs', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver();
+    await subscribe(token, r.url);
+    const deadRedis = createApiRedis('redis://127.0.0.1:1', { retryStrategy: () => null });
+    deadRedis.on('error', () => undefined);
+    const deadQueues = createQueues(deadRedis, t.deps.config.bullmqPrefix, () => undefined);
+    const eventId = await transactWithEvents({ ...t.deps, queues: deadQueues }, accountId, (_trx, e) => e({ type: 'message.received', payload: { id: 'late' } }));
+    await deadQueues.close().catch(() => undefined);
+    deadRedis.disconnect();
+    expect((await t.deps.db('events').where({ id: eventId }).first()).dispatched_at).toBeNull();
+    await new Promise((res) => setTimeout(res, 2100));
+    expect(r.received).toHaveLength(0);
+
+    await enqueue(t.deps.queues, t.deps.config, jobs.relayOutbox, {});
+    const [got] = await r.waitFor(1, 5000);
+    expect(got!.body.payload).toEqual({ id: 'late' });
+    expect((await t.deps.db('events').where({ id: eventId }).first()).dispatched_at).not.toBeNull();
+  });
+});

@@ -1,0 +1,53 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/platform/config.js';
+import { retryDelayMs } from '../../src/webhooks/delivery.service.js';
+import { generateWebhookSecret, signatureHeaders } from '../../src/webhooks/signature.js';
+
+const id = '7d9b2a4e-1c3f-4a5b-9c8d-0e1f2a3b4c5d';
+const body = '{"id":"7d9b2a4e-1c3f-4a5b-9c8d-0e1f2a3b4c5d","event":"message.received"}';
+const secret = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
+
+describe('webhook signatures', () => {
+  it('signs t.<body> keyed by the whole whsec_ string, and the Standard Webhooks form with the decoded key', () => {
+    const h = signatureHeaders(id, body, 1_790_000_000, { current: secret });
+    const hex = createHmac('sha256', secret).update(`1790000000.${body}`).digest('hex');
+    expect(h['x-switchboard-signature']).toBe(`t=1790000000,v1=${hex}`);
+    const std = createHmac('sha256', Buffer.alloc(32, 7)).update(`${id}.1790000000.${body}`).digest('base64');
+    expect(h['webhook-signature']).toBe(`v1,${std}`);
+    expect(h['webhook-id']).toBe(id);
+    expect(h['webhook-timestamp']).toBe('1790000000');
+    expect(h['x-switchboard-signature-legacy']).toBeUndefined();
+  });
+
+  it('adds a second v1 for the previous secret and the legacy header when there is one', () => {
+    const previous = generateWebhookSecret();
+    const h = signatureHeaders(id, body, 1, { current: secret, previous, legacy: 'a-legacy-secret-of-16+' });
+    expect(h['x-switchboard-signature']).toBe(
+      `t=1,v1=${createHmac('sha256', secret).update(`1.${body}`).digest('hex')},v1=${createHmac('sha256', previous).update(`1.${body}`).digest('hex')}`,
+    );
+    expect(h['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect(h['x-switchboard-signature-legacy']).toBe(createHmac('sha256', 'a-legacy-secret-of-16+').update(body).digest('hex'));
+  });
+
+  it('generates whsec_ + base64 of 32 random bytes', () => {
+    const a = generateWebhookSecret();
+    expect(a).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(a).not.toBe(generateWebhookSecret());
+  });
+});
+
+describe('retry delays', () => {
+  const config = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), WEBHOOK_RETRY_DELAYS_MS: '1000,2000' });
+  it('uses the configured delay with ±10% jitter', () => {
+    for (let i = 0; i < 200; i++) {
+      const d = retryDelayMs(config, 2, null);
+      expect(d).toBeGreaterThanOrEqual(1800);
+      expect(d).toBeLessThanOrEqual(2200);
+    }
+  });
+  it('honours Retry-After up to double the delay', () => {
+    expect(retryDelayMs(config, 1, 1500)).toBe(1500);
+    expect(retryDelayMs(config, 1, 3_600_000)).toBe(2000);
+  });
+});
