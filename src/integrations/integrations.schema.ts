@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
-import { describeUrlProblem, isNonPublicHost } from './provider-target.js';
 
 export const PROVIDERS = ['smtp', 'sms-http'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -31,10 +30,11 @@ const headerName = z
   .refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), 'is set by the service and cannot be overridden');
 const headerValue = z.string().max(4096).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
 
-export function smtpInput(opts: { allowPrivateTargets: boolean }) {
+// Where the targets point (public or internal) is judged after parsing, by the SSRF-safe client's check.
+export function smtpInput() {
   return z
     .strictObject({
-      host: hostname.refine((h) => opts.allowPrivateTargets || !isNonPublicHost(h), 'must be a public address'),
+      host: hostname,
       port: z.number().int().min(1).max(65535),
       secure: z.boolean().optional(),
       username: z.string().min(1).max(256).optional(),
@@ -44,15 +44,9 @@ export function smtpInput(opts: { allowPrivateTargets: boolean }) {
     .refine((v) => v.password === undefined || v.username !== undefined, { path: ['username'], message: 'is required with password' });
 }
 
-export function smsHttpInput(opts: { allowPrivateTargets: boolean }) {
+export function smsHttpInput() {
   return z.strictObject({
-    url: z
-      .string()
-      .max(2048)
-      .superRefine((v, ctx) => {
-        const problem = describeUrlProblem(v, opts.allowPrivateTargets);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      }),
+    url: z.string().max(2048).refine((v) => URL.canParse(v), 'must be an absolute URL'),
     headers: z
       .record(headerName, headerValue)
       .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')

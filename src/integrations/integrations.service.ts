@@ -2,7 +2,8 @@ import { recordAudit } from '../audit/audit.repository.js';
 import type { Principal } from '../auth/principal.js';
 import { createSealer } from '../platform/crypto.js';
 import type { Deps } from '../platform/deps.js';
-import { notFound } from '../platform/errors.js';
+import { AppError, notFound } from '../platform/errors.js';
+import { checkTargetUrl } from '../platform/http-client.js';
 import { parseInput } from '../platform/validation.js';
 import { deleteIntegration, findIntegration, listIntegrationRows, upsertIntegration } from './integrations.repository.js';
 import {
@@ -14,7 +15,9 @@ import {
   toIntegrationResponse,
   type Provider,
   type SmsHttpConfig,
+  type SmsHttpInput,
   type SmtpConfig,
+  type SmtpInput,
 } from './integrations.schema.js';
 
 const sealerFor = (deps: Deps) => createSealer(deps.config.appSecret, 'integration');
@@ -32,8 +35,8 @@ export async function listIntegrations(deps: Deps, accountId: string) {
 }
 
 export async function connectIntegration(deps: Deps, principal: Principal, provider: Provider, body: unknown, ip: string) {
-  const opts = { allowPrivateTargets: deps.config.webhooks.allowPrivateTargets };
-  const input = provider === 'smtp' ? parseInput(smtpInput(opts), body) : parseInput(smsHttpInput(opts), body);
+  const input = provider === 'smtp' ? parseInput(smtpInput(), body) : parseInput(smsHttpInput(), body);
+  await checkProviderTarget(deps, provider, input);
   const { settings, secrets } = splitSecrets(provider, input);
   const secretsSealed = sealerFor(deps).seal(JSON.stringify(secrets));
   return deps.db.transaction(async (trx) => {
@@ -48,6 +51,25 @@ export async function connectIntegration(deps: Deps, principal: Principal, provi
     return { integration: toIntegrationResponse(provider, row), created: inserted };
   });
 }
+
+/**
+ * The workers will connect wherever an integration points, so it gets the webhooks' SSRF rule: https and a
+ * public address (names are resolved and every answer judged), unless WEBHOOK_ALLOW_PRIVATE_TARGETS is on.
+ */
+async function checkProviderTarget(deps: Deps, provider: Provider, input: SmtpInput | SmsHttpInput): Promise<void> {
+  const field = provider === 'smtp' ? 'host' : 'url';
+  const target = provider === 'smtp' ? smtpTargetUrl(input as SmtpInput) : (input as SmsHttpInput).url;
+  try {
+    await checkTargetUrl(deps.config, target);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'invalid_webhook_url') throw err;
+    const message = err.message.replace(/^The url /, '').replace(/\.$/, '');
+    throw new AppError('validation_error', `Invalid request: ${field}: ${message}`, { fields: [{ field, message }] });
+  }
+}
+
+// SMTP is not HTTP, but the question (may we dial this host?) is the same; an https URL carries the host.
+const smtpTargetUrl = (v: SmtpInput) => `https://${v.host.includes(':') ? `[${v.host}]` : v.host}:${v.port}/`;
 
 export async function disconnectIntegration(deps: Deps, principal: Principal, provider: Provider, ip: string): Promise<void> {
   await deps.db.transaction(async (trx) => {

@@ -18,6 +18,8 @@ export interface TestDnsServer {
   setTxt(name: string, values: string[]): void;
   /** Removes every record of a name (it then answers NXDOMAIN). */
   remove(name: string): void;
+  /** Makes the server answer SERVFAIL for a name (a broken upstream), until removed. */
+  failName(name: string): void;
   clear(): void;
   /** Names asked so far, lowercase, in order. */
   queries: string[];
@@ -67,10 +69,14 @@ function encodeTxt(value: string): Buffer {
   return Buffer.concat(parts);
 }
 
-function buildResponse(q: Question, records: Map<string, string[]>, truncateAt: number | null): Buffer {
-  const values = records.get(q.name);
+const SERVFAIL = Symbol('servfail');
+type Entry = string[] | typeof SERVFAIL;
+
+function buildResponse(q: Question, records: Map<string, Entry>, truncateAt: number | null): Buffer {
+  const entry = records.get(q.name);
+  const values = entry === SERVFAIL ? undefined : entry;
   const answers = values && q.type === TYPE_TXT ? values : [];
-  const rcode = values ? 0 : 3;
+  const rcode = entry === SERVFAIL ? 2 : values ? 0 : 3;
   const answerBytes = answers.map((v) => {
     const rdata = encodeTxt(v);
     const rr = Buffer.alloc(12);
@@ -100,7 +106,7 @@ function buildResponse(q: Question, records: Map<string, string[]>, truncateAt: 
 }
 
 export async function startTestDnsServer(): Promise<TestDnsServer> {
-  const records = new Map<string, string[]>();
+  const records = new Map<string, Entry>();
   const queries: string[] = [];
   const udp = createSocket('udp4');
   udp.on('message', (msg: Buffer, peer: RemoteInfo) => {
@@ -143,6 +149,7 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
     port,
     setTxt: (name, values) => void records.set(key(name), values),
     remove: (name) => void records.delete(key(name)),
+    failName: (name) => void records.set(key(name), SERVFAIL),
     clear: () => records.clear(),
     queries,
     async close() {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDkimSigningKey } from '../../src/domains/domains.service.js';
 import { startTestDnsServer, type TestDnsServer } from '../helpers/dns.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
+import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 let t: TestContext;
@@ -172,6 +173,16 @@ describe('verifying a domain with real DNS lookups', () => {
     expect(actions).toEqual(expect.arrayContaining(['domain.created', 'domain.verified', 'domain.unverified']));
   });
 
+  it('reports a failing DNS server per record instead of failing the request', async () => {
+    publishAll(domain);
+    dns.failName(`${domain.dkimSelector}._domainkey.verify.acme.example`);
+    const res = await api.post(`/v1/domains/${domain.id}/verify`, { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body.status).toBe('pending');
+    expect(recordOf(res.body, 'dkim')).toMatchObject({ status: 'missing', detail: expect.stringMatching(/lookup .* failed \(ESERVFAIL\)/) });
+    expect(recordOf(res.body, 'spf').status).toBe('verified');
+  });
+
   it('reports two SPF records as a mismatch', async () => {
     publishAll(domain);
     dns.setTxt('verify.acme.example', [`v=spf1 include:${SPF_HOST} ~all`, 'v=spf1 include:other.example ~all']);
@@ -181,6 +192,33 @@ describe('verifying a domain with real DNS lookups', () => {
 });
 
 describe('access', () => {
+  it('enforces read:domains / write:domains on keys; per-agent keys get 403', async () => {
+    const reader = await createAccountKey(api, owner.token, { scopes: ['read:domains'] });
+    const list = await api.get('/v1/domains', { token: reader.key });
+    expect(list.status).toBe(200);
+    const id = list.body.data[0].id;
+    expect((await api.get(`/v1/domains/${id}`, { token: reader.key })).status).toBe(200);
+    for (const res of [
+      await api.post('/v1/domains', { token: reader.key, body: { name: 'keyed.acme.example' } }),
+      await api.post(`/v1/domains/${id}/verify`, { token: reader.key }),
+      await api.delete(`/v1/domains/${id}`, { token: reader.key }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'write:domains' } });
+    }
+    const defaults = await createAccountKey(api, owner.token);
+    expect((await api.get('/v1/domains', { token: defaults.key })).body.error.details.requiredScope).toBe('read:domains');
+
+    const writer = await createAccountKey(api, owner.token, { scopes: ['write:domains'] });
+    expect((await api.post('/v1/domains', { token: writer.key, body: { name: 'keyed.acme.example' } })).status).toBe(201);
+
+    const agentKey = await createAgentKey(api, owner.token, await createAgent(t, owner.accountId));
+    for (const res of [await api.get('/v1/domains', { token: agentKey.key }), await api.post(`/v1/domains/${id}/verify`, { token: agentKey.key })]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('agent_forbidden');
+    }
+  });
+
   it('lets a member session read and manage domains; no credential is 401', async () => {
     const email = `member-${Math.random().toString(36).slice(2, 8)}@example.com`;
     await api.post('/v1/team/members', { token: owner.token, body: { email, password: 'member password 1', role: 'member' } });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getIntegrationConfig } from '../../src/integrations/integrations.service.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
+import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 let t: TestContext;
@@ -103,10 +104,17 @@ describe('integrations', () => {
       ['smtp', { ...smtpBody, port: 70000 }, 'port'],
       ['smtp', { ...smtpBody, from: 'not an address' }, 'from'],
       ['smtp', { ...smtpBody, host: '127.0.0.1' }, 'host'],
+      ['smtp', { ...smtpBody, host: 'localhost' }, 'host'],
+      ['smtp', { ...smtpBody, host: '169.254.169.254' }, 'host'],
+      ['smtp', { ...smtpBody, host: '::1' }, 'host'],
+      ['smtp', { ...smtpBody, host: 'smtp.example.com/x' }, 'host'],
       ['smtp', { host: 'smtp.example.com', port: 25, password: 'x', from: 'a@b.example' }, 'username'],
       ['smtp', { ...smtpBody, extra: true }, '(body)'],
       ['sms-http', { ...smsBody, url: 'http://sms.example.com/send' }, 'url'],
       ['sms-http', { ...smsBody, url: 'https://127.0.0.1/send' }, 'url'],
+      ['sms-http', { ...smsBody, url: 'https://[::ffff:10.0.0.1]/send' }, 'url'],
+      ['sms-http', { ...smsBody, url: 'https://metadata.google.internal/send' }, 'url'],
+      ['sms-http', { ...smsBody, url: 'not a url' }, 'url'],
       ['sms-http', { ...smsBody, url: 'https://user:pw@sms.example.com/send' }, 'url'],
       ['sms-http', { ...smsBody, headers: { 'Bad Header': 'x' } }, 'headers.Bad Header'],
       ['sms-http', { ...smsBody, headers: { 'X-Token': 'a\r\nInjected: 1' } }, 'headers.X-Token'],
@@ -115,8 +123,11 @@ describe('integrations', () => {
     for (const [provider, body, field] of cases) {
       const res = await api.post(`/v1/integrations/${provider}`, { token: owner.token, body });
       expect(res.status, `${provider} ${JSON.stringify(body)}`).toBe(400);
+      expect(res.body.error.code).toBe('validation_error');
       expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
     }
+    const internal = await api.post('/v1/integrations/smtp', { token: owner.token, body: { ...smtpBody, host: '10.1.2.3' } });
+    expect(internal.body.error.details.fields[0].message).toMatch(/public address/);
 
     const unknown = await api.post('/v1/integrations/carrier-pigeon', { token: owner.token, body: smtpBody });
     expect(unknown.status).toBe(404);
@@ -131,6 +142,31 @@ describe('integrations', () => {
     const res = await api.get('/v1/integrations', { token: member });
     expect(res.status).toBe(200);
     expect(res.body.data[1]).toMatchObject({ provider: 'sms-http', connected: true });
+    expect((await api.post('/v1/integrations/sms-http', { token: member, body: smsBody })).status).toBe(200);
+  });
+
+  it('enforces integrations:read / integrations:manage on keys; per-agent keys get 403', async () => {
+    const reader = await createAccountKey(api, owner.token, { scopes: ['integrations:read'] });
+    const read = await api.get('/v1/integrations', { token: reader.key });
+    expect(read.status).toBe(200);
+    expect(JSON.stringify(read.body)).not.toContain('secret');
+    const write = await api.post('/v1/integrations/smtp', { token: reader.key, body: smtpBody });
+    expect(write.status).toBe(403);
+    expect(write.body.error.details.requiredScope).toBe('integrations:manage');
+    expect((await api.delete('/v1/integrations/smtp', { token: reader.key })).status).toBe(403);
+
+    const noRead = await createAccountKey(api, owner.token);
+    expect((await api.get('/v1/integrations', { token: noRead.key })).body.error.details.requiredScope).toBe('integrations:read');
+
+    const manager = await createAccountKey(api, owner.token, { scopes: ['integrations:manage'] });
+    const replaced = await api.post('/v1/integrations/smtp', { token: manager.key, body: { ...smtpBody, host: 'smtp2.mailhost.example' } });
+    expect(replaced.status).toBe(200);
+
+    const agentKey = await createAgentKey(api, owner.token, await createAgent(t, owner.accountId));
+    for (const res of [await api.get('/v1/integrations', { token: agentKey.key }), await api.post('/v1/integrations/smtp', { token: agentKey.key, body: smtpBody })]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('agent_forbidden');
+    }
   });
 
   it('requires a credential', async () => {
@@ -148,7 +184,7 @@ describe('integrations', () => {
 
     const logs = await api.get('/v1/logs?limit=100', { token: owner.token });
     const actions = logs.body.data.map((e: { action: string }) => e.action);
-    expect(actions.filter((a: string) => a === 'integration.connected')).toHaveLength(3);
+    expect(actions.filter((a: string) => a === 'integration.connected')).toHaveLength(5);
     expect(actions).toContain('integration.disconnected');
     expect(JSON.stringify(logs.body)).not.toContain('secret');
   });
