@@ -1,6 +1,10 @@
 import type { Deps } from '../../platform/deps.js';
 import type { ApiRouter } from '../router.js';
 import { registerAgentRoutes } from './agents.routes.js';
+import { registerContactRoutes } from './contacts.routes.js';
+import { registerInboundRoutes } from './inbound.routes.js';
+import { registerInboxRoutes } from './inboxes.routes.js';
+import { registerMessageRoutes } from './messages.routes.js';
 import { registerAuditRoutes } from './audit.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerBillingRoutes } from './billing.routes.js';
@@ -20,6 +24,10 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerAuthRoutes,
   registerAuditRoutes,
   registerAgentRoutes,
+  registerContactRoutes,
+  registerInboxRoutes,
+  registerInboundRoutes,
+  registerMessageRoutes,
   registerIntegrationRoutes,
   registerDomainRoutes,
   registerStatsRoutes,

@@ -1,0 +1,27 @@
+import { requireScope } from '../../auth/access.js';
+import { contactInput, contactPatch } from '../../contacts/contacts.schema.js';
+import { createContact, getContact, listContacts, updateContact } from '../../contacts/contacts.service.js';
+import type { Deps } from '../../platform/deps.js';
+import { pageQuery } from '../../platform/pagination.js';
+import { parseInput } from '../../platform/validation.js';
+import { principalOf } from '../middleware/authenticate.js';
+import type { ApiRouter } from '../router.js';
+
+export function registerContactRoutes(api: ApiRouter, deps: Deps) {
+  api.get('/v1/contacts', requireScope('read:contacts'), async (ctx) => {
+    ctx.body = await listContacts(deps, principalOf(ctx), parseInput(pageQuery, ctx.query));
+  });
+
+  api.post('/v1/contacts', requireScope('write:contacts'), async (ctx) => {
+    ctx.status = 201;
+    ctx.body = await createContact(deps, principalOf(ctx), parseInput(contactInput, ctx.request.body));
+  });
+
+  api.get('/v1/contacts/:id', requireScope('read:contacts'), async (ctx) => {
+    ctx.body = await getContact(deps, principalOf(ctx), ctx.params.id!);
+  });
+
+  api.patch('/v1/contacts/:id', requireScope('write:contacts'), async (ctx) => {
+    ctx.body = await updateContact(deps, principalOf(ctx), ctx.params.id!, parseInput(contactPatch, ctx.request.body));
+  });
+}
