@@ -5,10 +5,12 @@ import { createAgent, getAgent, listAgents, updateAgent } from '../agents/agents
 import { getBilling } from '../billing/billing.service.js';
 import { listContacts } from '../contacts/contacts.service.js';
 import { listInboxes } from '../inboxes/inboxes.service.js';
-import { conversationListQuery, draftInput } from '../messages/messages.schema.js';
+import { chatInput, conversationListQuery, draftInput } from '../messages/messages.schema.js';
 import { createDraft, listConversations, sendMessage } from '../messages/messages.service.js';
 import { mapPage, pageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
+import { triggerAgent } from '../runs/runs.service.js';
+import { getAccountStats } from '../stats/stats.service.js';
 import { listWebhooks, toWebhookResponse } from '../webhooks/webhooks.repository.js';
 import { additive, defineTool, destructive, readOnly, type McpTool } from './tools.js';
 
@@ -21,6 +23,7 @@ const paging = {
 };
 const agentId = z.string().describe('The agent id (agt_…), as returned by list_agents');
 const config = z.record(z.string(), z.unknown());
+const agentFilteredPage = pageQuery.extend({ agentId: z.string().max(100).optional() }).strict();
 
 const listAgentsTool = defineTool({
   name: 'list_agents',
@@ -126,7 +129,7 @@ const listInboxesTool = defineTool({
   input: z.object({ ...paging, agentId: agentId.optional() }),
   annotations: readOnly,
   run: (ctx, args) => {
-    const { agentId: id, ...page } = parseInput(conversationListQuery, args);
+    const { agentId: id, ...page } = parseInput(agentFilteredPage, args);
     return listInboxes(ctx.deps, ctx.principal, page, { agentId: id });
   },
 });
@@ -151,7 +154,27 @@ const getUsageTool = defineTool({
   run: (ctx) => getBilling(ctx.deps, ctx.principal.accountId),
 });
 
+const getAccountStatsTool = defineTool({
+  name: 'get_account_stats',
+  title: 'Get account statistics',
+  description: 'Returns current counts of everything the account holds (agents, contacts, conversations, messages by status, inboxes, webhooks, …).',
+  access: requireScope('read:account'),
+  input: z.object({}),
+  annotations: readOnly,
+  run: (ctx) => getAccountStats(ctx.deps, ctx.principal.accountId),
+});
+
+const triggerAgentTool = defineTool({
+  name: 'trigger_agent',
+  title: 'Send an agent a chat message (spends credits)',
+  description: 'Sends a chat message to an agent and queues a run that answers it; each call costs credits (one agent trigger) and may fail with spend_cap_exceeded, insufficient_credits, rate_limited or agent_paused, in which case nothing was charged. Returns the queued run {id, status}.',
+  access: requireScope('trigger:agents'),
+  input: z.object({ agentId, message: z.string().describe('The chat message for the agent') }),
+  annotations: { ...destructive, openWorldHint: true },
+  run: (ctx, args) => triggerAgent(ctx.deps, ctx.principal, args.agentId, parseInput(chatInput, { message: args.message }).message, ctx.ip),
+});
+
 export const accountTools: McpTool[] = [
   listAgentsTool, getAgentTool, createAgentTool, updateAgentTool, listContactsTool, listConversationsTool, createDraftTool, sendMessageTool,
-  listInboxesTool, listWebhooksTool, getUsageTool,
+  listInboxesTool, listWebhooksTool, getUsageTool, getAccountStatsTool, triggerAgentTool,
 ];

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { requireScope } from '../auth/access.js';
+import { listAgentActivity } from '../activity/activity.service.js';
 import { agentPatch } from '../agents/agents.schema.js';
 import { getAgent, updateAgent } from '../agents/agents.service.js';
+import { chatInput } from '../messages/messages.schema.js';
 import { listAgentConversations } from '../messages/messages.service.js';
 import { pageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
+import { triggerAgent } from '../runs/runs.service.js';
 import { defineTool, destructive, readOnly, type McpTool, type ToolContext } from './tools.js';
 
 // The per-agent MCP server: exactly these five tools, each bound to the agent of the endpoint's path (the
@@ -33,6 +36,16 @@ const getAgentConversations = defineTool({
   run: (ctx, args) => listAgentConversations(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(pageQuery, args)),
 });
 
+const getAgentActivity = defineTool({
+  name: 'get_agent_activity',
+  title: 'Get this agent’s activity',
+  description: 'Returns this agent’s activity timeline, newest first: messages received and drafted, sends, runs queued/succeeded/failed, configuration changes. Each entry has kind, summary, subject and createdAt.',
+  access: requireScope('read:activity', { scope: 'agent:activity:read', param: 'agentId' }),
+  input: z.object({ limit }),
+  annotations: readOnly,
+  run: (ctx, args) => listAgentActivity(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(pageQuery, args)),
+});
+
 const updateAgentConfig = defineTool({
   name: 'update_agent_config',
   title: 'Update this agent’s configuration',
@@ -46,4 +59,15 @@ const updateAgentConfig = defineTool({
   run: (ctx, args) => updateAgent(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(agentPatch, { config: args.config }), ctx.ip),
 });
 
-export const agentTools: McpTool[] = [getAgentConfig, getAgentConversations, updateAgentConfig];
+const triggerAgentTool = defineTool({
+  name: 'trigger_agent',
+  title: 'Send this agent a chat message (spends credits)',
+  description:
+    'Sends a chat message to this agent and queues a run that answers it; each call costs credits (one agent trigger) and may fail with spend_cap_exceeded, insufficient_credits, rate_limited or agent_paused, in which case nothing was charged. Returns the queued run {id, status}; the reply appears in get_agent_conversations and get_agent_activity once the run finishes.',
+  access: requireScope('trigger:agents', { scope: 'agent:trigger', param: 'agentId' }),
+  input: z.object({ message: z.string().describe('The chat message for the agent') }),
+  annotations: { ...destructive, openWorldHint: true },
+  run: (ctx, args) => triggerAgent(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(chatInput, args).message, ctx.ip),
+});
+
+export const agentTools: McpTool[] = [getAgentConfig, getAgentConversations, getAgentActivity, updateAgentConfig, triggerAgentTool];

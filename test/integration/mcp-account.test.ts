@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { client, signupAccount, type Client } from '../helpers/http.js';
+import { createAccountKey, createAgent } from '../helpers/keys.js';
+import { callTool, connectMcp, toolNames, type McpConnection } from '../helpers/mcp.js';
+
+const ACCOUNT_TOOLS = [
+  'create_agent', 'create_draft', 'get_account_stats', 'get_agent', 'get_usage', 'list_agents', 'list_contacts',
+  'list_conversations', 'list_inboxes', 'list_webhooks', 'send_message', 'trigger_agent', 'update_agent',
+];
+
+let t: TestContext;
+let api: Client;
+let owner: Awaited<ReturnType<typeof signupAccount>>;
+let other: Awaited<ReturnType<typeof signupAccount>>;
+let agentId: string;
+let otherAgentId: string;
+const open: McpConnection[] = [];
+
+async function connect(token: string) {
+  const conn = await connectMcp(t.url, '/v1/mcp', token);
+  open.push(conn);
+  return conn;
+}
+const keyWith = async (scopes: string[], extra: Record<string, unknown> = {}) => (await createAccountKey(api, owner.token, { scopes, ...extra })).key;
+
+beforeAll(async () => {
+  t = await createTestContext();
+  api = client(t.url);
+  owner = await signupAccount(api);
+  other = await signupAccount(api, 'Other');
+  agentId = await createAgent(t, owner.accountId, 'Support', { autoReply: 'hello' });
+  otherAgentId = await createAgent(t, other.accountId, 'Theirs');
+});
+afterAll(async () => {
+  await Promise.all(open.map((c) => c.close()));
+  await t.close();
+});
+
+describe('account MCP: tool lists by scope', () => {
+  it('shows every account tool to a session (sessions are not limited by scopes)', async () => {
+    expect(await toolNames(await connect(owner.token))).toEqual(ACCOUNT_TOOLS);
+  });
+
+  it('shows only what the key scopes allow, wildcards included', async () => {
+    expect(await toolNames(await connect(await keyWith(['read:agents'])))).toEqual(['get_agent', 'list_agents']);
+    expect(await toolNames(await connect(await keyWith(['read:billing', 'read:account'])))).toEqual(['get_account_stats', 'get_usage']);
+    expect(await toolNames(await connect(await keyWith(['*:agents'])))).toEqual(['create_agent', 'get_agent', 'list_agents', 'trigger_agent', 'update_agent']);
+    expect(await toolNames(await connect(await keyWith(['read:*'])))).toEqual([
+      'get_account_stats', 'get_agent', 'get_usage', 'list_agents', 'list_contacts', 'list_conversations', 'list_inboxes', 'list_webhooks',
+    ]);
+    expect(await toolNames(await connect(await keyWith(['write:messages', 'messages:send'])))).toEqual(['create_draft', 'send_message']);
+  });
+
+  it('answers a call to a tool the key lacks with a tool error naming the scope, and does nothing', async () => {
+    const conn = await connect(await keyWith(['read:agents']));
+    const res = await callTool(conn, 'create_agent', { name: 'Sneaky' });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'write:agents' } });
+    const list = await api.get('/v1/agents', { token: owner.token });
+    expect(list.body.data.map((a: { name: string }) => a.name)).not.toContain('Sneaky');
+  });
+});
+
+describe('account MCP: agent tools', () => {
+  it('lists, reads, creates and updates agents through the same rules as REST', async () => {
+    const conn = await connect(await keyWith(['read:agents', 'write:agents']));
+    const listed = await callTool(conn, 'list_agents', { limit: 10 });
+    expect(listed.structuredContent.data.map((a: { id: string }) => a.id)).toEqual([agentId]);
+    expect(listed.structuredContent).toMatchObject({ hasMore: false, nextCursor: null });
+
+    const got = await callTool(conn, 'get_agent', { agentId });
+    expect(got.structuredContent).toMatchObject({ id: agentId, name: 'Support', config: { autoReply: 'hello' } });
+
+    const created = await callTool(conn, 'create_agent', { name: 'Sales', config: { autoReply: 'buy now' } });
+    expect(created.isError).toBeFalsy();
+    expect(created.structuredContent.id).toMatch(/^agt_/);
+
+    const updated = await callTool(conn, 'update_agent', { agentId: created.structuredContent.id, status: 'paused', config: { tone: 'warm' } });
+    expect(updated.structuredContent).toMatchObject({ status: 'paused', config: { autoReply: 'buy now', tone: 'warm' } });
+    const rest = await api.get(`/v1/agents/${created.structuredContent.id}`, { token: owner.token });
+    expect(rest.body).toMatchObject({ name: 'Sales', status: 'paused', config: { autoReply: 'buy now', tone: 'warm' } });
+  });
+
+  it("answers not_found for another account's agent and validation errors as tool errors", async () => {
+    const conn = await connect(owner.token);
+    const foreign = await callTool(conn, 'get_agent', { agentId: otherAgentId });
+    expect(foreign.isError).toBe(true);
+    expect(foreign.structuredContent.error.code).toBe('not_found');
+    const empty = await callTool(conn, 'update_agent', { agentId });
+    expect(empty.isError).toBe(true);
+    expect(empty.structuredContent.error.code).toBe('validation_error');
+    const badType = await callTool(conn, 'create_agent', { name: 42 });
+    expect(badType.isError).toBe(true);
+    const badLimit = await callTool(conn, 'list_agents', { limit: 1000 });
+    expect(badLimit.isError).toBe(true);
+  });
+
+  it('get_usage returns the balance and plan', async () => {
+    const conn = await connect(await keyWith(['read:billing']));
+    const res = await callTool(conn, 'get_usage');
+    expect(res.structuredContent).toMatchObject({ plan: 'free', creditsBalance: expect.any(Number) });
+  });
+});
+
+describe('account MCP: messaging, inboxes and webhooks', () => {
+  let inboxId: string;
+
+  beforeAll(async () => {
+    const inbox = await api.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: 'support@acme.example' } });
+    if (inbox.status !== 201) throw new Error(`inbox: ${inbox.status} ${JSON.stringify(inbox.body)}`);
+    inboxId = inbox.body.id;
+  });
+
+  it('create_draft writes a draft without charging; send_message charges the key and respects its spend cap', async () => {
+    const key = await keyWith(['write:messages', 'messages:send', 'read:messages', 'read:billing'], { spendCapCredits: 1 });
+    const conn = await connect(key);
+    const before = (await callTool(conn, 'get_usage')).structuredContent.creditsBalance;
+
+    const draft = await callTool(conn, 'create_draft', { inboxId, to: 'ann@example.com', subject: 'Hi', text: 'Hello Ann' });
+    expect(draft.isError).toBeFalsy();
+    expect(draft.structuredContent).toMatchObject({ status: 'draft', to: 'ann@example.com' });
+    expect((await callTool(conn, 'get_usage')).structuredContent.creditsBalance).toBe(before);
+
+    const sent = await callTool(conn, 'send_message', { messageId: draft.structuredContent.id });
+    expect(sent.isError).toBeFalsy();
+    expect(sent.structuredContent.status).toBe('queued');
+    expect((await callTool(conn, 'get_usage')).structuredContent.creditsBalance).toBe(before - 1);
+
+    const again = await callTool(conn, 'send_message', { messageId: draft.structuredContent.id });
+    expect(again.structuredContent.error.code).toBe('conflict');
+
+    const second = await callTool(conn, 'create_draft', { inboxId, to: 'bob@example.com', text: 'Hello Bob' });
+    const capped = await callTool(conn, 'send_message', { messageId: second.structuredContent.id });
+    expect(capped.isError).toBe(true);
+    expect(capped.structuredContent.error.code).toBe('spend_cap_exceeded');
+    expect((await callTool(conn, 'get_usage')).structuredContent.creditsBalance).toBe(before - 1);
+    const rest = await api.get(`/v1/messages/${second.structuredContent.id}`, { token: owner.token });
+    expect(rest.body.status).toBe('draft');
+
+    const conversations = await callTool(conn, 'list_conversations', { agentId });
+    expect(conversations.structuredContent.data.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('rejects a draft to an address the inbox channel cannot reach, as a tool error', async () => {
+    const conn = await connect(owner.token);
+    const res = await callTool(conn, 'create_draft', { inboxId, to: '+15551234567', text: 'x' });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent.error.code).toBe('validation_error');
+  });
+
+  it('list_inboxes and list_webhooks show this account only, and never a webhook secret', async () => {
+    const hook = await api.post('/v1/webhooks', { token: owner.token, body: { url: 'https://hooks.example.com/in', events: ['message.received'] } });
+    expect(hook.status).toBe(201);
+    const otherHook = await api.post('/v1/webhooks', { token: other.token, body: { url: 'https://hooks.example.com/other', events: ['message.sent'] } });
+    expect(otherHook.status).toBe(201);
+    const conn = await connect(await keyWith(['read:inboxes', 'read:webhooks']));
+    const inboxes = await callTool(conn, 'list_inboxes');
+    expect(inboxes.structuredContent.data.map((i: { id: string }) => i.id)).toEqual([inboxId]);
+    const hooks = await callTool(conn, 'list_webhooks');
+    expect(hooks.structuredContent.data.map((h: { id: string }) => h.id)).toEqual([hook.body.id]);
+    expect(JSON.stringify(hooks)).not.toContain(hook.body.secret);
+  });
+});

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { client, signupAccount, type Client } from '../helpers/http.js';
+import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
+import { callTool, connectMcp, toolNames, type McpConnection } from '../helpers/mcp.js';
+
+const ALL_AGENT_SCOPES = ['agent:config:read', 'agent:conversations:read', 'agent:activity:read', 'agent:config:write', 'agent:trigger'];
+const AGENT_TOOLS = ['get_agent_activity', 'get_agent_config', 'get_agent_conversations', 'trigger_agent', 'update_agent_config'];
+
+let t: TestContext;
+let api: Client;
+let owner: Awaited<ReturnType<typeof signupAccount>>;
+let agentA: string;
+let agentB: string;
+let keyA: string;
+let keyB: string;
+const open: McpConnection[] = [];
+
+async function connect(agentId: string, token: string) {
+  const conn = await connectMcp(t.url, `/v1/agents/${agentId}/mcp`, token);
+  open.push(conn);
+  return conn;
+}
+
+beforeAll(async () => {
+  t = await createTestContext();
+  api = client(t.url);
+  owner = await signupAccount(api);
+  agentA = await createAgent(t, owner.accountId, 'Alpha', { autoReply: 'alpha here' });
+  agentB = await createAgent(t, owner.accountId, 'Beta', { autoReply: 'beta here' });
+  keyA = (await createAgentKey(api, owner.token, agentA, { scopes: ALL_AGENT_SCOPES })).key;
+  keyB = (await createAgentKey(api, owner.token, agentB, { scopes: ALL_AGENT_SCOPES })).key;
+});
+afterAll(async () => {
+  await Promise.all(open.map((c) => c.close()));
+  await t.close();
+});
+
+describe('per-agent MCP: tool lists by scope', () => {
+  it('lists exactly the five agent tools for a key holding every agent scope, with annotations and titles', async () => {
+    const conn = await connect(agentA, keyA);
+    const { tools } = await conn.client.listTools();
+    expect(tools.map((x) => x.name).sort()).toEqual(AGENT_TOOLS);
+    const byName = Object.fromEntries(tools.map((x) => [x.name, x]));
+    for (const name of ['get_agent_config', 'get_agent_conversations', 'get_agent_activity']) {
+      expect(byName[name]!.annotations).toMatchObject({ readOnlyHint: true });
+    }
+    for (const name of ['update_agent_config', 'trigger_agent']) {
+      expect(byName[name]!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    }
+    for (const tool of tools) {
+      expect(tool.title).toBeTruthy();
+      expect(tool.description!.length).toBeGreaterThan(40);
+      expect(tool.inputSchema.type).toBe('object');
+    }
+    expect(byName.trigger_agent!.inputSchema.required).toEqual(['message']);
+    expect(byName.update_agent_config!.inputSchema.required).toEqual(['config']);
+  });
+
+  it('lists only the read tools for a key with the default scopes, and only get_agent_config for that one scope', async () => {
+    const readKey = (await createAgentKey(api, owner.token, agentA)).key;
+    expect(await toolNames(await connect(agentA, readKey))).toEqual(['get_agent_activity', 'get_agent_config', 'get_agent_conversations']);
+    const oneKey = (await createAgentKey(api, owner.token, agentA, { scopes: ['agent:config:read'] })).key;
+    expect(await toolNames(await connect(agentA, oneKey))).toEqual(['get_agent_config']);
+    const writeKey = (await createAgentKey(api, owner.token, agentA, { scopes: ['agent:config:write', 'agent:trigger'] })).key;
+    expect(await toolNames(await connect(agentA, writeKey))).toEqual(['trigger_agent', 'update_agent_config']);
+  });
+
+  it('answers a call to an unlisted tool with a tool error naming the missing scope, and changes nothing', async () => {
+    const readKey = (await createAgentKey(api, owner.token, agentA, { scopes: ['agent:config:read'] })).key;
+    const conn = await connect(agentA, readKey);
+    const res = await callTool(conn, 'update_agent_config', { config: { autoReply: 'hacked' } });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'agent:config:write' } });
+    expect(res.content[0]!.text).toContain('agent:config:write');
+    const agent = await api.get(`/v1/agents/${agentA}`, { token: owner.token });
+    expect(agent.body.config.autoReply).toBe('alpha here');
+  });
+});
+
+describe('per-agent MCP: tools', () => {
+  it('get_agent_config returns this agent as structured content and as JSON text', async () => {
+    const conn = await connect(agentA, keyA);
+    const res = await callTool(conn, 'get_agent_config');
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent).toMatchObject({ id: agentA, name: 'Alpha', status: 'active', config: { autoReply: 'alpha here' } });
+    expect(JSON.parse(res.content[0]!.text!)).toEqual(res.structuredContent);
+  });
+
+  it('update_agent_config merge-patches the config, and REST shows the change afterwards', async () => {
+    const conn = await connect(agentA, keyA);
+    const res = await callTool(conn, 'update_agent_config', { config: { greeting: 'hi', nested: { a: 1 } } });
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent.config).toEqual({ autoReply: 'alpha here', greeting: 'hi', nested: { a: 1 } });
+    const removed = await callTool(conn, 'update_agent_config', { config: { greeting: null } });
+    expect(removed.structuredContent.config).toEqual({ autoReply: 'alpha here', nested: { a: 1 } });
+    const rest = await api.get(`/v1/agents/${agentA}`, { token: owner.token });
+    expect(rest.body.config).toEqual({ autoReply: 'alpha here', nested: { a: 1 } });
+  });
+
+  it('gives an error result, not a crash, for invalid arguments, and the server keeps answering', async () => {
+    const conn = await connect(agentA, keyA);
+    const wrongType = await callTool(conn, 'update_agent_config', { config: 'not an object' });
+    expect(wrongType.isError).toBe(true);
+    expect(wrongType.content[0]!.text).toMatch(/config/);
+    const missing = await callTool(conn, 'update_agent_config', {});
+    expect(missing.isError).toBe(true);
+    const badRuntime = await callTool(conn, 'update_agent_config', { config: { runtime: { type: 'ftp' } } });
+    expect(badRuntime.isError).toBe(true);
+    expect(badRuntime.structuredContent.error.code).toBe('validation_error');
+    const unknown = await callTool(conn, 'list_agents');
+    expect(unknown.isError).toBe(true);
+    expect((await callTool(conn, 'get_agent_config')).structuredContent.id).toBe(agentA);
+  });
+});
+
+describe('per-agent MCP: who may connect', () => {
+  it("gives 403 agent_forbidden to a key on another agent's endpoint, and to account keys and sessions", async () => {
+    await expect(connectMcp(t.url, `/v1/agents/${agentB}/mcp`, keyA)).rejects.toThrow(/agent_forbidden/);
+    const raw = await api.post(`/v1/agents/${agentB}/mcp`, { token: keyA, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(raw.status).toBe(403);
+    expect(raw.body.error.code).toBe('agent_forbidden');
+    const accountKey = (await createAccountKey(api, owner.token, { scopes: ['read:agents', 'write:agents', 'trigger:agents'] })).key;
+    const asAccount = await api.post(`/v1/agents/${agentA}/mcp`, { token: accountKey, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(asAccount.status).toBe(403);
+    expect(asAccount.body.error.code).toBe('agent_forbidden');
+  });
+
+  it('gives 403 to a per-agent key on the account endpoint', async () => {
+    const raw = await api.post('/v1/mcp', { token: keyA, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(raw.status).toBe(403);
+    expect(raw.body.error.code).toBe('agent_forbidden');
+    await expect(connectMcp(t.url, '/v1/mcp', keyA)).rejects.toThrow(/agent_forbidden/);
+  });
+
+  it('keeps two clients with different keys apart under concurrent calls', async () => {
+    const [a, b] = await Promise.all([connect(agentA, keyA), connect(agentB, keyB)]);
+    const calls = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? { conn: a, id: agentA } : { conn: b, id: agentB }));
+    const results = await Promise.all(calls.map(async ({ conn, id }) => ({ id, res: await callTool(conn, 'get_agent_config') })));
+    for (const { id, res } of results) expect(res.structuredContent.id).toBe(id);
+  });
+});
