@@ -96,6 +96,32 @@ describe('account MCP: agent tools', () => {
     expect(badLimit.isError).toBe(true);
   });
 
+  it('trigger_agent charges the account key, respects its spend cap, and refuses another account\'s agent', async () => {
+    const key = await keyWith(['trigger:agents'], { spendCapCredits: 5 });
+    const conn = await connect(key);
+    const before = (await api.get('/v1/billing', { token: owner.token })).body.creditsBalance;
+    const first = await callTool(conn, 'trigger_agent', { agentId, message: 'hi there' });
+    expect(first.isError).toBeFalsy();
+    expect(first.structuredContent.run).toMatchObject({ agentId, status: 'queued' });
+    const second = await callTool(conn, 'trigger_agent', { agentId, message: 'again' });
+    expect(second.structuredContent.error.code).toBe('spend_cap_exceeded');
+    expect((await api.get('/v1/billing', { token: owner.token })).body.creditsBalance).toBe(before - 5);
+    const foreign = await callTool(await connect(owner.token), 'trigger_agent', { agentId: otherAgentId, message: 'hi' });
+    expect(foreign.structuredContent.error.code).toBe('not_found');
+    const missing = await callTool(conn, 'trigger_agent', { agentId });
+    expect(missing.isError).toBe(true);
+  });
+
+  it('get_account_stats returns the same counts as GET /v1/stats', async () => {
+    const conn = await connect(await keyWith(['read:account']));
+    const res = await callTool(conn, 'get_account_stats');
+    expect(res.isError).toBeFalsy();
+    const rest = await api.get('/v1/stats', { token: owner.token });
+    const { generatedAt: _a, ...mcpCounts } = res.structuredContent;
+    const { generatedAt: _b, ...restCounts } = rest.body;
+    expect(mcpCounts).toEqual(restCounts);
+  });
+
   it('get_usage returns the balance and plan', async () => {
     const conn = await connect(await keyWith(['read:billing']));
     const res = await callTool(conn, 'get_usage');

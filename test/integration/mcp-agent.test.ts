@@ -114,6 +114,64 @@ describe('per-agent MCP: tools', () => {
   });
 });
 
+async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const texts = (res: { structuredContent: any }) =>
+  res.structuredContent.data.flatMap((c: { recentMessages: Array<{ text: string }> }) => c.recentMessages.map((m) => m.text));
+
+describe('per-agent MCP: trigger, conversations and activity', () => {
+  it('trigger_agent charges credits, respects the spend cap, and the reply shows in conversations and activity', async () => {
+    await t.startWorkers();
+    const agent = await createAgent(t, owner.accountId, 'Capped', { autoReply: 'capped reply' });
+    const key = (await createAgentKey(api, owner.token, agent, { scopes: ALL_AGENT_SCOPES, spendCapCredits: 5 })).key;
+    const conn = await connect(agent, key);
+    const balance = async () => (await api.get('/v1/billing', { token: owner.token })).body.creditsBalance as number;
+    const before = await balance();
+
+    const first = await callTool(conn, 'trigger_agent', { message: 'first question' });
+    expect(first.isError).toBeFalsy();
+    expect(first.structuredContent.run).toMatchObject({ agentId: agent, status: 'queued' });
+    expect(first.structuredContent.run.id).toMatch(/^run_/);
+    expect(await balance()).toBe(before - 5);
+
+    const second = await callTool(conn, 'trigger_agent', { message: 'second question' });
+    expect(second.isError).toBe(true);
+    expect(second.structuredContent.error).toMatchObject({ code: 'spend_cap_exceeded' });
+    expect(await balance()).toBe(before - 5);
+    const keys = await api.get(`/v1/api_keys?agentId=${agent}`, { token: owner.token });
+    expect(keys.body.data[0]).toMatchObject({ spendCapCredits: 5, spentCredits: 5 });
+
+    const conversations = await waitFor(() => callTool(conn, 'get_agent_conversations', { limit: 5 }), (r) => texts(r).includes('capped reply'));
+    expect(texts(conversations)).toEqual(expect.arrayContaining(['first question', 'capped reply']));
+    expect(texts(conversations)).not.toContain('second question');
+    const activity = await callTool(conn, 'get_agent_activity', { limit: 50 });
+    const kinds = activity.structuredContent.data.map((a: { kind: string }) => a.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['run.queued']));
+    expect(activity.structuredContent.data.every((a: { agentId: string }) => a.agentId === agent)).toBe(true);
+    const limited = await callTool(conn, 'get_agent_activity', { limit: 1 });
+    expect(limited.structuredContent.data).toHaveLength(1);
+  });
+
+  it('refuses to trigger a paused agent, as a tool error, and charges nothing', async () => {
+    const agent = await createAgent(t, owner.accountId, 'Sleeper');
+    const key = (await createAgentKey(api, owner.token, agent, { scopes: ['agent:trigger'] })).key;
+    expect((await api.patch(`/v1/agents/${agent}`, { token: owner.token, body: { status: 'paused' } })).status).toBe(200);
+    const before = (await api.get('/v1/billing', { token: owner.token })).body.creditsBalance;
+    const res = await callTool(await connect(agent, key), 'trigger_agent', { message: 'wake up' });
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent.error.code).toBe('agent_paused');
+    expect((await api.get('/v1/billing', { token: owner.token })).body.creditsBalance).toBe(before);
+    const empty = await callTool(await connect(agent, key), 'trigger_agent', { message: '' });
+    expect(empty.isError).toBe(true);
+  });
+});
+
 describe('per-agent MCP: who may connect', () => {
   it("gives 403 agent_forbidden to a key on another agent's endpoint, and to account keys and sessions", async () => {
     await expect(connectMcp(t.url, `/v1/agents/${agentB}/mcp`, keyA)).rejects.toThrow(/agent_forbidden/);
@@ -138,5 +196,23 @@ describe('per-agent MCP: who may connect', () => {
     const calls = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? { conn: a, id: agentA } : { conn: b, id: agentB }));
     const results = await Promise.all(calls.map(async ({ conn, id }) => ({ id, res: await callTool(conn, 'get_agent_config') })));
     for (const { id, res } of results) expect(res.structuredContent.id).toBe(id);
+
+    const chats = await Promise.all([
+      callTool(a, 'trigger_agent', { message: 'only for alpha' }),
+      callTool(b, 'trigger_agent', { message: 'only for beta' }),
+      callTool(a, 'get_agent_conversations'),
+      callTool(b, 'get_agent_activity'),
+    ]);
+    expect(chats.every((r) => !r.isError)).toBe(true);
+    const [convA, convB, actA, actB] = await Promise.all([
+      callTool(a, 'get_agent_conversations'), callTool(b, 'get_agent_conversations'),
+      callTool(a, 'get_agent_activity'), callTool(b, 'get_agent_activity'),
+    ]);
+    expect(texts(convA)).toContain('only for alpha');
+    expect(texts(convA)).not.toContain('only for beta');
+    expect(texts(convB)).toContain('only for beta');
+    expect(texts(convB)).not.toContain('only for alpha');
+    expect(actA.structuredContent.data.every((x: { agentId: string }) => x.agentId === agentA)).toBe(true);
+    expect(actB.structuredContent.data.every((x: { agentId: string }) => x.agentId === agentB)).toBe(true);
   });
 });
