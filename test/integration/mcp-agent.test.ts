@@ -122,7 +122,7 @@ async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 
     await new Promise((r) => setTimeout(r, 50));
   }
 }
-const texts = (res: { structuredContent: any }) =>
+const texts = (res: { structuredContent?: any }) =>
   res.structuredContent.data.flatMap((c: { recentMessages: Array<{ text: string }> }) => c.recentMessages.map((m) => m.text));
 
 describe('per-agent MCP: trigger, conversations and activity', () => {
