@@ -42,6 +42,25 @@ describe('account MCP: tool lists by scope', () => {
     expect(await toolNames(await connect(owner.token))).toEqual(ACCOUNT_TOOLS);
   });
 
+  it('lets a member session in with every tool, as REST does (sessions are capped at member level, not by scopes)', async () => {
+    const email = `member-${Date.now()}@example.com`;
+    const member = await api.post('/v1/team/members', { token: owner.token, body: { email, password: 'member password 1', role: 'member' } });
+    expect(member.status).toBe(201);
+    const login = await api.post('/v1/auth/login', { body: { email, password: 'member password 1' } });
+    expect(login.status).toBe(200);
+    expect(await toolNames(await connect(login.body.session.token))).toEqual(ACCOUNT_TOOLS);
+  });
+
+  it('refuses a deactivated key on the very next MCP request with 401', async () => {
+    const created = await createAccountKey(api, owner.token, { scopes: ['read:agents'] });
+    expect(await toolNames(await connect(created.key))).toEqual(['get_agent', 'list_agents']);
+    expect((await api.post(`/v1/api_keys/${created.id}/deactivate`, { token: owner.token })).status).toBe(200);
+    const res = await api.post('/v1/mcp', { token: created.key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('key_deactivated');
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+  });
+
   it('shows only what the key scopes allow, wildcards included', async () => {
     expect(await toolNames(await connect(await keyWith(['read:agents'])))).toEqual(['get_agent', 'list_agents']);
     expect(await toolNames(await connect(await keyWith(['read:billing', 'read:account'])))).toEqual(['get_account_stats', 'get_usage']);
@@ -163,6 +182,9 @@ describe('account MCP: messaging, inboxes and webhooks', () => {
     expect((await callTool(conn, 'get_usage')).structuredContent.creditsBalance).toBe(before - 1);
     const rest = await api.get(`/v1/messages/${second.structuredContent.id}`, { token: owner.token });
     expect(rest.body.status).toBe('draft');
+
+    const contacts = await callTool(await connect(await keyWith(['read:contacts'])), 'list_contacts');
+    expect(contacts.structuredContent.data.map((c: { email: string }) => c.email).sort()).toEqual(['ann@example.com', 'bob@example.com']);
 
     const conversations = await callTool(conn, 'list_conversations', { agentId });
     expect(conversations.structuredContent.data.length).toBeGreaterThanOrEqual(2);
