@@ -49,6 +49,21 @@ describe('MCP transport', () => {
     expect(res.body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { tools: expect.any(Array) } });
   });
 
+  it('answers an empty body, a non-JSON-RPC body, a wrong Accept and an unknown method without hanging or crashing', async () => {
+    const headers = { accept: 'application/json, text/event-stream' };
+    const empty = await api.post('/v1/mcp', { token: owner.token, headers });
+    expect([400, 415]).toContain(empty.status);
+    const notRpc = await api.post('/v1/mcp', { token: owner.token, headers, body: { hello: 'world' } });
+    expect(notRpc.status).toBe(400);
+    expect(notRpc.body.error).toBeDefined();
+    const wrongAccept = await api.post('/v1/mcp', { token: owner.token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    expect(wrongAccept.status).toBe(406);
+    const unknownMethod = await api.post('/v1/mcp', { token: owner.token, headers, body: { jsonrpc: '2.0', id: 2, method: 'nope/nothing' } });
+    expect(unknownMethod.body.error).toMatchObject({ code: -32601 });
+    const after = await api.post('/v1/mcp', { token: owner.token, headers, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
+    expect(after.status).toBe(200);
+  });
+
   it('lets a session connect to the account endpoint but not to a per-agent endpoint', async () => {
     const conn = await connectMcp(t.url, '/v1/mcp', owner.token);
     expect(Array.isArray(await toolNames(conn))).toBe(true);

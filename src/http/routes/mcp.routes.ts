@@ -17,7 +17,16 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
   const serve = async (ctx: AppContext, name: string, tools: McpTool[], params: Record<string, string>) => {
     const server = buildMcpServer(name, tools, { deps, principal: principalOf(ctx), ip: clientIp(ctx, deps.config.trustProxyHops), params });
     ctx.respond = false; // the transport writes the response itself
-    await serveMcpRequest(server, ctx.req, ctx.res, ctx.request.body);
+    try {
+      await serveMcpRequest(server, ctx.req, ctx.res, ctx.request.body);
+    } catch (err) {
+      if (!ctx.res.headersSent) {
+        ctx.respond = true; // nothing written yet: let the error renderer answer in the contract shape
+        throw err;
+      }
+      ctx.state.log.error({ err }, 'MCP request failed after its response started');
+      ctx.res.end();
+    }
   };
 
   // Account keys and every session of the account (a session is not limited by scopes, as on REST).
