@@ -9,11 +9,12 @@ import { sweepExpiredKeysProcessor } from './sweep-expired-keys.js';
 import { deliverWebhookProcessor, webhookDeliverySettings } from './deliver-webhook.js';
 import { fanOutEventProcessor } from './fan-out-event.js';
 import { relayOutboxProcessor } from './relay-outbox.js';
+import { requeueStuckWorkProcessor } from './requeue-stuck-work.js';
 import { runAgentProcessor } from './run-agent.js';
 import { sendMessageProcessor } from './send-message.js';
 
 /** Every processor, by job name. A queue's worker dispatches on the job's name. */
-export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor, sendMessageProcessor, runAgentProcessor];
+export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor, sendMessageProcessor, runAgentProcessor, requeueStuckWorkProcessor];
 
 /** Per-queue worker settings (concurrency, lock duration, custom backoff). */
 export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {

@@ -6,4 +6,5 @@ export const schedules: Array<{ id: string; job: JobDefinition; everyMs: number 
   { id: 'sweep-expired-sessions', job: jobs.sweepExpiredSessions, everyMs: 15 * 60_000 },
   { id: 'sweep-expired-keys', job: jobs.sweepExpiredKeys, everyMs: 60_000 },
   { id: 'relay-outbox', job: jobs.relayOutbox, everyMs: 30_000 },
+  { id: 'requeue-stuck-work', job: jobs.requeueStuckWork, everyMs: 60_000 },
 ];

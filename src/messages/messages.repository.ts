@@ -53,3 +53,9 @@ export function listMessages(
   if (filter.direction) where.direction = filter.direction;
   return paginate<MessageRow>(conn('messages').where(where), 'messages', page);
 }
+
+/** Messages left queued (the enqueue after commit failed); cross-account, for the requeue sweep only. */
+export async function findStaleQueuedMessages(conn: Conn, olderThan: Date, limit: number): Promise<string[]> {
+  const rows = await conn('messages').select('id').where({ status: 'queued' }).where('updated_at', '<', olderThan).orderBy('updated_at').limit(limit);
+  return rows.map((r: { id: string }) => r.id);
+}

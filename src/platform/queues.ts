@@ -67,6 +67,13 @@ export const jobs = {
     schema: empty,
     options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
   }),
+  // Every minute: enqueues again runs and messages left queued without a job (the enqueue after commit failed).
+  requeueStuckWork: defineJob({
+    name: 'requeue-stuck-work',
+    queue: 'maintenance',
+    schema: empty,
+    options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
+  }),
 } satisfies Record<string, JobDefinition>;
 
 export type JobData<J extends JobDefinition> = z.infer<J['schema']>;

@@ -68,7 +68,7 @@ export async function finishRun(
   return row;
 }
 
-/** Runs (or messages) left queued because the enqueue after commit failed; picked up by the sweep. */
+/** Runs left queued (the enqueue after commit failed); cross-account, for the requeue sweep only. */
 export async function findStaleQueuedRuns(conn: Conn, olderThan: Date, limit: number): Promise<string[]> {
   const rows = await conn('runs').select('id').where({ status: 'queued' }).where('created_at', '<', olderThan).orderBy('created_at').limit(limit);
   return rows.map((r: { id: string }) => r.id);

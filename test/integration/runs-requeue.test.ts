@@ -1,0 +1,57 @@
+import type { Job } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requeueStuckWorkProcessor } from '../../workers/requeue-stuck-work.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { client, signupAccount, type Client } from '../helpers/http.js';
+
+// A run or message committed as queued whose job never reached Redis is enqueued again by the sweep.
+
+let t: TestContext;
+let api: Client;
+
+beforeAll(async () => {
+  t = await createTestContext();
+  api = client(t.url);
+});
+afterAll(() => t.close());
+
+describe('requeue-stuck-work sweep', () => {
+  it('re-enqueues queued runs and messages that lost their job, once, and leaves fresh ones alone', async () => {
+    const owner = await signupAccount(api);
+    const agentId = (await api.post('/v1/agents', { token: owner.token, body: { name: 'R' } })).body.id;
+    const inbox = (await api.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: 'r@agents.example.com' } })).body;
+    const runId = (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'x' } })).body.run.id;
+    const freshRunId = (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'y' } })).body.run.id;
+    const msgId = (await api.post('/v1/messages', { token: owner.token, body: { inboxId: inbox.id, to: 'c@example.com', text: 'x' } })).body.id;
+    expect((await api.post(`/v1/messages/${msgId}/send`, { token: owner.token })).status).toBe(202);
+
+    // Simulate a lost hand-off: the jobs vanish from Redis while the rows stay queued, a while ago.
+    await t.deps.queues['agent-runs'].remove(runId);
+    await t.deps.queues['agent-runs'].remove(freshRunId);
+    await t.deps.queues['message-send'].remove(msgId);
+    expect(await t.deps.queues['agent-runs'].getJob(runId)).toBeUndefined();
+    await t.deps.db('runs').where({ id: runId }).update({ created_at: new Date(Date.now() - 5 * 60_000) });
+    await t.deps.db('messages').where({ id: msgId }).update({ updated_at: new Date(Date.now() - 5 * 60_000) });
+
+    const result = await requeueStuckWorkProcessor.process(t.deps, {}, {} as Job);
+    expect(result).toEqual({ runs: 1, messages: 1 });
+    expect((await t.deps.queues['agent-runs'].getJob(runId))?.data).toEqual({ runId });
+    expect((await t.deps.queues['message-send'].getJob(msgId))?.data).toEqual({ messageId: msgId });
+    expect(await t.deps.queues['agent-runs'].getJob(freshRunId)).toBeUndefined();
+
+    // A second sweep finds the same rows but the job ids already exist: still one job each.
+    await requeueStuckWorkProcessor.process(t.deps, {}, {} as Job);
+    expect(await t.deps.queues['agent-runs'].getJobCountByTypes('waiting', 'delayed', 'active')).toBe(1);
+
+    // And the workers then finish them.
+    await t.startWorkers();
+    const deadline = Date.now() + 8000;
+    let run;
+    do {
+      run = (await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token: owner.token })).body;
+      if (run.status === 'succeeded') break;
+      await new Promise((r) => setTimeout(r, 50));
+    } while (Date.now() < deadline);
+    expect(run.status).toBe('succeeded');
+  });
+});
