@@ -1,7 +1,8 @@
 import type { Deps } from '../platform/deps.js';
 import { AppError } from '../platform/errors.js';
 import { now } from '../platform/clock.js';
-import { findKeyBySecretHash, touchKeyUsage } from '../keys/keys.repository.js';
+import { touchKeyUsage } from '../keys/keys.repository.js';
+import { loadKeyByHash } from './key-cache.js';
 import type { RequestInfo, Resolved } from './credentials.js';
 import { ipAllowed } from './key-ip.js';
 import { hashSecret, parseSecret } from './key-secret.js';
@@ -11,13 +12,14 @@ const invalid = () => new AppError('invalid_credential', 'The credential is not 
 
 /**
  * Resolves an API key secret into a principal. The shape and checksum are checked before any lookup, so
- * malformed, truncated or invented strings never reach the database. Then exactly one indexed query: no cache
- * of any kind, so deactivation and deletion apply on the next request on every instance.
+ * malformed, truncated or invented strings never reach the database. The row comes from key-cache.ts, whose
+ * entries are re-validated against Redis on every request, so deactivation, deletion, rotation and edits apply
+ * on the next request on every instance. Expiry and rotation grace are checked against the clock here.
  */
 export async function resolveKey(deps: Deps, token: string, info: RequestInfo): Promise<Resolved> {
   const claimedType = parseSecret(token);
   if (!claimedType) throw invalid();
-  const key = await findKeyBySecretHash(deps.db, hashSecret(token));
+  const key = await loadKeyByHash(deps, hashSecret(token));
   if (!key || key.key_type !== claimedType) throw invalid();
 
   const at = now();

@@ -36,14 +36,25 @@ export async function insertKey(conn: Conn, accountId: string, row: NewKeyRow): 
 }
 
 /**
- * Authentication lookup: the key whose current or previous secret has this hash, across accounts (the hash is
- * the credential). One indexed query per request; nothing is cached, so a deactivate or delete applies at once.
+ * Authentication lookup: the key whose current (else previous) secret has this hash, across accounts (the hash
+ * is the credential). Plain unique-index queries: an OR of the two costs more to plan than to run.
+ * `lockShared` (FOR SHARE) waits for a key edit in flight to commit, so the row read is never the version a
+ * concurrent deactivate/delete/rotate is replacing (see src/auth/key-cache.ts).
  */
-export async function findKeyBySecretHash(conn: Conn, hash: string): Promise<(KeyRow & { via_previous: boolean }) | undefined> {
-  return conn('api_keys')
-    .where('secret_hash', hash)
-    .orWhere('previous_secret_hash', hash)
-    .first<(KeyRow & { via_previous: boolean }) | undefined>('*', conn.raw('(secret_hash <> ?) AS via_previous', [hash]));
+export async function findKeyBySecretHash(conn: Conn, hash: string, opts: { lockShared?: boolean } = {}): Promise<(KeyRow & { via_previous: boolean }) | undefined> {
+  const lookup = (column: 'secret_hash' | 'previous_secret_hash') => {
+    const q = conn<KeyRow>('api_keys').where(column, hash);
+    return (opts.lockShared ? q.forShare() : q).first();
+  };
+  const current = await lookup('secret_hash');
+  if (current) return { ...current, via_previous: false };
+  const previous = await lookup('previous_secret_hash');
+  return previous ? { ...previous, via_previous: true } : undefined;
+}
+
+/** Locks a key row for a lifecycle change; readers using FOR SHARE wait until the change commits. */
+export async function lockKey(conn: Conn, accountId: string, keyId: string): Promise<KeyRow | undefined> {
+  return conn<KeyRow>('api_keys').where({ account_id: accountId, id: keyId }).forUpdate().first();
 }
 
 export async function findKey(conn: Conn, accountId: string, keyId: string): Promise<KeyRow | undefined> {

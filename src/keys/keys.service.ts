@@ -5,6 +5,8 @@ import { newId } from '../platform/ids.js';
 import type { PageQuery } from '../platform/pagination.js';
 import type { Principal } from '../auth/principal.js';
 import { generateSecret, prefixOf } from '../auth/key-secret.js';
+import { invalidateKeyHashes } from '../auth/key-cache.js';
+import type { Trx } from '../platform/db.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { findAccount } from '../accounts/accounts.repository.js';
 import { findAgent } from '../agents/agents.repository.js';
@@ -21,6 +23,17 @@ function fieldError(field: string, message: string): AppError {
 
 function assertFuture(expiresAt: Date | null | undefined): void {
   if (expiresAt && expiresAt.getTime() <= now().getTime()) throw fieldError('expiresAt', 'must be in the future');
+}
+
+/**
+ * Starts a lifecycle change inside `trx`: locks the row, then invalidates every instance's cached copy of it
+ * (see src/auth/key-cache.ts for why this order makes the change visible on the very next request).
+ */
+async function lockForChange(deps: Deps, trx: Trx, accountId: string, keyId: string): Promise<KeyRow> {
+  const key = await repo.lockKey(trx, accountId, keyId);
+  if (!key) throw keyNotFound();
+  await invalidateKeyHashes(deps, [key.secret_hash, key.previous_secret_hash]);
+  return key;
 }
 
 export interface IssuedKey {
@@ -108,8 +121,7 @@ export async function editKey(deps: Deps, principal: Principal, keyId: string, i
     patch.expiry_notified_at = null; // a new expiry deserves its own seven-day warning
   }
   return deps.db.transaction(async (trx) => {
-    const before = await repo.findKey(trx, principal.accountId, keyId);
-    if (!before) throw keyNotFound();
+    const before = await lockForChange(deps, trx, principal.accountId, keyId);
     if (input.spendCapCredits != null && input.spendCapCredits < before.spent_credits) {
       throw fieldError('spendCapCredits', `must be at least the ${before.spent_credits} credits this key has already spent`);
     }
@@ -121,24 +133,22 @@ export async function editKey(deps: Deps, principal: Principal, keyId: string, i
 }
 
 export async function rotateKey(deps: Deps, principal: Principal, keyId: string, ip: string): Promise<IssuedKey> {
-  const existing = await getKey(deps, principal.accountId, keyId);
-  if (existing.status !== 'active') throw new AppError('conflict', `A ${existing.status} key cannot be rotated`);
-  const { secret, hash } = generateSecret(existing.key_type);
   const graceUntil = new Date(now().getTime() + deps.config.keys.rotationGraceSeconds * 1000);
-  const row = await deps.db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
+    const existing = await lockForChange(deps, trx, principal.accountId, keyId);
+    if (existing.status !== 'active') throw new AppError('conflict', `A ${existing.status} key cannot be rotated`);
+    const { secret, hash } = generateSecret(existing.key_type);
     const key = await repo.rotateKeySecret(trx, principal.accountId, keyId, hash, graceUntil);
     if (!key) throw new AppError('conflict', 'The key is no longer active');
     await recordAudit(trx, principal, { action: 'api_key.rotated', targetType: 'api_key', targetId: keyId, ip, details: { rotationGraceUntil: graceUntil.toISOString() } });
-    return key;
+    return { row: key, secret };
   });
-  return { row, secret };
 }
 
 /** Deactivation is final and takes effect on the next request. Deactivating twice answers the same key. */
 export async function deactivateKey(deps: Deps, principal: Principal, keyId: string, ip: string): Promise<KeyRow> {
   return deps.db.transaction(async (trx) => {
-    const before = await repo.findKey(trx, principal.accountId, keyId);
-    if (!before) throw keyNotFound();
+    const before = await lockForChange(deps, trx, principal.accountId, keyId);
     if (before.status === 'deactivated') return before;
     const key = await repo.updateKey(trx, principal.accountId, keyId, { status: 'deactivated', previous_secret_hash: null, rotation_grace_until: null });
     await recordAudit(trx, principal, { action: 'api_key.deactivated', targetType: 'api_key', targetId: keyId, ip, details: { name: before.name, previousStatus: before.status } });
@@ -149,6 +159,7 @@ export async function deactivateKey(deps: Deps, principal: Principal, keyId: str
 /** Removes the row; the audit log keeps its history. */
 export async function deleteKey(deps: Deps, principal: Principal, keyId: string, ip: string): Promise<void> {
   await deps.db.transaction(async (trx) => {
+    await lockForChange(deps, trx, principal.accountId, keyId);
     const key = await repo.deleteKey(trx, principal.accountId, keyId);
     if (!key) throw keyNotFound();
     await recordAudit(trx, principal, { action: 'api_key.deleted', targetType: 'api_key', targetId: keyId, ip, details: { name: key.name, keyType: key.key_type, agentId: key.agent_id } });

@@ -1,3 +1,4 @@
+import { invalidateKeyHashes } from '../../src/auth/key-cache.js';
 import { newId } from '../../src/platform/ids.js';
 import type { Client } from './http.js';
 import type { TestContext } from './test-context.js';
@@ -31,4 +32,14 @@ export async function createAgent(t: TestContext, accountId: string, name = 'Age
   const id = newId('agt');
   await t.deps.db('agents').insert({ id, account_id: accountId, name, config: JSON.stringify(config) });
   return id;
+}
+
+/**
+ * Changes a key row directly (to simulate time passing: an expiry or a grace end in the past) and invalidates
+ * the API instances' cached copies the way every lifecycle change does.
+ */
+export async function updateKeyRow(t: TestContext, keyId: string, patch: Record<string, unknown>): Promise<void> {
+  const row = await t.deps.db('api_keys').where({ id: keyId }).first();
+  await invalidateKeyHashes(t.deps, [row.secret_hash, row.previous_secret_hash]);
+  await t.deps.db('api_keys').where({ id: keyId }).update(patch);
 }

@@ -4,7 +4,7 @@ import { checksumOf } from '../../src/auth/key-secret.js';
 import { randomBase62 } from '../../src/platform/ids.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
+import { createAccountKey, createAgent, createAgentKey, updateKeyRow } from '../helpers/keys.js';
 
 // Every attack on key authentication named in issue 3, each its own test, over real HTTP.
 
@@ -89,7 +89,7 @@ describe('key lifecycle on the request path', () => {
     expect(fresh.status).toBe(200);
     expect(fresh.headers.get('deprecation')).toBeNull();
 
-    await t.deps.db('api_keys').where({ id }).update({ rotation_grace_until: new Date(Date.now() - 1000) });
+    await updateKeyRow(t, id, { rotation_grace_until: new Date(Date.now() - 1000) });
     await expectRejected(oldKey, 401, 'invalid_credential');
     expect((await api.get('/v1/account', { token: rotated.body.key })).status).toBe(200);
   });
@@ -112,7 +112,7 @@ describe('key lifecycle on the request path', () => {
   it('rejects an expired key by time alone (before any sweep) with 401 key_expired', async () => {
     const { id, key } = await createAccountKey(api, owner.token, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
     expect((await api.get('/v1/account', { token: key })).status).toBe(200);
-    await t.deps.db('api_keys').where({ id }).update({ expires_at: new Date(Date.now() - 1) });
+    await updateKeyRow(t, id, { expires_at: new Date(Date.now() - 1) });
     expect((await t.deps.db('api_keys').where({ id }).first()).status).toBe('active');
     await expectRejected(key, 401, 'key_expired');
   });
@@ -140,6 +140,41 @@ describe('key lifecycle on the request path', () => {
     const afterDelete = await api2.get('/v1/account', { token: b.key });
     expect(afterDelete.status).toBe(401);
     expect(afterDelete.body.error.code).toBe('invalid_credential');
+  });
+});
+
+describe('cached key rows on a second instance', () => {
+  it('sees a rotation, an edit and a deactivation on the very next request, even under concurrent load', async () => {
+    const other = await t.startAnotherServer();
+    const api2 = client(other.url);
+    const { id, key } = await createAccountKey(api, owner.token);
+    expect((await api2.get('/v1/account', { token: key })).headers.get('deprecation')).toBeNull();
+
+    const rotated = (await api.post(`/v1/api_keys/${id}/rotate`, { token: owner.token })).body.key;
+    const viaOld = await api2.get('/v1/account', { token: key });
+    expect(viaOld.status).toBe(200);
+    expect(viaOld.headers.get('deprecation')).toBe('true');
+    expect((await api2.get('/v1/account', { token: rotated })).status).toBe(200);
+    await api.post(`/v1/api_keys/${id}/rotate`, { token: owner.token });
+    expect((await api2.get('/v1/account', { token: key })).status).toBe(401);
+
+    const current = (await api.post(`/v1/api_keys/${id}/rotate`, { token: owner.token })).body.key;
+    expect((await api2.get('/v1/account', { token: current })).status).toBe(200);
+    expect((await api.patch(`/v1/api_keys/${id}`, { token: owner.token, body: { allowedIps: ['203.0.113.1'] } })).status).toBe(200);
+    expect((await api2.get('/v1/account', { token: current })).body.error.code).toBe('ip_not_allowed');
+    expect((await api.patch(`/v1/api_keys/${id}`, { token: owner.token, body: { allowedIps: [] } })).status).toBe(200);
+    expect((await api2.get('/v1/account', { token: current })).status).toBe(200);
+
+    let stop = false;
+    const background = (async () => {
+      while (!stop) await Promise.all(Array.from({ length: 5 }, () => api2.get('/v1/account', { token: current })));
+    })();
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await api.post(`/v1/api_keys/${id}/deactivate`, { token: owner.token })).status).toBe(200);
+    const after = await Promise.all(Array.from({ length: 20 }, () => api2.get('/v1/account', { token: current })));
+    stop = true;
+    await background;
+    expect(after.map((r) => r.body.error?.code)).toEqual(Array(20).fill('key_deactivated'));
   });
 });
 

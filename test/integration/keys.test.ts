@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepExpiredKeys } from '../../src/keys/keys-sweep.service.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
+import { createAccountKey, createAgent, createAgentKey, updateKeyRow } from '../helpers/keys.js';
 
 let t: TestContext;
 let api: Client;
@@ -218,10 +218,10 @@ describe('key-expiry sweep', () => {
     const soon = await createAccountKey(api, owner.token, { name: 'soon', expiresAt: new Date(Date.now() + 3 * 86400_000).toISOString() });
     const later = await createAccountKey(api, owner.token, { name: 'later', expiresAt: new Date(Date.now() + 30 * 86400_000).toISOString() });
     const gone = await createAccountKey(api, owner.token, { name: 'gone', expiresAt: new Date(Date.now() + 60_000).toISOString() });
-    await t.deps.db('api_keys').where({ id: gone.id }).update({ expires_at: new Date(Date.now() - 1000) });
+    await updateKeyRow(t, gone.id, { expires_at: new Date(Date.now() - 1000) });
     const rotated = await createAccountKey(api, owner.token, { name: 'rotated' });
     await api.post(`/v1/api_keys/${rotated.id}/rotate`, { token: owner.token });
-    await t.deps.db('api_keys').where({ id: rotated.id }).update({ rotation_grace_until: new Date(Date.now() - 1000) });
+    await updateKeyRow(t, rotated.id, { rotation_grace_until: new Date(Date.now() - 1000) });
 
     const workers = await t.startWorkers();
     const job = await t.deps.queues.maintenance.add('sweep-expired-keys', {});

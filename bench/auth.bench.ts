@@ -1,0 +1,95 @@
+import { createServer, type Server } from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import autocannon, { type Result } from 'autocannon';
+import { publicAccess } from '../src/auth/access.js';
+import type { SessionPrincipal } from '../src/auth/principal.js';
+import { getAgent } from '../src/agents/agents.service.js';
+import { createApp } from '../src/http/app.js';
+import { signup } from '../src/accounts/accounts.service.js';
+import { mintAgentKey } from '../src/keys/keys.service.js';
+import { newId } from '../src/platform/ids.js';
+import type { Benchmark } from './run.js';
+
+// Authenticated GET /v1/agents/:id with a per-agent key, against the very same handler (getAgent) registered
+// on a public bench-only route, so the difference is exactly authentication + authorization.
+// Goals (issue 3): authenticated throughput >= 0.85 of unauthenticated; p99 < 5 ms at a fixed 1,000 req/s.
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const CONNECTIONS = 20;
+const ROUNDS = 5;
+
+function fire(opts: autocannon.Options): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    autocannon({ ...opts, workers: 1 } as autocannon.Options, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+const non2xx = (r: Result) => r.non2xx + r.errors + r.timeouts;
+
+export const authBenchmark: Benchmark = {
+  name: 'auth: GET /v1/agents/:id with a per-agent key vs the same handler unauthenticated',
+  async run(env) {
+    const { deps, close } = await env.createDeps();
+    let server: Server | undefined;
+    try {
+      const { account, user } = await signup(deps, { accountName: 'Bench', email: `bench-${newId('usr')}@example.com`, password: 'bench password 123' });
+      const agentId = newId('agt');
+      await deps.db('agents').insert({ id: agentId, account_id: account.id, name: 'Bench agent', config: JSON.stringify({ autoReply: 'hi' }) });
+      const owner: SessionPrincipal = { type: 'session', accountId: account.id, userId: user.id, sessionId: 'bench', role: 'owner' };
+      // The per-agent key is minted through the service with the bench agent's id, as the route would.
+      const { secret } = await mintAgentKey(deps, owner, agentId, { name: 'bench' }, '127.0.0.1');
+
+      const { app, api } = createApp(deps);
+      api.get('/bench/public/agents/:id', publicAccess, async (ctx) => {
+        ctx.body = await getAgent(deps, owner, ctx.params.id!);
+      });
+      server = createServer(app.callback());
+      server.keepAliveTimeout = 65_000;
+      await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+      const port = (server.address() as { port: number }).port;
+      const authedUrl = `http://127.0.0.1:${port}/v1/agents/${agentId}`;
+      const publicUrl = `http://127.0.0.1:${port}/bench/public/agents/${agentId}`;
+      const headers = { authorization: `Bearer ${secret}` };
+
+      const check = await fetch(authedUrl, { headers });
+      if (check.status !== 200) throw new Error(`authenticated route answered ${check.status}: ${await check.text()}`);
+      const checkPublic = await fetch(publicUrl);
+      if (checkPublic.status !== 200) throw new Error(`public route answered ${checkPublic.status}`);
+
+      // Warm up both paths (JIT, pool connections), then alternate short runs and take the median ratio, so
+      // drift in machine load hits both sides alike.
+      await fire({ url: authedUrl, headers, connections: CONNECTIONS, duration: 2 });
+      await fire({ url: publicUrl, connections: CONNECTIONS, duration: 2 });
+      const rounds: Array<{ pub: Result; auth: Result }> = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        const slice = Math.max(1, Math.round(DURATION_S / ROUNDS));
+        const first = await fire(i % 2 ? { url: authedUrl, headers, connections: CONNECTIONS, duration: slice } : { url: publicUrl, connections: CONNECTIONS, duration: slice });
+        const second = await fire(i % 2 ? { url: publicUrl, connections: CONNECTIONS, duration: slice } : { url: authedUrl, headers, connections: CONNECTIONS, duration: slice });
+        rounds.push(i % 2 ? { auth: first, pub: second } : { pub: first, auth: second });
+      }
+      const ratios = rounds.map((r) => r.auth.requests.average / r.pub.requests.average).sort((a, b) => a - b);
+      const median = (xs: number[]) => (xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2);
+      const pubRps = median(rounds.map((r) => r.pub.requests.average).sort((a, b) => a - b));
+      const authRps = median(rounds.map((r) => r.auth.requests.average).sort((a, b) => a - b));
+      const ratio = median(ratios);
+
+      const fixed = await fire({ url: authedUrl, headers, connections: 10, overallRate: 1000, duration: DURATION_S });
+      const errors = [...rounds.flatMap((r) => [r.pub, r.auth]), fixed].reduce((n, r) => n + non2xx(r), 0);
+      return {
+        unauthenticatedReqPerSec: Math.round(pubRps),
+        authenticatedReqPerSec: Math.round(authRps),
+        throughputRatio: `${ratio.toFixed(3)} median of ${ROUNDS} alternating rounds [${ratios.map((r) => r.toFixed(2)).join(', ')}] (goal >= 0.85: ${ratio >= 0.85 ? 'met' : 'NOT met'})`,
+        fixedRate: `${Math.round(fixed.requests.average)} req/s sent at a target of 1000 req/s for ${DURATION_S}s`,
+        p99MsAt1000ReqPerSec: `${fixed.latency.p99} (p50 ${fixed.latency.p50}, p97.5 ${fixed.latency.p97_5}; goal < 5 ms: ${fixed.latency.p99 < 5 ? 'met' : 'NOT met'})`,
+        non2xxOrErrors: errors,
+        loadAverage1m: `${loadavg()[0]!.toFixed(2)} on ${cpus().length} CPUs (other processes skew these figures)`,
+      };
+    } finally {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise((r) => server!.close(r));
+      }
+      await close();
+    }
+  },
+};

@@ -1,0 +1,78 @@
+import type { Deps } from '../platform/deps.js';
+import { findKeyBySecretHash, type KeyRow } from '../keys/keys.repository.js';
+
+// A per-instance cache of key rows that can never outlive a deactivate, delete, rotate or edit, on any instance.
+//
+// Every request reads a per-secret "epoch" from Redis (one GET, far cheaper than a Postgres round trip) and uses
+// a cached row only if it was loaded under that same epoch. Every lifecycle change, inside its transaction:
+//   1. locks the key row (SELECT … FOR UPDATE),
+//   2. INCRs the epochs of the row's current and previous secret hashes (a Redis failure rolls the change back),
+//   3. changes the row and commits.
+// A reader loads a row only after reading the epoch, and with FOR SHARE, so it either read the epoch before
+// step 2 (its entry is stale-tagged and the next request reloads) or it blocks behind the lock until the commit
+// and reads the new row. Hence a request that starts after a change's response never uses a pre-change row.
+// If Redis cannot be read, the cache is bypassed and the database answers. Entries also expire after a
+// minute (also below the epoch keys' TTL), which covers rows changed outside the API (e.g. an agent deleted
+// with ON DELETE CASCADE).
+
+export interface ResolvedKeyRow extends KeyRow {
+  via_previous: boolean;
+}
+
+interface Entry {
+  row: ResolvedKeyRow;
+  epoch: string | null;
+  loadedAt: number;
+}
+
+const MAX_AGE_MS = 60_000;
+const MAX_ENTRIES = 20_000;
+const EPOCH_TTL_MS = 3600_000;
+const caches = new WeakMap<Deps, Map<string, Entry>>();
+
+const epochKey = (deps: Pick<Deps, 'config'>, hash: string) => `${deps.config.bullmqPrefix}:key-epoch:${hash.slice(0, 32)}`;
+
+function cacheOf(deps: Deps): Map<string, Entry> {
+  let cache = caches.get(deps);
+  if (!cache) caches.set(deps, (cache = new Map()));
+  return cache;
+}
+
+/** The key row for a secret hash: from this instance's cache when its epoch is current, else from Postgres. */
+export async function loadKeyByHash(deps: Deps, hash: string): Promise<ResolvedKeyRow | undefined> {
+  let epoch: string | null;
+  try {
+    epoch = await deps.redis.get(epochKey(deps, hash));
+  } catch {
+    return findKeyBySecretHash(deps.db, hash);
+  }
+  const cache = cacheOf(deps);
+  const at = Date.now();
+  const hit = cache.get(hash);
+  if (hit && hit.epoch === epoch && at - hit.loadedAt < MAX_AGE_MS) return hit.row;
+
+  const row = await findKeyBySecretHash(deps.db, hash, { lockShared: true });
+  if (!row) {
+    cache.delete(hash);
+    return undefined;
+  }
+  if (cache.size >= MAX_ENTRIES) cache.clear();
+  cache.set(hash, { row, epoch, loadedAt: at });
+  return row;
+}
+
+/**
+ * Step 2 of a lifecycle change: bumps the epochs of every secret hash the locked row carries. Call it inside
+ * the transaction, after locking the row and before changing it; if Redis fails, the change must not commit.
+ */
+export async function invalidateKeyHashes(deps: Pick<Deps, 'config' | 'redis'>, hashes: Array<string | null | undefined>): Promise<void> {
+  const multi = deps.redis.multi();
+  for (const hash of hashes) {
+    if (!hash) continue;
+    const key = epochKey(deps, hash);
+    multi.incr(key).pexpire(key, EPOCH_TTL_MS);
+  }
+  const results = await multi.exec();
+  const failed = results?.find(([err]) => err);
+  if (!results || failed) throw failed?.[0] ?? new Error('could not invalidate cached keys');
+}
