@@ -174,6 +174,13 @@ const triggerAgentTool = defineTool({
   run: (ctx, args) => triggerAgent(ctx.deps, ctx.principal, args.agentId, parseInput(chatInput, { message: args.message }).message, ctx.ip),
 });
 
+export const accountServer = {
+  name: 'switchboard-account',
+  instructions:
+    'Tools for one Switchboard account: agents, contacts, conversations, drafts, inboxes, webhooks, usage and stats. ' +
+    'You see only the tools your key allows. Reads are free; send_message and trigger_agent spend credits.',
+};
+
 export const accountTools: McpTool[] = [
   listAgentsTool, getAgentTool, createAgentTool, updateAgentTool, listContactsTool, listConversationsTool, createDraftTool, sendMessageTool,
   listInboxesTool, listWebhooksTool, getUsageTool, getAccountStatsTool, triggerAgentTool,

@@ -70,4 +70,11 @@ const triggerAgentTool = defineTool({
   run: (ctx, args) => triggerAgent(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(chatInput, args).message, ctx.ip),
 });
 
+export const agentServer = {
+  name: 'switchboard-agent',
+  instructions:
+    'Tools for exactly one Switchboard agent (the one in this endpoint path): its config, conversations and activity, ' +
+    'config updates and chat triggers. trigger_agent spends credits; update_agent_config changes how the agent behaves.',
+};
+
 export const agentTools: McpTool[] = [getAgentConfig, getAgentConversations, getAgentActivity, updateAgentConfig, triggerAgentTool];

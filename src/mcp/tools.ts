@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { authorize, type Access } from '../auth/access.js';
 import type { Principal } from '../auth/principal.js';
 import type { Deps } from '../platform/deps.js';
+import type { Logger } from '../platform/logger.js';
 import { AppError } from '../platform/errors.js';
 
 /** What every tool handler receives: the same inputs a REST handler has. */
@@ -11,6 +12,8 @@ export interface ToolContext {
   deps: Deps;
   principal: Principal;
   ip: string;
+  /** The request's logger (carries the request id). */
+  log: Logger;
   /** The path parameters the access rule is checked against, e.g. `{ agentId }` on the per-agent endpoint. */
   params: Record<string, string>;
 }
@@ -71,8 +74,11 @@ function toAppError(err: unknown): AppError | null {
  * `authorize` and comes back as a tool error naming the missing scope), while tools/list answers only the
  * tools the credential may use.
  */
-export function buildMcpServer(name: string, tools: McpTool[], ctx: ToolContext): McpServer {
-  const server = new McpServer({ name, version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
+export function buildMcpServer(info: { name: string; instructions: string }, tools: McpTool[], ctx: ToolContext): McpServer {
+  const server = new McpServer(
+    { name: info.name, version: '1.0.0' },
+    { capabilities: { tools: { listChanged: false } }, instructions: info.instructions },
+  );
 
   for (const tool of tools) {
     server.registerTool(
@@ -85,7 +91,7 @@ export function buildMcpServer(name: string, tools: McpTool[], ctx: ToolContext)
         } catch (err) {
           const known = toAppError(err);
           if (known) return toolError(known);
-          ctx.deps.logger.error({ err, tool: tool.name }, 'MCP tool failed');
+          ctx.log.error({ err, tool: tool.name }, 'MCP tool failed');
           return toolError(new AppError('internal_error', 'Something went wrong on our side; it has been logged'));
         }
       },

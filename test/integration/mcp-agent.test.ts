@@ -39,6 +39,8 @@ afterAll(async () => {
 describe('per-agent MCP: tool lists by scope', () => {
   it('lists exactly the five agent tools for a key holding every agent scope, with annotations and titles', async () => {
     const conn = await connect(agentA, keyA);
+    expect(conn.client.getServerVersion()?.name).toBe('switchboard-agent');
+    expect(conn.client.getInstructions()).toMatch(/exactly one Switchboard agent/);
     const { tools } = await conn.client.listTools();
     expect(tools.map((x) => x.name).sort()).toEqual(AGENT_TOOLS);
     const byName = Object.fromEntries(tools.map((x) => [x.name, x]));

@@ -1,6 +1,6 @@
 import { agentKeyOnly, authenticated } from '../../auth/access.js';
-import { accountTools } from '../../mcp/account-tools.js';
-import { agentTools } from '../../mcp/agent-tools.js';
+import { accountServer, accountTools } from '../../mcp/account-tools.js';
+import { agentServer, agentTools } from '../../mcp/agent-tools.js';
 import { serveMcpRequest } from '../../mcp/serve.js';
 import { buildMcpServer, type McpTool } from '../../mcp/tools.js';
 import type { Deps } from '../../platform/deps.js';
@@ -14,8 +14,9 @@ import type { ApiRouter } from '../router.js';
  * (ending a session) have no meaning without sessions, so the router's allowedMethods answers them 405.
  */
 export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
-  const serve = async (ctx: AppContext, name: string, tools: McpTool[], params: Record<string, string>) => {
-    const server = buildMcpServer(name, tools, { deps, principal: principalOf(ctx), ip: clientIp(ctx, deps.config.trustProxyHops), params });
+  const serve = async (ctx: AppContext, info: { name: string; instructions: string }, tools: McpTool[], params: Record<string, string>) => {
+    const toolCtx = { deps, principal: principalOf(ctx), ip: clientIp(ctx, deps.config.trustProxyHops), log: ctx.state.log, params };
+    const server = buildMcpServer(info, tools, toolCtx);
     ctx.respond = false; // the transport writes the response itself
     try {
       await serveMcpRequest(server, ctx.req, ctx.res, ctx.request.body);
@@ -30,10 +31,10 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
   };
 
   // Account keys and every session of the account (a session is not limited by scopes, as on REST).
-  api.post('/v1/mcp', authenticated, (ctx) => serve(ctx, 'switchboard-account', accountTools, {}));
+  api.post('/v1/mcp', authenticated, (ctx) => serve(ctx, accountServer, accountTools, {}));
 
   // Only the agent's own per-agent key; every tool is bound to this agent.
   api.post('/v1/agents/:agentId/mcp', agentKeyOnly('agentId'), (ctx) =>
-    serve(ctx, 'switchboard-agent', agentTools, { agentId: ctx.params.agentId! }),
+    serve(ctx, agentServer, agentTools, { agentId: ctx.params.agentId! }),
   );
 }
