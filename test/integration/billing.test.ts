@@ -141,3 +141,39 @@ describe('chargeCredits', () => {
     expect(results.every((r) => r === 'ok')).toBe(true);
   });
 });
+
+describe('money-spending requests over HTTP (POST /v1/agents/:id/chat)', () => {
+  it('lets exactly 3 of 50 concurrent chats through a per-agent key whose cap allows 3; the rest get 402', async () => {
+    const owner = await signupAccount(api);
+    const agentId = await createAgent(t, owner.accountId, 'Chatty', { autoReply: 'hello' });
+    const price = t.deps.config.prices.agentTrigger;
+    const key = await createAgentKey(api, owner.token, agentId, { scopes: ['agent:trigger'], spendCapCredits: price * 3 });
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api.post(`/v1/agents/${agentId}/chat`, { token: key.key, body: { message: `hi ${i}` } })));
+    expect(results.filter((r) => r.status === 202)).toHaveLength(3);
+    const refused = results.filter((r) => r.status !== 202);
+    expect(refused).toHaveLength(47);
+    for (const r of refused) expect({ status: r.status, code: r.body.error.code }).toEqual({ status: 402, code: 'spend_cap_exceeded' });
+    expect((await api.get(`/v1/api_keys/${key.id}`, { token: owner.token })).body.spentCredits).toBe(price * 3);
+    expect((await api.get('/v1/billing', { token: owner.token })).body.creditsBalance).toBe(1000 - price * 3);
+  });
+
+  it('answers 429 with Retry-After and RateLimit-* once an uncapped account key passes the free plan limit', async () => {
+    const owner = await signupAccount(api);
+    const agentId = await createAgent(t, owner.accountId, 'Chatty', { autoReply: 'hello' });
+    const key = await createAccountKey(api, owner.token, { scopes: ['trigger:agents'] });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const batch = await Promise.all(Array.from({ length: 10 }, () => api.post(`/v1/agents/${agentId}/chat`, { token: key.key, body: { message: 'hi' } })));
+      statuses.push(...batch.map((r) => r.status));
+    }
+    expect(statuses.every((s) => s === 202)).toBe(true);
+    const limited = await api.post(`/v1/agents/${agentId}/chat`, { token: key.key, body: { message: 'one more' } });
+    expect(limited.status).toBe(429);
+    expect(limited.body.error.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get('ratelimit-limit')).toBe('60');
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(limited.headers.get('ratelimit-reset')).toBe(limited.headers.get('retry-after'));
+    expect((await api.get('/v1/billing', { token: owner.token })).body.creditsBalance).toBe(1000 - 60 * t.deps.config.prices.agentTrigger);
+  });
+});
