@@ -29,8 +29,9 @@ describe('maintenance queue', () => {
     const events = new QueueEvents('maintenance', { connection, prefix: t.deps.config.bullmqPrefix });
     await events.waitUntilReady();
     await t.startWorkers();
-    const done = new Promise<unknown>((resolve) => events.on('completed', ({ returnvalue }) => resolve(returnvalue)));
-    await enqueue(t.deps.queues, t.deps.config, jobs.sweepExpiredSessions, {});
+    // Scheduled maintenance jobs left by the previous test may complete first: wait for this job by its id.
+    const done = new Promise<unknown>((resolve) => events.on('completed', ({ jobId, returnvalue }) => { if (jobId === 'sweep-sessions-test') resolve(returnvalue); }));
+    await enqueue(t.deps.queues, t.deps.config, jobs.sweepExpiredSessions, {}, { jobId: 'sweep-sessions-test' });
     expect(await done).toEqual({ deleted: 1 });
     await events.close();
     connection.disconnect();
