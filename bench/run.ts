@@ -8,6 +8,7 @@ import { ensureLocalServices } from '../src/platform/local-services.js';
 import { createQueues } from '../src/platform/queues.js';
 import { createApiRedis } from '../src/platform/redis.js';
 import { authBenchmark } from './auth.bench.js';
+import { webhooksBenchmark } from './webhooks.bench.js';
 
 // `npm run bench`: runs each benchmark module in turn and prints its figures. A benchmark gets a BenchEnv
 // that hands out fresh, migrated databases (dropped at the end) the way the tests do; it never touches
@@ -30,7 +31,7 @@ export interface Benchmark {
 }
 
 /** The benchmarks, run sequentially. Add new modules here. */
-export const benchmarks: Benchmark[] = [authBenchmark];
+export const benchmarks: Benchmark[] = [authBenchmark, webhooksBenchmark];
 
 async function adminQuery(databaseUrl: string, sql: string) {
   const admin = new URL(databaseUrl);

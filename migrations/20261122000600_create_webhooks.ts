@@ -25,9 +25,12 @@ export async function up(knex: Knex): Promise<void> {
   await knex.raw(`CREATE INDEX webhooks_account_page ON webhooks (account_id, created_at DESC, id DESC) WHERE deleted_at IS NULL`);
 
   // One delivery per (event, subscription); its id is the envelope id receivers dedupe on.
+  // account_id here and webhook_id/account_id on attempts are deliberately not foreign keys: every insert would
+  // take a KEY SHARE lock on the same hot parent row (one webhook, one account) from many concurrent workers,
+  // which turns into MultiXact contention. Deletion still cascades: accounts → webhooks → deliveries → attempts.
   await knex.schema.createTable('webhook_deliveries', (t) => {
     t.uuid('id').primary();
-    t.text('account_id').notNullable().references('accounts.id').onDelete('CASCADE');
+    t.text('account_id').notNullable();
     t.text('webhook_id').notNullable().references('webhooks.id').onDelete('CASCADE');
     t.text('event_id').notNullable().references('events.id').onDelete('CASCADE');
     t.text('event').notNullable();
@@ -48,8 +51,8 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('webhook_attempts', (t) => {
     t.text('id').primary();
     t.uuid('delivery_id').notNullable().references('webhook_deliveries.id').onDelete('CASCADE');
-    t.text('webhook_id').notNullable().references('webhooks.id').onDelete('CASCADE');
-    t.text('account_id').notNullable().references('accounts.id').onDelete('CASCADE');
+    t.text('webhook_id').notNullable();
+    t.text('account_id').notNullable();
     t.text('event').notNullable();
     t.integer('attempt_number').notNullable();
     t.text('status').notNullable();

@@ -1,5 +1,4 @@
 import { findOwner } from '../accounts/accounts.repository.js';
-import { findEvent } from '../events/events.repository.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
 import type { Config } from '../platform/config.js';
 import { createSealer, type Sealer } from '../platform/crypto.js';
@@ -10,7 +9,7 @@ import { sendPlatformMail } from '../platform/mailer.js';
 import { enqueueBulk, jobs } from '../platform/queues.js';
 import { disableWebhookOnce, loadSendContext, markStopped, recordAttempt, type SendContext } from './deliveries.repository.js';
 import { signatureHeaders } from './signature.js';
-import { findPendingDeliveryIds, findSubscribers, insertDeliveries } from './webhooks.repository.js';
+import { findPendingDeliveryIds, insertDeliveriesForEvent } from './webhooks.repository.js';
 
 export const API_VERSION = '2026-11-01';
 export const USER_AGENT = 'Switchboard-Webhooks/1';
@@ -28,15 +27,11 @@ export function webhookSealer(config: Config): Sealer {
 
 /** Fan-out of one event: one delivery row per active matching subscription, then their jobs in bulk. Idempotent. */
 export async function fanOutEvent(deps: Deps, eventId: string): Promise<number> {
-  const event = await findEvent(deps.db, eventId);
-  if (!event) return 0;
-  const subscribers = await findSubscribers(deps.db, event.account_id, event.type);
-  if (subscribers.length === 0) return 0;
-  const rows = subscribers.map((webhookId) => ({ id: newUuid(), webhook_id: webhookId, event_id: event.id, event: event.type }));
-  const inserted = await insertDeliveries(deps.db, event.account_id, rows);
+  const { accountId, inserted, subscribers } = await insertDeliveriesForEvent(deps.db, eventId);
+  if (!accountId || subscribers === 0) return 0;
   // On a re-run (the job was retried after a crash) some rows already exist: enqueue every still-pending one;
   // the job id is the delivery id, so a job that already exists is not added twice.
-  const ids = inserted.length === rows.length ? inserted : await findPendingDeliveryIds(deps.db, event.account_id, event.id);
+  const ids = inserted.length === subscribers ? inserted : await findPendingDeliveryIds(deps.db, accountId, eventId);
   await enqueueDeliveries(deps, ids);
   return ids.length;
 }

@@ -91,6 +91,28 @@ export async function insertDeliveries(
   return inserted.map((r: { id: string }) => r.id);
 }
 
+/**
+ * Fan-out in one statement: a delivery row for every active subscription of the event's account that wants
+ * the event, skipping pairs that exist. Returns the new ids, and whether the event exists at all.
+ */
+export async function insertDeliveriesForEvent(conn: Conn, eventId: string): Promise<{ accountId: string | null; inserted: string[]; subscribers: number }> {
+  const { rows } = await conn.raw(
+    `WITH e AS (SELECT id, account_id, type FROM events WHERE id = ?),
+          s AS (SELECT w.id AS webhook_id, e.id AS event_id, e.account_id, e.type
+                  FROM e JOIN webhooks w ON w.account_id = e.account_id
+                 WHERE w.status = 'active' AND w.deleted_at IS NULL AND e.type = ANY (w.events)),
+          i AS (INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event)
+                SELECT gen_random_uuid(), account_id, webhook_id, event_id, type FROM s
+                ON CONFLICT (event_id, webhook_id) DO NOTHING
+                RETURNING id)
+     SELECT (SELECT account_id FROM e) AS account_id, (SELECT count(*) FROM s)::int AS subscribers,
+            coalesce((SELECT array_agg(id) FROM i), '{}') AS inserted`,
+    [eventId],
+  );
+  const row = rows[0] as { account_id: string | null; subscribers: number; inserted: string[] };
+  return { accountId: row.account_id, inserted: row.inserted, subscribers: row.subscribers };
+}
+
 /** Ids of deliveries for one event that are still pending (a re-run of fan-out re-enqueues them; job ids dedupe). */
 export async function findPendingDeliveryIds(conn: Conn, accountId: string, eventId: string): Promise<string[]> {
   const rows = await conn('webhook_deliveries').where({ account_id: accountId, event_id: eventId, status: 'pending' }).select('id');
