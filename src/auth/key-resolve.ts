@@ -41,7 +41,7 @@ export async function resolveKey(deps: Deps, token: string, info: RequestInfo): 
     keyId: key.id,
     keyType: key.key_type,
     agentId: key.key_type === 'agent' ? key.agent_id : null,
-    scopes: key.scopes,
+    scopes: [...key.scopes], // the row may be a shared cache entry
     spendCapCredits: key.spend_cap_credits,
   };
   const headers = key.via_previous

@@ -122,6 +122,9 @@ export async function editKey(deps: Deps, principal: Principal, keyId: string, i
   }
   return deps.db.transaction(async (trx) => {
     const before = await lockForChange(deps, trx, principal.accountId, keyId);
+    if (before.status === 'expired' && input.expiresAt !== undefined) {
+      throw new AppError('conflict', 'An expired key stays expired; create a new key instead of extending it');
+    }
     if (input.spendCapCredits != null && input.spendCapCredits < before.spent_credits) {
       throw fieldError('spendCapCredits', `must be at least the ${before.spent_credits} credits this key has already spent`);
     }

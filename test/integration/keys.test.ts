@@ -239,6 +239,9 @@ describe('key-expiry sweep', () => {
     expect(notes.map((n: any) => n.data.keyId)).toEqual([soon.id]);
     expect(later.id).not.toBe(soon.id);
 
+    const extend = await api.patch(`/v1/api_keys/${gone.id}`, { token: owner.token, body: { expiresAt: new Date(Date.now() + 86400_000).toISOString() } });
+    expect(extend.status).toBe(409);
+
     const again = await sweepExpiredKeys(t.deps);
     expect(again).toEqual({ expired: 0, gracesEnded: 0, warned: 0 });
     const still = (await api.get('/v1/notifications', { token: owner.token })).body.data.filter((n: any) => n.kind === 'api_key.expiring');
