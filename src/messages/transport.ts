@@ -2,7 +2,8 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { getIntegrationConfig } from '../integrations/integrations.service.js';
 import type { Deps } from '../platform/deps.js';
-import { safePost } from '../platform/http-client.js';
+import { isIP } from 'node:net';
+import { pickAddress, safePost } from '../platform/http-client.js';
 
 // The one place that decides how mail and SMS leave the service:
 // email: the account's connected smtp integration → the platform SMTP_URL → a log transport;
@@ -49,8 +50,11 @@ async function deliver(deps: Deps, transport: Transporter, kind: TransportKind, 
 export async function sendAccountEmail(deps: Deps, accountId: string, mail: OutgoingEmail): Promise<TransportKind> {
   const smtp = await getIntegrationConfig(deps, accountId, 'smtp');
   if (smtp) {
+    // Dial the address we judged, not a name nodemailer would resolve again (DNS rebinding to an internal host).
+    const address = await pickAddress(smtp.host, deps.config.webhooks.allowPrivateTargets);
     const options: SMTPTransport.Options = {
-      host: smtp.host,
+      host: address,
+      tls: isIP(smtp.host) ? undefined : { servername: smtp.host },
       port: smtp.port,
       secure: smtp.secure,
       auth: smtp.username ? { user: smtp.username, pass: smtp.password ?? '' } : undefined,

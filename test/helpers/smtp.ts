@@ -11,6 +11,8 @@ export interface ReceivedMail {
 export interface SmtpSink {
   url: string;
   received: ReceivedMail[];
+  /** How many SMTP connections were opened to it. */
+  connections(): number;
   /** Resolves once `count` messages have arrived (or rejects after `timeoutMs`). */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>;
   close(): Promise<void>;
@@ -19,11 +21,16 @@ export interface SmtpSink {
 /** A real SMTP server on 127.0.0.1 that accepts everything (no TLS, no auth) and records what arrived. */
 export async function startSmtpSink(opts: { rejectAll?: boolean } = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
+  let connections = 0;
   const server = new SMTPServer({
     secure: false,
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    onConnect(_session, callback) {
+      connections += 1;
+      callback();
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -43,6 +50,7 @@ export async function startSmtpSink(opts: { rejectAll?: boolean } = {}): Promise
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    connections: () => connections,
     async waitFor(count, timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {

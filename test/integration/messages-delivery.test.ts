@@ -55,9 +55,33 @@ describe('message delivery', () => {
     const failed = (await api.get(`/v1/messages/${id}`, { token: owner.token })).body;
     expect(failed.status).toBe('failed');
     expect(failed.error).toMatch(/550|mailbox unavailable/);
+    expect(refusing.connections()).toBe(2);
     expect(await t.deps.db('events').where({ message_id: id, type: 'message.sent' })).toHaveLength(0);
     const activity = await api.get('/v1/activity', { token: owner.token });
     expect(activity.body.data[0]).toMatchObject({ kind: 'message.failed', subject: { type: 'message', id } });
     expect(await deliverQueuedMessage(t.deps, id, { last: true })).toBe('skipped');
+  });
+
+  it('never dials an internal address for an account smtp integration (checked on the address dialled)', async () => {
+    const strict = await createTestContext(); // private targets not allowed
+    try {
+      const sapi = client(strict.url);
+      const owner = await signupAccount(sapi);
+      const agentId = (await sapi.post('/v1/agents', { token: owner.token, body: { name: 'S' } })).body.id;
+      const inbox = (await sapi.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: 's@agents.example.com' } })).body;
+      const connected = await sapi.post('/v1/integrations/smtp', { token: owner.token, body: { host: 'smtp.example.com', port: 25, from: 'relay@example.com' } });
+      expect(connected.status).toBe(201);
+      // As if the provider's name now pointed inside (or the row was tampered with): the sender refuses to dial it.
+      const port = Number(new URL(refusing.url).port);
+      await strict.deps.db('integrations').where({ account_id: owner.accountId, provider: 'smtp' }).update({ settings: JSON.stringify({ host: '127.0.0.1', port, secure: false, from: 'relay@example.com' }) });
+      const msg = (await sapi.post('/v1/messages', { token: owner.token, body: { inboxId: inbox.id, to: 'x@example.com', text: 'x' } })).body;
+      expect((await sapi.post(`/v1/messages/${msg.id}/send`, { token: owner.token })).status).toBe(202);
+      const before = refusing.connections();
+      await expect(deliverQueuedMessage(strict.deps, msg.id, { last: true })).rejects.toThrow(/127\.0\.0\.1|loopback/);
+      expect((await sapi.get(`/v1/messages/${msg.id}`, { token: owner.token })).body.status).toBe('failed');
+      expect(refusing.connections()).toBe(before);
+    } finally {
+      await strict.close();
+    }
   });
 });
