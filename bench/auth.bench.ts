@@ -4,6 +4,7 @@ import autocannon, { type Result } from 'autocannon';
 import { publicAccess } from '../src/auth/access.js';
 import type { SessionPrincipal } from '../src/auth/principal.js';
 import { getAgent } from '../src/agents/agents.service.js';
+import { resolveCredential } from '../src/auth/credentials.js';
 import { createApp } from '../src/http/app.js';
 import { signup } from '../src/accounts/accounts.service.js';
 import { mintAgentKey } from '../src/keys/keys.service.js';
@@ -73,12 +74,23 @@ export const authBenchmark: Benchmark = {
       const authRps = median(rounds.map((r) => r.auth.requests.average).sort((a, b) => a - b));
       const ratio = median(ratios);
 
+      // In-process cost of each step, sequential, without HTTP: what authentication adds per request.
+      const timeEach = async (fn: () => Promise<unknown>, n = 2000) => {
+        for (let i = 0; i < 200; i++) await fn();
+        const started = performance.now();
+        for (let i = 0; i < n; i++) await fn();
+        return Math.round(((performance.now() - started) / n) * 1000);
+      };
+      const resolveMicros = await timeEach(() => resolveCredential(deps, secret, { ip: '127.0.0.1' }));
+      const handlerMicros = await timeEach(() => getAgent(deps, owner, agentId));
+
       const fixed = await fire({ url: authedUrl, headers, connections: 10, overallRate: 1000, duration: DURATION_S });
       const errors = [...rounds.flatMap((r) => [r.pub, r.auth]), fixed].reduce((n, r) => n + non2xx(r), 0);
       return {
         unauthenticatedReqPerSec: Math.round(pubRps),
         authenticatedReqPerSec: Math.round(authRps),
         throughputRatio: `${ratio.toFixed(3)} median of ${ROUNDS} alternating rounds [${ratios.map((r) => r.toFixed(2)).join(', ')}] (goal >= 0.85: ${ratio >= 0.85 ? 'met' : 'NOT met'})`,
+        inProcessMicrosPerCall: { resolveKeyCredential: resolveMicros, getAgentHandler: handlerMicros },
         fixedRate: `${Math.round(fixed.requests.average)} req/s sent at a target of 1000 req/s for ${DURATION_S}s`,
         p99MsAt1000ReqPerSec: `${fixed.latency.p99} (p50 ${fixed.latency.p50}, p97.5 ${fixed.latency.p97_5}; goal < 5 ms: ${fixed.latency.p99 < 5 ? 'met' : 'NOT met'})`,
         non2xxOrErrors: errors,
