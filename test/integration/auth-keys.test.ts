@@ -65,6 +65,31 @@ describe('secrets that are not keys of ours', () => {
     await expectRejected(key.slice(0, -1) + last, 401, 'invalid_credential');
   });
 
+  it('rejects malformed, truncated, wrong-checksum strings before any database lookup', async () => {
+    const seen: string[] = [];
+    const listener = (q: { sql: string }) => seen.push(q.sql);
+    t.deps.db.on('query', listener);
+    try {
+      const last = key.at(-1) === 'a' ? 'b' : 'a';
+      for (const bad of ['ca_acct_hello', key.slice(0, -1), key.slice(0, -1) + last, key + 'A', 'ca_agt_' + '0'.repeat(38)]) {
+        await expectRejected(bad, 401, 'invalid_credential');
+      }
+    } finally {
+      t.deps.db.off('query', listener);
+    }
+    expect(seen.filter((sql) => sql.includes('api_keys'))).toEqual([]);
+
+    // The listener does see lookups: a well-formed unknown secret is looked up (and rejected the same way).
+    t.deps.db.on('query', listener);
+    try {
+      const body = randomBase62(32);
+      await expectRejected(`ca_acct_${body}${checksumOf(body)}`, 401, 'invalid_credential');
+    } finally {
+      t.deps.db.off('query', listener);
+    }
+    expect(seen.some((sql) => sql.includes('api_keys'))).toBe(true);
+  });
+
   it('answers a missing or non-bearer Authorization with 401 missing_credential', async () => {
     const none = await api.get('/v1/account');
     expect(none.status).toBe(401);
