@@ -20,6 +20,9 @@ export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpi
 export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {
   'webhook-fanout': () => ({ concurrency: 20 }),
   'webhook-delivery': webhookDeliverySettings,
+  // Sends and runs wait on remote servers (SMTP, SMS providers, HTTP runtimes), not on CPU.
+  'message-send': () => ({ concurrency: 20 }),
+  'agent-runs': () => ({ concurrency: 20 }),
 };
 
 export interface RunningWorkers {

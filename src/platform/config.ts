@@ -49,6 +49,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().min(3).default('Switchboard <no-reply@switchboard.local>'),
+  AGENT_RUNTIME_TIMEOUT_MS: intIn(100, 600_000).default(30_000),
   DNS_SERVERS: dnsServers.optional(),
   SPF_INCLUDE_HOST: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'expected a host name like spf.example.com').default('_spf.switchboard.email'),
 });
@@ -95,6 +96,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signupEnabled: e.SIGNUP_ENABLED,
     logLevel: e.LOG_LEVEL,
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.SMTP_FROM },
+    // HTTP agent runtimes (often a language model) answer slower than webhook receivers.
+    runtime: { timeoutMs: e.AGENT_RUNTIME_TIMEOUT_MS },
     // Sending-domain verification: TXT lookups through these servers (null: the system's).
     dns: { servers: e.DNS_SERVERS?.length ? e.DNS_SERVERS : null, timeoutMs: 2000, tries: 2 },
     domains: { spfInclude: e.SPF_INCLUDE_HOST.toLowerCase() },

@@ -78,7 +78,7 @@ async function produceReply(deps: Deps, agent: AgentRow, run: repo.RunRow, histo
     message: input?.text ?? null,
     messages: history.map((m) => ({ id: m.id, role: m.direction === 'inbound' ? 'user' : 'agent', text: m.text, createdAt: m.created_at.toISOString() })),
   });
-  const res = await safePost(deps.config, parsed.data.url, body, { 'user-agent': 'Switchboard-Runtime/1', 'x-switchboard-run': run.id });
+  const res = await safePost(deps.config, parsed.data.url, body, { 'user-agent': 'Switchboard-Runtime/1', 'x-switchboard-run': run.id }, { timeoutMs: deps.config.runtime.timeoutMs });
   if (!res.ok) {
     const message = `runtime call failed: ${res.error} (${res.message})`;
     // Refused targets and unusable URLs will not get better on a retry.

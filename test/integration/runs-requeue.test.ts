@@ -1,6 +1,8 @@
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requeueStuckWorkProcessor } from '../../workers/requeue-stuck-work.js';
+import { executeRun } from '../../src/runs/run-executor.js';
+import { startReceiver } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 
@@ -10,12 +12,33 @@ let t: TestContext;
 let api: Client;
 
 beforeAll(async () => {
-  t = await createTestContext();
+  t = await createTestContext({ AGENT_RUNTIME_TIMEOUT_MS: '300', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   api = client(t.url);
 });
 afterAll(() => t.close());
 
 describe('requeue-stuck-work sweep', () => {
+  it('gives up on a runtime slower than AGENT_RUNTIME_TIMEOUT_MS: retried, then failed on the last attempt', async () => {
+    const slow = await startReceiver(() => ({ stallMs: 3000, status: 200, body: '{"reply":"late"}' }));
+    try {
+      const owner = await signupAccount(api);
+      const agentId = (await api.post('/v1/agents', { token: owner.token, body: { name: 'Slow', config: { runtime: { type: 'http', url: slow.url } } } })).body.id;
+      const runId = (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'x' } })).body.run.id;
+      await t.deps.queues['agent-runs'].remove(runId); // driven by hand below, not by a worker
+      const started = Date.now();
+      await expect(executeRun(t.deps, runId, { last: false })).rejects.toThrow(/timeout/);
+      expect((await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token: owner.token })).body.status).toBe('running');
+      expect(await executeRun(t.deps, runId, { last: true })).toBe('failed');
+      expect(Date.now() - started).toBeLessThan(2500);
+      const run = (await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token: owner.token })).body;
+      expect(run).toMatchObject({ status: 'failed', replyMessageId: null });
+      expect(run.error).toMatch(/timeout/);
+      expect(await executeRun(t.deps, runId, { last: true })).toBe('skipped');
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('re-enqueues queued runs and messages that lost their job, once, and leaves fresh ones alone', async () => {
     const owner = await signupAccount(api);
     const agentId = (await api.post('/v1/agents', { token: owner.token, body: { name: 'R' } })).body.id;
