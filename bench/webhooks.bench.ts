@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { Queue, Worker } from 'bullmq';
 import { Agent, request } from 'undici';
 import type { SessionPrincipal } from '../src/auth/principal.js';
@@ -83,11 +84,28 @@ async function baseline(deps: Deps, receiver: Receiver): Promise<number> {
   return N / seconds;
 }
 
-/** (c) events committed one by one at `rate`/s; latency from just before the commit to arrival. */
+/** The workers in their own process, as deployed (Procfile "worker"), on this bench's database and prefix. */
+function spawnWorkerProcess(deps: Deps): Promise<ChildProcess> {
+  const { config } = deps;
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/worker-process.ts'], {
+    env: { ...process.env, ...ENV, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: config.database.url, REDIS_URL: config.redis.url, BULLMQ_PREFIX: config.bullmqPrefix, APP_SECRET: config.appSecret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    proc.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(proc));
+    proc.on('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
+  });
+}
+
+/**
+ * (c) events committed one by one at `rate`/s by this process (the API side), delivered by a separate worker
+ * process; latency from just before the commit to arrival at the receiver.
+ */
 async function latency(deps: Deps, receiver: Receiver, rate: number) {
   const principal = await owner(deps, 2);
   await createWebhook(deps, { principal, ip: null }, { url: `${receiver.url}/c`, events: ['message.sent'] });
-  const workers = await startWorkers(deps, { schedule: false });
+  const worker = await spawnWorkerProcess(deps);
+  const workers = { close: async () => void worker.kill('SIGKILL') };
   const sentAt = new Map<number, number>();
   const latencies: number[] = [];
   receiver.respond = (req) => {
@@ -138,7 +156,7 @@ export const webhooksBenchmark: Benchmark = {
     try {
       const e2e = await endToEnd(deps, receiver);
       const base = await baseline(deps, receiver);
-      const lat = await latency(deps, receiver, e2e / 2);
+      const lat = await latency(deps, receiver, Number(process.env.BENCH_LATENCY_RATE ?? e2e / 2));
       const fanMs = await fanOut(deps, receiver);
       return {
         'a_end_to_end_deliveries_per_s': Math.round(e2e),

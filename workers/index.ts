@@ -18,7 +18,7 @@ export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpi
 
 /** Per-queue worker settings (concurrency, lock duration, custom backoff). */
 export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {
-  'webhook-fanout': () => ({ concurrency: 20 }),
+  'webhook-fanout': () => ({ concurrency: 50 }),
   'webhook-delivery': webhookDeliverySettings,
   // Sends and runs wait on remote servers (SMTP, SMS providers, HTTP runtimes), not on CPU.
   'message-send': () => ({ concurrency: 20 }),

@@ -25,8 +25,8 @@ export interface SendContext {
   event_created_at: Date;
 }
 
-/** The delivery with its subscription and event, in one round trip. */
-export async function loadSendContext(conn: Conn, deliveryId: string): Promise<SendContext | undefined> {
+/** Deliveries with their subscription and event, in one round trip; the answer is aligned with `deliveryIds`. */
+export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promise<Array<SendContext | undefined>> {
   const { rows } = await conn.raw(
     `SELECT d.id, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts,
             w.url, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
@@ -35,10 +35,57 @@ export async function loadSendContext(conn: Conn, deliveryId: string): Promise<S
        FROM webhook_deliveries d
        JOIN webhooks w ON w.id = d.webhook_id
        JOIN events e ON e.id = d.event_id
-      WHERE d.id = ?`,
-    [deliveryId],
+      WHERE d.id = ANY (?::uuid[])`,
+    [deliveryIds],
   );
-  return rows[0] as SendContext | undefined;
+  const byId = new Map((rows as SendContext[]).map((r) => [r.id, r]));
+  return deliveryIds.map((id) => byId.get(id));
+}
+
+export async function loadSendContext(conn: Conn, deliveryId: string): Promise<SendContext | undefined> {
+  return (await loadSendContexts(conn, [deliveryId]))[0];
+}
+
+/**
+ * The common outcomes (a success, or a failure that will be retried) of many attempts in ONE statement:
+ * attempt rows, delivery rows, and the reset of the consecutive count of subscriptions that succeeded.
+ * Returns the attempt numbers, aligned with `outcomes`.
+ */
+export async function recordRoutineAttempts(conn: Conn, outcomes: AttemptOutcome[]): Promise<number[]> {
+  const col = <K extends keyof AttemptOutcome>(k: K) => outcomes.map((o) => o[k]);
+  const ids = outcomes.map(() => newId('att'));
+  const { rows } = await conn.raw(
+    `WITH input AS (
+       SELECT * FROM unnest(?::text[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::timestamptz[])
+         AS x(attempt_id, delivery_id, webhook_id, account_id, event, outcome, url, response_status, response_body, error, error_message, duration_ms, next_attempt_at)
+     ), d AS (
+       UPDATE webhook_deliveries wd
+          SET attempts = wd.attempts + 1,
+              status = CASE WHEN input.outcome = 'succeeded' THEN 'succeeded' ELSE 'pending' END,
+              last_error = input.error, last_response_status = input.response_status,
+              completed_at = CASE WHEN input.outcome = 'succeeded' THEN now() END, updated_at = now()
+         FROM input
+        WHERE wd.id = input.delivery_id AND wd.account_id = input.account_id
+       RETURNING wd.id, wd.attempts
+     ), a AS (
+       INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
+                                     response_status, response_body, error, error_message, duration_ms, next_attempt_at)
+       SELECT i.attempt_id, i.delivery_id, i.webhook_id, i.account_id, i.event, d.attempts,
+              CASE WHEN i.outcome = 'succeeded' THEN 'succeeded' ELSE 'failed' END, i.url,
+              i.response_status, i.response_body, i.error, i.error_message, i.duration_ms, i.next_attempt_at
+         FROM input i JOIN d ON d.id = i.delivery_id
+       RETURNING id, attempt_number
+     ), w AS (
+       UPDATE webhooks SET consecutive_failures = 0
+        WHERE id IN (SELECT webhook_id FROM input WHERE outcome = 'succeeded') AND consecutive_failures <> 0
+       RETURNING id
+     )
+     SELECT a.id, a.attempt_number FROM a`,
+    [ids, col('deliveryId'), col('webhookId'), col('accountId'), col('event'), col('outcome'), col('url'), col('responseStatus'),
+      col('responseBody'), col('error'), col('errorMessage'), col('durationMs'), col('nextAttemptAt')] as unknown as string[],
+  );
+  const numbers = new Map((rows as Array<{ id: string; attempt_number: number }>).map((r) => [r.id, r.attempt_number]));
+  return ids.map((id) => numbers.get(id) ?? 0);
 }
 
 export interface AttemptOutcome {

@@ -7,9 +7,10 @@ import { safePost } from '../platform/http-client.js';
 import { newUuid } from '../platform/ids.js';
 import { sendPlatformMail } from '../platform/mailer.js';
 import { enqueueBulk, jobs } from '../platform/queues.js';
-import { disableWebhookOnce, loadSendContext, markStopped, recordAttempt, type SendContext } from './deliveries.repository.js';
+import { createBatcher, perOwner } from './batcher.js';
+import { disableWebhookOnce, loadSendContexts, markStopped, recordAttempt, recordRoutineAttempts, type AttemptOutcome, type SendContext } from './deliveries.repository.js';
 import { signatureHeaders } from './signature.js';
-import { findPendingDeliveryIds, insertDeliveriesForEvent } from './webhooks.repository.js';
+import { findPendingDeliveryIds, insertDeliveriesForEvents } from './webhooks.repository.js';
 
 export const API_VERSION = '2026-11-01';
 export const USER_AGENT = 'Switchboard-Webhooks/1';
@@ -25,14 +26,26 @@ export function webhookSealer(config: Config): Sealer {
   return s;
 }
 
+// Statements of concurrent jobs in one worker process are coalesced (see batcher.ts).
+const batchersOf = perOwner((deps: Deps) => ({
+  fanOut: createBatcher((eventIds: string[]) => insertDeliveriesForEvents(deps.db, eventIds)),
+  enqueue: createBatcher(async (ids: string[][]) => {
+    await enqueueDeliveries(deps, ids.flat());
+    return ids.map(() => undefined);
+  }),
+  load: createBatcher((ids: string[]) => loadSendContexts(deps.db, ids)),
+  record: createBatcher((outcomes: AttemptOutcome[]) => recordRoutineAttempts(deps.db, outcomes)),
+}));
+
 /** Fan-out of one event: one delivery row per active matching subscription, then their jobs in bulk. Idempotent. */
 export async function fanOutEvent(deps: Deps, eventId: string): Promise<number> {
-  const { accountId, inserted, subscribers } = await insertDeliveriesForEvent(deps.db, eventId);
+  const batchers = batchersOf(deps);
+  const { accountId, inserted, subscribers } = await batchers.fanOut(eventId);
   if (!accountId || subscribers === 0) return 0;
   // On a re-run (the job was retried after a crash) some rows already exist: enqueue every still-pending one;
   // the job id is the delivery id, so a job that already exists is not added twice.
   const ids = inserted.length === subscribers ? inserted : await findPendingDeliveryIds(deps.db, accountId, eventId);
-  await enqueueDeliveries(deps, ids);
+  if (ids.length) await batchers.enqueue(ids);
   return ids.length;
 }
 
@@ -90,7 +103,8 @@ export interface AttemptJob {
 /** One attempt of one delivery. Returns a short outcome; throws DeliveryAttemptFailed when BullMQ should retry. */
 export async function attemptDelivery(deps: Deps, deliveryId: string, job: AttemptJob): Promise<string> {
   const { config, db } = deps;
-  const ctx = await loadSendContext(db, deliveryId);
+  const batchers = batchersOf(deps);
+  const ctx = await batchers.load(deliveryId);
   if (!ctx) return 'missing';
   if (ctx.status !== 'pending') return `already ${ctx.status}`;
   if (ctx.webhook_deleted_at || ctx.webhook_status !== 'active') {
@@ -115,7 +129,7 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, job: Attem
   const base = { accountId: ctx.account_id, deliveryId: ctx.id, webhookId: ctx.webhook_id, event: ctx.event, url: ctx.url, durationMs: res.durationMs };
 
   if (res.ok) {
-    await recordAttempt(db, { ...base, outcome: 'succeeded', responseStatus: res.status, responseBody: res.body, error: null, errorMessage: null, nextAttemptAt: null });
+    await batchers.record({ ...base, outcome: 'succeeded', responseStatus: res.status, responseBody: res.body, error: null, errorMessage: null, nextAttemptAt: null });
     return 'succeeded';
   }
 
@@ -135,7 +149,7 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, job: Attem
   }
   const retryAfter = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers?.['retry-after']) : null;
   const delayMs = retryDelayMs(config, job.attemptsMade + 1, retryAfter);
-  await recordAttempt(db, { ...base, ...failure, outcome: 'failed', nextAttemptAt: new Date(Date.now() + delayMs) });
+  await batchers.record({ ...base, ...failure, outcome: 'failed', nextAttemptAt: new Date(Date.now() + delayMs) });
   throw new DeliveryAttemptFailed(`attempt ${job.attemptsMade + 1} failed: ${res.message}`, delayMs);
 }
 

@@ -53,12 +53,6 @@ export async function activateWebhook(conn: Conn, accountId: string, id: string)
   return updateWebhook(conn, accountId, id, { status: 'active', consecutive_failures: 0, disabled_at: null, disabled_reason: null });
 }
 
-/** Ids of the active subscriptions of an account that want this event. */
-export async function findSubscribers(conn: Conn, accountId: string, eventType: string): Promise<string[]> {
-  const rows = await live(conn, accountId).where({ status: 'active' }).whereRaw('? = ANY(events)', [eventType]).select('id');
-  return rows.map((r) => r.id);
-}
-
 // ---- deliveries ----
 
 export interface DeliveryRow {
@@ -91,26 +85,37 @@ export async function insertDeliveries(
   return inserted.map((r: { id: string }) => r.id);
 }
 
+export interface FanOutRows {
+  accountId: string | null;
+  subscribers: number;
+  inserted: string[];
+}
+
 /**
- * Fan-out in one statement: a delivery row for every active subscription of the event's account that wants
- * the event, skipping pairs that exist. Returns the new ids, and whether the event exists at all.
+ * Fan-out of many events in one statement: a delivery row for every active subscription of each event's
+ * account that wants the event, skipping pairs that exist. The answer is aligned with `eventIds`.
  */
-export async function insertDeliveriesForEvent(conn: Conn, eventId: string): Promise<{ accountId: string | null; inserted: string[]; subscribers: number }> {
+export async function insertDeliveriesForEvents(conn: Conn, eventIds: string[]): Promise<FanOutRows[]> {
   const { rows } = await conn.raw(
-    `WITH e AS (SELECT id, account_id, type FROM events WHERE id = ?),
+    `WITH e AS (SELECT id, account_id, type FROM events WHERE id = ANY (?::text[])),
           s AS (SELECT w.id AS webhook_id, e.id AS event_id, e.account_id, e.type
                   FROM e JOIN webhooks w ON w.account_id = e.account_id
                  WHERE w.status = 'active' AND w.deleted_at IS NULL AND e.type = ANY (w.events)),
           i AS (INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event)
                 SELECT gen_random_uuid(), account_id, webhook_id, event_id, type FROM s
                 ON CONFLICT (event_id, webhook_id) DO NOTHING
-                RETURNING id)
-     SELECT (SELECT account_id FROM e) AS account_id, (SELECT count(*) FROM s)::int AS subscribers,
-            coalesce((SELECT array_agg(id) FROM i), '{}') AS inserted`,
-    [eventId],
+                RETURNING id, event_id)
+     SELECT e.id AS event_id, e.account_id,
+            (SELECT count(*) FROM s WHERE s.event_id = e.id)::int AS subscribers,
+            coalesce((SELECT array_agg(i.id) FROM i WHERE i.event_id = e.id), '{}') AS inserted
+       FROM e`,
+    [eventIds],
   );
-  const row = rows[0] as { account_id: string | null; subscribers: number; inserted: string[] };
-  return { accountId: row.account_id, inserted: row.inserted, subscribers: row.subscribers };
+  const byId = new Map((rows as Array<{ event_id: string; account_id: string; subscribers: number; inserted: string[] }>).map((r) => [r.event_id, r]));
+  return eventIds.map((id) => {
+    const r = byId.get(id);
+    return r ? { accountId: r.account_id, subscribers: r.subscribers, inserted: r.inserted } : { accountId: null, subscribers: 0, inserted: [] };
+  });
 }
 
 /** Ids of deliveries for one event that are still pending (a re-run of fan-out re-enqueues them; job ids dedupe). */
