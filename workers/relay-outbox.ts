@@ -11,10 +11,13 @@ export const relayOutboxProcessor = defineProcessor({
   job: jobs.relayOutbox,
   async process(deps) {
     let relayed = 0;
-    // Several batches per run, so a long Redis outage drains in one sweep; stops when a batch finds nothing.
+    let previousFirst: string | undefined;
+    // Several batches per run, so a long Redis outage drains in one sweep; stops when a batch finds nothing,
+    // or finds the same rows again (the hand-off failed: Redis is still away; the next run tries again).
     for (let i = 0; i < 20; i++) {
       const ids = await findUndispatched(deps.db, new Date(Date.now() - RELAY_AFTER_MS), BATCH);
-      if (ids.length === 0) break;
+      if (ids.length === 0 || ids[0] === previousFirst) break;
+      previousFirst = ids[0];
       await relayEvents(deps, ids);
       relayed += ids.length;
       if (ids.length < BATCH) break;
