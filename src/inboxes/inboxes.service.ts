@@ -48,13 +48,13 @@ export async function createInbox(deps: Deps, principal: Principal, input: Inbox
 export async function updateInbox(deps: Deps, principal: Principal, inboxId: string, patch: InboxPatch) {
   assertAccountWide(principal);
   const accountId = principal.accountId;
-  const inbox = await transactWithEvents(deps, accountId, async (trx, emit) => {
+  // No event: inbox.updated is planned, not yet produced (interface, Events).
+  const inbox = await deps.db.transaction(async (trx) => {
     const current = await repo.findInbox(trx, accountId, inboxId);
     if (!current) throw notFound('Inbox');
     const address = patch.address === undefined ? undefined : parseInput(z.object({ address: addressFor(current.channel) }), { address: patch.address }).address;
     const row = await repo.updateInbox(trx, accountId, inboxId, { name: patch.name, address });
     if (!row) throw notFound('Inbox');
-    await emit({ type: 'inbox.updated', inboxId: row.id, payload: toInboxResponse(row) });
     return row;
   });
   return toInboxResponse(inbox);
