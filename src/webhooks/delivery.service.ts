@@ -1,11 +1,11 @@
 import { findOwner } from '../accounts/accounts.repository.js';
+import { sendPlatformEmail } from '../messages/transport.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
 import type { Config } from '../platform/config.js';
 import { createSealer, type Sealer } from '../platform/crypto.js';
 import type { Deps } from '../platform/deps.js';
 import { safePost } from '../platform/http-client.js';
 import { newUuid } from '../platform/ids.js';
-import { sendPlatformMail } from '../platform/mailer.js';
 import { enqueueBulk, jobs } from '../platform/queues.js';
 import { createBatcher, perOwner } from './batcher.js';
 import { disableWebhookOnce, loadSendContexts, markStopped, recordAttempt, recordRoutineAttempts, type AttemptOutcome, type SendContext } from './deliveries.repository.js';
@@ -168,5 +168,11 @@ async function disableAndNotify(deps: Deps, ctx: SendContext, reason: string, th
     dedupeKey: `webhook.disabled:${ctx.webhook_id}:${newUuid()}`,
   });
   const owner = await findOwner(deps.db, ctx.account_id);
-  if (owner) await sendPlatformMail(deps.config, deps.logger, { to: owner.email, subject: title, text });
+  if (!owner) return;
+  try {
+    await sendPlatformEmail(deps, { to: owner.email, subject: title, text });
+  } catch (err) {
+    // The notification row is the record; a mail server hiccup must not fail the delivery job.
+    deps.logger.warn({ webhookId: ctx.webhook_id, err: (err as Error).message }, 'webhook-disabled email failed');
+  }
 }

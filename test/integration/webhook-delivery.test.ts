@@ -7,6 +7,7 @@ import { createQueues, enqueue, jobs } from '../../src/platform/queues.js';
 import { createApiRedis } from '../../src/platform/redis.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { closedPort, startReceiver, waitUntil, type Receiver, type Received } from '../helpers/receiver.js';
+import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Deliveries through real BullMQ workers to real HTTP receivers on 127.0.0.1. Retry delays 50/100/150 ms,
@@ -14,10 +15,14 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 
 let t: TestContext;
 let api: Client;
+let smtp: SmtpSink;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
+  // The platform mail transport (SMTP_URL) is a real SMTP server: the owner's email is checked on disable.
+  smtp = await startSmtpSink();
   t = await createTestContext({
+    SMTP_URL: smtp.url,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_DELAYS_MS: '50,100,150',
     WEBHOOK_TIMEOUT_MS: '400',
@@ -29,6 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await t?.close();
+  await smtp?.close();
   await closeHttpClient();
 });
 
@@ -218,7 +224,7 @@ describe('webhook delivery', () => {
   });
 
   it('disables exactly once when 40 deliveries exhaust together, then enable + recoverSince re-sends them', async () => {
-    const { token, accountId } = await signupAccount(api);
+    const { token, accountId, email } = await signupAccount(api);
     let healthy = false;
     const r = await receiver(() => (healthy ? { status: 200 } : { status: 500 }));
     const wh = await subscribe(token, r.url);
@@ -231,6 +237,8 @@ describe('webhook delivery', () => {
     await waitUntil(async () => (await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, status: 'pending' })).length === 0, 10_000, 'retries to stop');
     const notes = (await api.get('/v1/notifications?limit=100', { token })).body.data.filter((n: any) => n.kind === 'webhook.disabled');
     expect(notes).toHaveLength(1);
+    await waitUntil(() => smtp.received.some((m) => m.to.includes(email) && m.raw.includes(wh.id)), 5000, 'owner email');
+    expect(smtp.received.filter((m) => m.to.includes(email) && m.raw.includes(wh.id))).toHaveLength(1);
     expect(JSON.stringify(notes[0])).toContain(wh.id);
     const state = (await api.get(`/v1/webhooks/${wh.id}`, { token })).body;
     expect(state.status).toBe('disabled');
