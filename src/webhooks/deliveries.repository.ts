@@ -42,10 +42,6 @@ export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promi
   return deliveryIds.map((id) => byId.get(id));
 }
 
-export async function loadSendContext(conn: Conn, deliveryId: string): Promise<SendContext | undefined> {
-  return (await loadSendContexts(conn, [deliveryId]))[0];
-}
-
 /**
  * The common outcomes (a success, or a failure that will be retried) of many attempts in ONE statement:
  * attempt rows, delivery rows, and the reset of the consecutive count of subscriptions that succeeded.

@@ -14,9 +14,8 @@ import {
   sendTestEvent,
   type Actor,
 } from '../../webhooks/webhooks.service.js';
-import { listAttempts, listDeliveries, listWebhooks, toAttemptResponse, toDeliveryResponse, toWebhookResponse } from '../../webhooks/webhooks.repository.js';
+import { findWebhook, listAttempts, listDeliveries, listWebhooks, toAttemptResponse, toDeliveryResponse, toWebhookResponse } from '../../webhooks/webhooks.repository.js';
 import { notFound } from '../../platform/errors.js';
-import { findWebhook } from '../../webhooks/webhooks.repository.js';
 import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/authenticate.js';
