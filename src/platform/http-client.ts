@@ -9,6 +9,7 @@ import { blockedAddressReason, blockedHostnameReason, ipLiteralOf } from './ip-r
 // internal addresses twice: when the URL is saved (checkTargetUrl) and inside the connector, on the address
 // actually dialled, so a DNS answer that changes after creation (rebinding) cannot reach an internal host.
 
+/** What a webhook attempt keeps of a receiver's answer. Callers that need the answer itself pass a larger cap. */
 export const MAX_RESPONSE_BODY = 4096;
 
 export type SafeErrorCode =
@@ -174,7 +175,7 @@ export async function safePost(
   url: string,
   body: string,
   headers: Record<string, string>,
-  opts: { timeoutMs?: number } = {},
+  opts: { timeoutMs?: number; maxBodyBytes?: number } = {},
 ): Promise<SafeResponse> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -198,7 +199,7 @@ export async function safePost(
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
-    const text = await readCapped(res.body);
+    const text = await readCapped(res.body, opts.maxBodyBytes ?? MAX_RESPONSE_BODY);
     const status = res.statusCode;
     const responseHeaders = flattenHeaders(res.headers);
     const durationMs = elapsed();
@@ -215,14 +216,14 @@ export async function safePost(
 }
 
 /** Reads the first 4 KiB; drains a little more so the connection can be reused, then gives up on it. */
-async function readCapped(stream: AsyncIterable<Buffer> & { dump(opts?: { limit?: number }): Promise<void> }): Promise<string> {
+async function readCapped(stream: AsyncIterable<Buffer> & { dump(opts?: { limit?: number }): Promise<void> }, cap: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream) {
     chunks.push(chunk);
     size += chunk.length;
-    if (size >= MAX_RESPONSE_BODY) break;
+    if (size >= cap) break;
   }
-  if (size >= MAX_RESPONSE_BODY) await stream.dump({ limit: 64 * 1024 }).catch(() => undefined);
-  return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BODY).toString('utf8');
+  if (size >= cap) await stream.dump({ limit: 64 * 1024 }).catch(() => undefined);
+  return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
 }

@@ -13,7 +13,10 @@ export const DEFAULT_AUTO_REPLY = 'Thanks for your message. This agent has no ru
 const HISTORY = 20;
 
 const runtimeConfig = z.object({ type: z.literal('http'), url: z.string() });
-const runtimeAnswer = z.object({ reply: z.string().min(1).max(100_000) });
+const MAX_REPLY_CHARS = 100_000;
+// Room for the longest reply we accept, JSON-escaped (up to 6 bytes per character in the worst case).
+const MAX_RUNTIME_ANSWER_BYTES = MAX_REPLY_CHARS * 6 + 1024;
+const runtimeAnswer = z.object({ reply: z.string().min(1).max(MAX_REPLY_CHARS) });
 
 /** A failure the runtime gave us; retrying will not change it (bad answer, unusable config). */
 class PermanentRunError extends Error {}
@@ -78,7 +81,7 @@ async function produceReply(deps: Deps, agent: AgentRow, run: repo.RunRow, histo
     message: input?.text ?? null,
     messages: history.map((m) => ({ id: m.id, role: m.direction === 'inbound' ? 'user' : 'agent', text: m.text, createdAt: m.created_at.toISOString() })),
   });
-  const res = await safePost(deps.config, parsed.data.url, body, { 'user-agent': 'Switchboard-Runtime/1', 'x-switchboard-run': run.id }, { timeoutMs: deps.config.runtime.timeoutMs });
+  const res = await safePost(deps.config, parsed.data.url, body, { 'user-agent': 'Switchboard-Runtime/1', 'x-switchboard-run': run.id }, { timeoutMs: deps.config.runtime.timeoutMs, maxBodyBytes: MAX_RUNTIME_ANSWER_BYTES });
   if (!res.ok) {
     const message = `runtime call failed: ${res.error} (${res.message})`;
     // Refused targets and unusable URLs will not get better on a retry.

@@ -90,6 +90,21 @@ describe('chat and runs', () => {
     expect(req2.body.messages.map((m: { text: string }) => m.text)).toEqual(['ping', 'echo: ping', 'again']);
   });
 
+  it('stores a long runtime reply whole (the 4 KiB cap is for webhook attempt records, not runtime answers)', async () => {
+    const long = 'word '.repeat(4000).trim();
+    const big = await startReceiver(() => ({ status: 200, body: JSON.stringify({ reply: long }) }));
+    try {
+      const agentId = await newAgent({ runtime: { type: 'http', url: big.url } });
+      const res = await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'tell me a long story' } });
+      const run = await waitForRun(agentId, res.body.run.id);
+      expect(run.status).toBe('succeeded');
+      const replies = await api.get(`/v1/messages?conversationId=${run.conversationId}&direction=outbound`, { token: owner.token });
+      expect(replies.body.data[0].text).toBe(long);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('fails the run (not retried) when the runtime answers without a reply', async () => {
     const bad = await startReceiver(() => ({ status: 200, body: 'not json' }));
     try {
