@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createDb, ensureDatabase, migrateLatest } from './db.js';
+import { closeHttpClient } from './http-client.js';
 import type { Deps } from './deps.js';
 import { ensureLocalServices, StartupError } from './local-services.js';
 import { createLogger } from './logger.js';
@@ -38,6 +39,7 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
     deps,
     close: async () => {
       await queues.close();
+      await closeHttpClient();
       redis.disconnect();
       await db.destroy();
       await local.stop();
