@@ -3,7 +3,7 @@ import { findKeyBySecretHash, type KeyRow } from '../keys/keys.repository.js';
 
 // A per-instance cache of key rows that can never outlive a deactivate, delete, rotate or edit, on any instance.
 //
-// Every request reads a per-secret "epoch" from Redis (one GET, far cheaper than a Postgres round trip) and uses
+// Every request reads a per-secret "epoch" from Redis (far cheaper than a Postgres round trip) and uses
 // a cached row only if it was loaded under that same epoch. Every lifecycle change, inside its transaction:
 //   1. locks the key row (SELECT … FOR UPDATE),
 //   2. INCRs the epochs of the row's current and previous secret hashes (a Redis failure rolls the change back),
@@ -11,9 +11,10 @@ import { findKeyBySecretHash, type KeyRow } from '../keys/keys.repository.js';
 // A reader loads a row only after reading the epoch, and with FOR SHARE, so it either read the epoch before
 // step 2 (its entry is stale-tagged and the next request reloads) or it blocks behind the lock until the commit
 // and reads the new row. Hence a request that starts after a change's response never uses a pre-change row.
-// If Redis cannot be read, the cache is bypassed and the database answers. Entries also expire after a
-// minute (also below the epoch keys' TTL), which covers rows changed outside the API (e.g. an agent deleted
-// with ON DELETE CASCADE).
+// Epoch reads are batched per event-loop turn (readEpoch below), each still sent after its request arrived, so
+// the argument above holds unchanged. If Redis cannot be read, the cache is bypassed and the database answers.
+// Entries also expire after a minute (also below the epoch keys' TTL), which covers rows changed outside the API
+// (e.g. an agent deleted with ON DELETE CASCADE).
 
 export interface ResolvedKeyRow extends KeyRow {
   via_previous: boolean;
@@ -38,11 +39,57 @@ function cacheOf(deps: Deps): Map<string, Entry> {
   return cache;
 }
 
+interface PendingRead {
+  promise: Promise<string | null>;
+  resolve(value: string | null): void;
+  reject(err: unknown): void;
+}
+
+const MAX_KEYS_PER_MGET = 1000;
+const pendingReads = new WeakMap<Deps, Map<string, PendingRead>>();
+
+/**
+ * The epoch of one key, read in the same MGET as every other epoch asked for during this event-loop turn: the
+ * batch is sent from setImmediate, after the turn's I/O callbacks (all requests parsed in it) have run. Under
+ * load that is one Redis command and round trip for many requests instead of one each; requests for the same
+ * key share the read. Every read is still sent after its request arrived, so it sees every bump committed
+ * before that request, which is all the guarantee above needs. A failed MGET rejects every read in it.
+ */
+function readEpoch(deps: Deps, key: string): Promise<string | null> {
+  let pending = pendingReads.get(deps);
+  if (!pending) {
+    pendingReads.set(deps, (pending = new Map()));
+    setImmediate(flushEpochReads, deps, pending);
+  }
+  let read = pending.get(key);
+  if (!read) {
+    let resolve!: PendingRead['resolve'];
+    let reject!: PendingRead['reject'];
+    const promise = new Promise<string | null>((res, rej) => ((resolve = res), (reject = rej)));
+    pending.set(key, (read = { promise, resolve, reject }));
+  }
+  return read.promise;
+}
+
+function flushEpochReads(deps: Deps, pending: Map<string, PendingRead>): void {
+  pendingReads.delete(deps);
+  const keys = [...pending.keys()];
+  for (let i = 0; i < keys.length; i += MAX_KEYS_PER_MGET) {
+    const chunk = keys.slice(i, i + MAX_KEYS_PER_MGET);
+    Promise.resolve()
+      .then(() => deps.redis.mget(chunk))
+      .then(
+        (values) => chunk.forEach((key, j) => pending.get(key)!.resolve(values[j] ?? null)),
+        (err: unknown) => chunk.forEach((key) => pending.get(key)!.reject(err)),
+      );
+  }
+}
+
 /** The key row for a secret hash: from this instance's cache when its epoch is current, else from Postgres. */
 export async function loadKeyByHash(deps: Deps, hash: string): Promise<ResolvedKeyRow | undefined> {
   let epoch: string | null;
   try {
-    epoch = await deps.redis.get(epochKey(deps, hash));
+    epoch = await readEpoch(deps, epochKey(deps, hash));
   } catch {
     return findKeyBySecretHash(deps.db, hash);
   }

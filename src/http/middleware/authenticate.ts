@@ -20,7 +20,9 @@ export async function authenticate(deps: Deps, ctx: AppContext): Promise<Princip
   const resolved = await resolveCredential(deps, bearerToken(ctx), { ip: clientIp(ctx, deps.config.trustProxyHops) });
   for (const [name, value] of Object.entries(resolved.headers ?? {})) ctx.set(name, value);
   ctx.state.principal = resolved.principal;
-  ctx.state.log = ctx.state.log.child({ accountId: resolved.principal.accountId });
+  // ctx.state.log is this request's own child logger (request-context.ts), so the binding is added in place:
+  // a child of that fresh child costs several µs per request (V8 turns the fresh object into a prototype).
+  ctx.state.log.setBindings({ accountId: resolved.principal.accountId });
   return resolved.principal;
 }
 
