@@ -19,6 +19,7 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 // Enough connections to saturate the server: throughput is measured at the maximum sustainable rate.
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
 const ROUNDS = 5;
+const FIXED_ROUNDS = 4;
 
 function fire(opts: autocannon.Options): Promise<Result> {
   return new Promise((resolve, reject) => {
@@ -85,18 +86,36 @@ export const authBenchmark: Benchmark = {
       const resolveMicros = await timeEach(() => resolveCredential(deps, secret, { ip: '127.0.0.1' }));
       const handlerMicros = await timeEach(() => getAgent(deps, owner, agentId));
 
-      const fixed = await fire({ url: authedUrl, headers, connections: 10, overallRate: 1000, duration: DURATION_S });
-      // The same fixed rate without authentication, to tell what the machine itself adds to the tail.
-      const fixedPublic = await fire({ url: publicUrl, connections: 10, overallRate: 1000, duration: DURATION_S });
-      const errors = [...rounds.flatMap((r) => [r.pub, r.auth]), fixed, fixedPublic].reduce((n, r) => n + non2xx(r), 0);
+      // p99 at a fixed 1,000 req/s, authenticated and (to tell what the machine itself adds to the tail) not,
+      // in alternating rounds as above: a single run of each, always in the same order, let one burst of
+      // machine noise decide the figure for one side only. The median p99 of each side is reported.
+      const fixedRounds: Array<{ pub: Result; auth: Result }> = [];
+      const fixedSlice = Math.max(2, Math.round((2 * DURATION_S) / FIXED_ROUNDS));
+      const fixedAuth = { url: authedUrl, headers, connections: 10, overallRate: 1000, duration: fixedSlice };
+      const fixedPub = { url: publicUrl, connections: 10, overallRate: 1000, duration: fixedSlice };
+      for (let i = 0; i < FIXED_ROUNDS; i++) {
+        const first = await fire(i % 2 ? fixedPub : fixedAuth);
+        const second = await fire(i % 2 ? fixedAuth : fixedPub);
+        fixedRounds.push(i % 2 ? { pub: first, auth: second } : { auth: first, pub: second });
+      }
+      const medianOf = (xs: number[]) => median([...xs].sort((a, b) => a - b));
+      const fixed = {
+        sent: medianOf(fixedRounds.map((r) => r.auth.requests.average)),
+        p99: medianOf(fixedRounds.map((r) => r.auth.latency.p99)),
+        p50: medianOf(fixedRounds.map((r) => r.auth.latency.p50)),
+        p975: medianOf(fixedRounds.map((r) => r.auth.latency.p97_5)),
+      };
+      const fixedPublic = { p99: medianOf(fixedRounds.map((r) => r.pub.latency.p99)), p50: medianOf(fixedRounds.map((r) => r.pub.latency.p50)) };
+      const p99s = (side: 'auth' | 'pub') => fixedRounds.map((r) => r[side].latency.p99).join(', ');
+      const errors = [...rounds, ...fixedRounds].flatMap((r) => [r.pub, r.auth]).reduce((n, r) => n + non2xx(r), 0);
       return {
         unauthenticatedReqPerSec: Math.round(pubRps),
         authenticatedReqPerSec: Math.round(authRps),
         throughputRatio: `${ratio.toFixed(3)} median of ${ROUNDS} alternating rounds [${ratios.map((r) => r.toFixed(2)).join(', ')}] (goal >= 0.85: ${ratio >= 0.85 ? 'met' : 'NOT met'})`,
         inProcessMicrosPerCall: { resolveKeyCredential: resolveMicros, getAgentHandler: handlerMicros },
-        fixedRate: `${Math.round(fixed.requests.average)} req/s sent at a target of 1000 req/s for ${DURATION_S}s`,
-        p99MsAt1000ReqPerSec: `${fixed.latency.p99} (p50 ${fixed.latency.p50}, p97.5 ${fixed.latency.p97_5}; goal < 5 ms: ${fixed.latency.p99 < 5 ? 'met' : 'NOT met'})`,
-        unauthenticatedP99MsAt1000ReqPerSec: `${fixedPublic.latency.p99} (p50 ${fixedPublic.latency.p50})`,
+        fixedRate: `${Math.round(fixed.sent)} req/s sent at a target of 1000 req/s, ${FIXED_ROUNDS} alternating rounds of ${fixedSlice}s per side`,
+        p99MsAt1000ReqPerSec: `${fixed.p99} median [${p99s('auth')}] (p50 ${fixed.p50}, p97.5 ${fixed.p975}; goal < 5 ms: ${fixed.p99 < 5 ? 'met' : 'NOT met'})`,
+        unauthenticatedP99MsAt1000ReqPerSec: `${fixedPublic.p99} median [${p99s('pub')}] (p50 ${fixedPublic.p50})`,
         non2xxOrErrors: errors,
         loadAverage1m: `${loadavg()[0]!.toFixed(2)} on ${cpus().length} CPUs (other processes skew these figures)`,
       };
