@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { loadConfig, type Env } from '../src/platform/config.js';
-import { createDb, ensureDatabase, migrateLatest } from '../src/platform/db.js';
+import { adminQuery, createDb, ensureDatabase, migrateLatest } from '../src/platform/db.js';
 import type { Deps } from '../src/platform/deps.js';
 import { createLogger } from '../src/platform/logger.js';
 import { ensureLocalServices } from '../src/platform/local-services.js';
@@ -32,18 +32,6 @@ export interface Benchmark {
 
 /** The benchmarks, run sequentially. Add new modules here. */
 export const benchmarks: Benchmark[] = [authBenchmark, webhooksBenchmark];
-
-async function adminQuery(databaseUrl: string, sql: string) {
-  const admin = new URL(databaseUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
 
 async function main() {
   const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });

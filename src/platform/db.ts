@@ -36,23 +36,29 @@ export async function migrateLatest(db: Db): Promise<string[]> {
   return applied;
 }
 
-/** Creates the database named in the URL when it does not exist yet. */
-export async function ensureDatabase(url: string): Promise<void> {
-  const target = new URL(url);
-  const name = decodeURIComponent(target.pathname.slice(1));
-  if (!name) throw new Error('DATABASE_URL names no database');
+/** Runs one statement on the server's maintenance database (`postgres`): creating and dropping databases. */
+export async function adminQuery(url: string, sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+    return await client.query(sql, params);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the database named in the URL when it does not exist yet. */
+export async function ensureDatabase(url: string): Promise<void> {
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  if (!name) throw new Error('DATABASE_URL names no database');
+  try {
+    const { rowCount } = await adminQuery(url, 'SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await adminQuery(url, `CREATE DATABASE ${pg.escapeIdentifier(name)}`);
   } catch (err) {
     // Two processes starting at once may both try; the loser sees duplicate_database.
     if ((err as { code?: string }).code !== '42P04') throw err;
-  } finally {
-    await client.end();
   }
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/platform/config.js';
-import { createDb, ensureDatabase, migrateLatest } from '../../src/platform/db.js';
+import { adminQuery, createDb, ensureDatabase, migrateLatest } from '../../src/platform/db.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { ensureLocalServices } from '../../src/platform/local-services.js';
 
@@ -33,12 +33,7 @@ export default async function setup(project: TestProject) {
   project.provide('runId', runId);
 
   return async () => {
-    const admin = new URL(templateUrl);
-    admin.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: admin.toString() });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(`sbt_tpl_${runId}`)} WITH (FORCE)`);
-    await client.end();
+    await adminQuery(templateUrl.toString(), `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(`sbt_tpl_${runId}`)} WITH (FORCE)`);
     await local.stop();
   };
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig, type Env } from '../../src/platform/config.js';
-import { createDb } from '../../src/platform/db.js';
+import { adminQuery, createDb } from '../../src/platform/db.js';
 import type { Deps } from '../../src/platform/deps.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createQueues } from '../../src/platform/queues.js';
@@ -23,18 +23,6 @@ export interface TestContext {
   /** Another API instance on the same database and Redis (multi-instance tests). */
   startAnotherServer(): Promise<RunningServer>;
   close(): Promise<void>;
-}
-
-async function adminQuery(templateUrl: string, sql: string): Promise<void> {
-  const admin = new URL(templateUrl);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Its own database (cloned from the run's migrated template), its own BullMQ prefix, its own server. */
