@@ -55,7 +55,7 @@ async function main() {
         BULLMQ_PREFIX: `sbb-${runId}-${created.length}`,
         ...overrides,
       });
-      const db = createDb(config.database.url, { min: 2, max: 10 });
+      const db = createDb(config.database.url, { pool: { min: 2, max: 10 } });
       await migrateLatest(db);
       const redis = createApiRedis(config.redis.url);
       redis.on('error', () => undefined);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import type { Logger } from './logger.js';
 
 // Counts and money come back as numbers, not strings; timestamps as Date.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -15,8 +16,21 @@ export type Conn = Knex | Knex.Transaction;
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
-export function createDb(url: string, pool = { min: 0, max: 10 }): Db {
-  return knexFactory({ client: 'pg', connection: url, pool, acquireConnectionTimeout: 10_000 });
+/** knex's own warnings (pool acquire failures, deprecations) go to the service logger, not the console. */
+export function createDb(url: string, opts: { logger?: Logger; pool?: { min: number; max: number } } = {}): Db {
+  const log = opts.logger;
+  return knexFactory({
+    client: 'pg',
+    connection: url,
+    pool: opts.pool ?? { min: 0, max: 10 },
+    acquireConnectionTimeout: 10_000,
+    log: {
+      warn: (message: unknown) => log?.warn({ knex: String(message) }, 'knex warning'),
+      error: (message: unknown) => log?.error({ knex: String(message) }, 'knex error'),
+      deprecate: (method: string, alternative: string) => log?.warn({ method, alternative }, 'knex deprecation'),
+      debug: () => undefined,
+    },
+  });
 }
 
 /**

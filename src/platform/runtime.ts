@@ -26,7 +26,7 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
     redis: { ...config.redis, url: local.redisUrl },
   };
   await ensureDatabase(resolved.database.url);
-  const db = createDb(resolved.database.url);
+  const db = createDb(resolved.database.url, { logger });
   if (opts.migrate) {
     const applied = await migrateLatest(db);
     if (applied.length) logger.info({ applied }, 'migrations applied');

@@ -45,11 +45,12 @@ export async function createTestContext(env: Env = {}): Promise<TestContext> {
     BULLMQ_PREFIX: `sbt-${suffix}`,
     ...env,
   });
-  const db = createDb(config.database.url);
+  const logger = createLogger(config.logLevel);
+  const db = createDb(config.database.url, { logger });
   const redis = createApiRedis(config.redis.url);
   redis.on('error', () => undefined);
   const queues = createQueues(redis, config.bullmqPrefix, () => undefined);
-  const deps: Deps = { config, db, redis, queues, logger: createLogger(config.logLevel) };
+  const deps: Deps = { config, db, redis, queues, logger };
   const servers: RunningServer[] = [await startServer(deps, 0, '127.0.0.1')];
   const workers: RunningWorkers[] = [];
 
