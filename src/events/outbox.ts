@@ -24,16 +24,22 @@ export async function transactWithEvents<T>(
     };
     return work(trx, emit);
   });
-  await relayEvents(deps, eventIds);
+  // No dispatched_at update here: the fan-out job sets it in its own (batched) statement, which saves every
+  // committing request a second write transaction. Until then the row looks undispatched; a sweep that sees it
+  // re-adds the job under the same id, which is a no-op while the job exists.
+  await relayEvents(deps, eventIds, { mark: false });
   return result;
 }
 
-/** Hands committed events to the fan-out queue. The job id is the event id, so a second hand-off is a no-op. */
-export async function relayEvents(deps: Deps, eventIds: string[]): Promise<void> {
+/**
+ * Hands committed events to the fan-out queue. The job id is the event id, so a second hand-off is a no-op.
+ * `mark` (the sweep) also sets dispatched_at at once, so the next batch of a sweep run finds newer rows.
+ */
+export async function relayEvents(deps: Deps, eventIds: string[], opts: { mark?: boolean } = {}): Promise<void> {
   if (eventIds.length === 0) return;
   try {
     await enqueueBulk(deps.queues, deps.config, jobs.fanOutEvent, eventIds.map((eventId) => ({ data: { eventId }, opts: { jobId: eventId } })));
-    await markDispatched(deps.db, eventIds);
+    if (opts.mark !== false) await markDispatched(deps.db, eventIds);
   } catch (err) {
     deps.logger.warn({ err, eventIds }, 'event relay failed; the outbox sweep will retry');
   }

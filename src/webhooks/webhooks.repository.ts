@@ -93,11 +93,13 @@ export interface FanOutRows {
 
 /**
  * Fan-out of many events in one statement: a delivery row for every active subscription of each event's
- * account that wants the event, skipping pairs that exist. The answer is aligned with `eventIds`.
+ * account that wants the event, skipping pairs that exist, and the events marked dispatched (the after-commit
+ * relay leaves that to this statement). The answer is aligned with `eventIds`.
  */
 export async function insertDeliveriesForEvents(conn: Conn, eventIds: string[]): Promise<FanOutRows[]> {
   const { rows } = await conn.raw(
-    `WITH e AS (SELECT id, account_id, type FROM events WHERE id = ANY (?::text[])),
+    `WITH m AS (UPDATE events SET dispatched_at = now() WHERE id = ANY (?::text[]) AND dispatched_at IS NULL),
+          e AS (SELECT id, account_id, type FROM events WHERE id = ANY (?::text[])),
           s AS (SELECT w.id AS webhook_id, e.id AS event_id, e.account_id, e.type
                   FROM e JOIN webhooks w ON w.account_id = e.account_id
                  WHERE w.status = 'active' AND w.deleted_at IS NULL AND e.type = ANY (w.events)),
@@ -109,7 +111,7 @@ export async function insertDeliveriesForEvents(conn: Conn, eventIds: string[]):
             (SELECT count(*) FROM s WHERE s.event_id = e.id)::int AS subscribers,
             coalesce((SELECT array_agg(i.id) FROM i WHERE i.event_id = e.id), '{}') AS inserted
        FROM e`,
-    [eventIds],
+    [eventIds, eventIds],
   );
   const byId = new Map((rows as Array<{ event_id: string; account_id: string; subscribers: number; inserted: string[] }>).map((r) => [r.event_id, r]));
   return eventIds.map((id) => {
