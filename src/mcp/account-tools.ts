@@ -7,11 +7,11 @@ import { listContacts } from '../contacts/contacts.service.js';
 import { listInboxes } from '../inboxes/inboxes.service.js';
 import { chatInput, conversationListQuery, draftInput } from '../messages/messages.schema.js';
 import { createDraft, listConversations, sendMessage } from '../messages/messages.service.js';
-import { mapPage, pageQuery } from '../platform/pagination.js';
+import { pageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
 import { triggerAgent } from '../runs/runs.service.js';
 import { getAccountStats } from '../stats/stats.service.js';
-import { listWebhooks, toWebhookResponse } from '../webhooks/webhooks.repository.js';
+import { listWebhookSubscriptions } from '../webhooks/webhooks.service.js';
 import { additive, defineTool, destructive, readOnly, type McpTool } from './tools.js';
 
 // The account MCP server: one tool per account route it mirrors, with that route's access and service.
@@ -141,7 +141,7 @@ const listWebhooksTool = defineTool({
   access: requireScope('read:webhooks'),
   input: z.object(paging),
   annotations: readOnly,
-  run: async (ctx, args) => mapPage(await listWebhooks(ctx.deps.db, ctx.principal.accountId, parseInput(pageQuery, args)), toWebhookResponse),
+  run: (ctx, args) => listWebhookSubscriptions(ctx.deps, ctx.principal.accountId, parseInput(pageQuery, args)),
 });
 
 const getUsageTool = defineTool({

@@ -1,17 +1,12 @@
 import type { Conn } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
+import type { DeliveryRow } from './webhooks.repository.js';
 
 // Worker-side statements of the delivery pipeline. The worker only has a delivery id, so the first
 // lookup is by id; every later statement is scoped by the account it found.
 
-export interface SendContext {
-  id: string;
-  account_id: string;
-  webhook_id: string;
-  event_id: string;
-  event: string;
-  status: 'pending' | 'succeeded' | 'failed' | 'exhausted';
-  attempts: number;
+/** A delivery with what sending it needs from its subscription and its event. */
+export interface SendContext extends Pick<DeliveryRow, 'id' | 'account_id' | 'webhook_id' | 'event_id' | 'event' | 'status' | 'attempts'> {
   url: string;
   webhook_status: 'active' | 'disabled';
   webhook_deleted_at: Date | null;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../platform/pagination.js';
 import { EVENT_NAMES } from '../events/event-types.js';
 
 const eventName = z.string().refine((v) => (EVENT_NAMES as string[]).includes(v), {
@@ -24,6 +25,9 @@ export const createWebhookInput = z
 export const updateWebhookInput = z
   .object({ url: url.optional(), events: events.optional(), description: description.nullable().optional(), legacySecret: legacySecret.nullable().optional() })
   .strict();
+
+/** `?deliveryId=` narrows the attempts list to one delivery. */
+export const attemptsQuery = pageQuery.extend({ deliveryId: z.string().uuid().optional() });
 
 export const enableWebhookInput = z.object({ recoverSince: z.iso.datetime({ offset: true }).optional() }).strict();
 

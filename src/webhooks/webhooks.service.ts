@@ -7,17 +7,26 @@ import type { Deps } from '../platform/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
 import { newId, newUuid } from '../platform/ids.js';
+import { mapPage, type PageQuery } from '../platform/pagination.js';
+import type { z } from 'zod';
+
+type AttemptsQuery = z.infer<typeof attemptsQuery>;
 import { enqueueDeliveries, webhookSealer } from './delivery.service.js';
 import { generateWebhookSecret } from './signature.js';
-import type { CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
+import type { attemptsQuery, CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
 import {
   activateWebhook,
   findDelivery,
   findWebhook,
   insertDeliveries,
   insertWebhook,
+  listAttempts,
+  listDeliveries,
+  listWebhooks,
   reopenDeliveries,
   softDeleteWebhook,
+  toAttemptResponse,
+  toDeliveryResponse,
   toWebhookResponse,
   updateWebhook,
   type WebhookRow,
@@ -53,6 +62,23 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
   });
   await audit(deps, actor, 'webhook.created', row.id, { url: row.url, events: row.events });
   return { ...toWebhookResponse(row), secret };
+}
+
+/** The account's subscriptions as the API shows them (never a secret). REST and MCP both list through here. */
+export async function listWebhookSubscriptions(deps: Deps, accountId: string, page: PageQuery) {
+  return mapPage(await listWebhooks(deps.db, accountId, page), toWebhookResponse);
+}
+
+/** Recorded attempts of one subscription, optionally of one delivery. */
+export async function listWebhookAttempts(deps: Deps, accountId: string, id: string, query: AttemptsQuery) {
+  await requireWebhook(deps, accountId, id);
+  const { deliveryId, ...page } = query;
+  return mapPage(await listAttempts(deps.db, accountId, id, page, deliveryId), toAttemptResponse);
+}
+
+export async function listWebhookDeliveries(deps: Deps, accountId: string, id: string, page: PageQuery) {
+  await requireWebhook(deps, accountId, id);
+  return mapPage(await listDeliveries(deps.db, accountId, id, page), toDeliveryResponse);
 }
 
 export async function getWebhook(deps: Deps, accountId: string, id: string) {

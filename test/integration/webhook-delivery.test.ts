@@ -302,6 +302,14 @@ describe('webhook delivery', () => {
     expect(ping!.body).toMatchObject({ id: test.body.deliveryId, event: 'webhook.test', payload: { webhookId: wh.id } });
     await new Promise((res) => setTimeout(res, 200));
     expect(other.received).toHaveLength(1);
+
+    // ?deliveryId= narrows the attempts to one delivery; a malformed one is a 400, not a silently unfiltered list.
+    await waitUntil(async () => (await attemptsOf(token, wh.id)).length === 3);
+    const narrowed = await api.get(`/v1/webhooks/${wh.id}/attempts?deliveryId=${first!.body.id}`, { token });
+    expect(narrowed.body.data.map((a: { deliveryId: string }) => a.deliveryId)).toEqual([first!.body.id, first!.body.id]);
+    const malformed = await api.get(`/v1/webhooks/${wh.id}/attempts?deliveryId=not-a-uuid`, { token });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.details.fields[0].field).toBe('deliveryId');
   });
 
   it('delivers an event committed while the queue was unreachable once the outbox sweep runs', async () => {

@@ -1,21 +1,22 @@
 import { requireScope } from '../../auth/access.js';
 import type { Deps } from '../../platform/deps.js';
-import { mapPage, pageQuery } from '../../platform/pagination.js';
+import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
-import { createWebhookInput, enableWebhookInput, updateWebhookInput } from '../../webhooks/webhooks.schema.js';
+import { attemptsQuery, createWebhookInput, enableWebhookInput, updateWebhookInput } from '../../webhooks/webhooks.schema.js';
 import {
   changeWebhook,
   createWebhook,
   deleteWebhook,
   enableWebhook,
   getWebhook,
+  listWebhookAttempts,
+  listWebhookDeliveries,
+  listWebhookSubscriptions,
   redeliver,
   rotateWebhookSecret,
   sendTestEvent,
   type Actor,
 } from '../../webhooks/webhooks.service.js';
-import { findWebhook, listAttempts, listDeliveries, listWebhooks, toAttemptResponse, toDeliveryResponse, toWebhookResponse } from '../../webhooks/webhooks.repository.js';
-import { notFound } from '../../platform/errors.js';
 import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/authenticate.js';
@@ -27,9 +28,6 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   const actor = (ctx: AppContext): Actor => ({ principal: principalOf(ctx), ip: clientIp(ctx, deps.config.trustProxyHops) });
   const accountOf = (ctx: AppContext) => principalOf(ctx).accountId;
   const param = (ctx: AppContext, name: string) => String((ctx.params as Record<string, string>)[name]);
-  const ownWebhook = async (ctx: AppContext) => {
-    if (!(await findWebhook(deps.db, accountOf(ctx), param(ctx, 'id')))) throw notFound('Webhook');
-  };
 
   api.post('/v1/webhooks', write, async (ctx) => {
     ctx.status = 201;
@@ -37,7 +35,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.get('/v1/webhooks', read, async (ctx) => {
-    ctx.body = mapPage(await listWebhooks(deps.db, accountOf(ctx), parseInput(pageQuery, ctx.query)), toWebhookResponse);
+    ctx.body = await listWebhookSubscriptions(deps, accountOf(ctx), parseInput(pageQuery, ctx.query));
   });
 
   api.get('/v1/webhooks/:id', read, async (ctx) => {
@@ -63,15 +61,11 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.get('/v1/webhooks/:id/attempts', read, async (ctx) => {
-    await ownWebhook(ctx);
-    const page = parseInput(pageQuery, ctx.query);
-    const deliveryId = typeof ctx.query.deliveryId === 'string' && /^[0-9a-f-]{36}$/i.test(ctx.query.deliveryId) ? ctx.query.deliveryId : undefined;
-    ctx.body = mapPage(await listAttempts(deps.db, accountOf(ctx), param(ctx, 'id'), page, deliveryId), toAttemptResponse);
+    ctx.body = await listWebhookAttempts(deps, accountOf(ctx), param(ctx, 'id'), parseInput(attemptsQuery, ctx.query));
   });
 
   api.get('/v1/webhooks/:id/deliveries', read, async (ctx) => {
-    await ownWebhook(ctx);
-    ctx.body = mapPage(await listDeliveries(deps.db, accountOf(ctx), param(ctx, 'id'), parseInput(pageQuery, ctx.query)), toDeliveryResponse);
+    ctx.body = await listWebhookDeliveries(deps, accountOf(ctx), param(ctx, 'id'), parseInput(pageQuery, ctx.query));
   });
 
   api.post('/v1/webhooks/:id/deliveries/:deliveryId/redeliver', write, async (ctx) => {
