@@ -148,3 +148,19 @@ describe('team and account policy', () => {
     expect((await api.get('/v1/team/members?cursor=garbage', { token: owner.token })).status).toBe(400);
   });
 });
+
+describe('with SIGNUP_ENABLED=false', () => {
+  let closed: TestContext;
+  beforeAll(async () => {
+    closed = await createTestContext({ SIGNUP_ENABLED: 'false' });
+  });
+  afterAll(() => closed.close());
+
+  it('refuses sign-up with 403 signup_disabled and creates nothing', async () => {
+    const res = await client(closed.url).post('/v1/auth/signup', { body: { accountName: 'Nope', email: 'nope@example.com', password: 'long enough pw' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('signup_disabled');
+    expect(await closed.deps.db('accounts')).toHaveLength(0);
+    expect(await closed.deps.db('users')).toHaveLength(0);
+  });
+});
