@@ -29,6 +29,15 @@ async function charge(principal: Principal, amount: number, reason = 'agent.trig
   }
 }
 
+/**
+ * The rate limit counts in fixed one-minute windows. A burst that straddles a window's end is split across two
+ * windows and never reaches the limit, so a test that must hit it first waits for a window with enough time left.
+ */
+async function waitForFreshRateWindow(needMs = 15_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < needMs) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 const balanceOf = async (accountId: string) => (await t.deps.db('accounts').where({ id: accountId }).first()).credits_balance as number;
 
 describe('GET /v1/billing and POST /v1/billing/credits', () => {
@@ -107,6 +116,7 @@ describe('chargeCredits', () => {
   });
 
   it('rate-limits uncapped keys by plan (free: 60/min) with 429 and RateLimit headers; capped keys and sessions are not', async () => {
+    await waitForFreshRateWindow();
     const owner = await signupAccount(api);
     const uncapped = await principalOf((await createAccountKey(api, owner.token, { scopes: ['messages:send'] })).key);
     const capped = await principalOf((await createAccountKey(api, owner.token, { scopes: ['messages:send'], spendCapCredits: 500 })).key);
@@ -158,6 +168,7 @@ describe('money-spending requests over HTTP (POST /v1/agents/:id/chat)', () => {
   });
 
   it('answers 429 with Retry-After and RateLimit-* once an uncapped account key passes the free plan limit', async () => {
+    await waitForFreshRateWindow();
     const owner = await signupAccount(api);
     const agentId = await createAgent(t, owner.accountId, 'Chatty', { autoReply: 'hello' });
     const key = await createAccountKey(api, owner.token, { scopes: ['trigger:agents'] });
