@@ -1,4 +1,4 @@
-import type { Conn } from '../platform/db.js';
+import { preparedRaw, type Conn } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
 import type { DeliveryRow } from './webhooks.repository.js';
 
@@ -22,7 +22,9 @@ export interface SendContext extends Pick<DeliveryRow, 'id' | 'account_id' | 'we
 
 /** Deliveries with their subscription and event, in one round trip; the answer is aligned with `deliveryIds`. */
 export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promise<Array<SendContext | undefined>> {
-  const { rows } = await conn.raw(
+  const { rows } = await preparedRaw(
+    conn,
+    'load_send_contexts',
     `SELECT d.id, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts,
             w.url, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
             w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed,
@@ -45,7 +47,9 @@ export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promi
 export async function recordRoutineAttempts(conn: Conn, outcomes: AttemptOutcome[]): Promise<number[]> {
   const col = <K extends keyof AttemptOutcome>(k: K) => outcomes.map((o) => o[k]);
   const ids = outcomes.map(() => newId('att'));
-  const { rows } = await conn.raw(
+  const { rows } = await preparedRaw(
+    conn,
+    'record_routine_attempts',
     `WITH input AS (
        SELECT * FROM unnest(?::text[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::timestamptz[])
          AS x(attempt_id, delivery_id, webhook_id, account_id, event, outcome, url, response_status, response_body, error, error_message, duration_ms, next_attempt_at)
@@ -102,7 +106,9 @@ export interface AttemptOutcome {
 export async function recordAttempt(conn: Conn, a: AttemptOutcome): Promise<{ attemptNumber: number; consecutiveFailures: number | null }> {
   const deliveryStatus = a.outcome === 'succeeded' ? 'succeeded' : a.outcome === 'exhausted' ? 'exhausted' : a.outcome === 'gaveUp' ? 'failed' : 'pending';
   const final = a.outcome !== 'failed';
-  const { rows } = await conn.raw(
+  const { rows } = await preparedRaw(
+    conn,
+    'record_attempt',
     `WITH d AS (
        UPDATE webhook_deliveries SET attempts = attempts + 1, status = :deliveryStatus, last_error = :error,
               last_response_status = :responseStatus, completed_at = CASE WHEN :final THEN now() ELSE NULL END, updated_at = now()
