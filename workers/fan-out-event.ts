@@ -1,8 +1,8 @@
 import { jobs } from '../src/platform/queues.js';
-import { fanOutEvent } from '../src/webhooks/delivery.service.js';
+import { fanOutEvent } from '../src/webhooks/dispatch.js';
 import { defineProcessor } from './processor.js';
 
-/** One event → one delivery row and one delivery job per active matching subscription. Safe to re-run. */
+/** The delivery jobs of one event with many subscribers, added in bulk off the request path. Safe to re-run. */
 export const fanOutEventProcessor = defineProcessor({
   job: jobs.fanOutEvent,
   async process(deps, data) {

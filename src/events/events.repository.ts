@@ -11,7 +11,6 @@ export interface EventRow {
   message_id: string | null;
   payload: Record<string, unknown>;
   created_at: Date;
-  dispatched_at: Date | null;
 }
 
 export interface NewEvent {
@@ -31,16 +30,6 @@ export async function insertEvent(conn: Conn, accountId: string, e: NewEvent): P
 
 export async function findEvent(conn: Conn, eventId: string): Promise<EventRow | undefined> {
   return conn<EventRow>('events').where({ id: eventId }).first();
-}
-
-export async function markDispatched(conn: Conn, eventIds: string[]): Promise<void> {
-  if (eventIds.length) await conn('events').whereIn('id', eventIds).whereNull('dispatched_at').update({ dispatched_at: conn.fn.now() });
-}
-
-/** Events committed but never handed to the queue (Redis was down, or the process died after commit). */
-export async function findUndispatched(conn: Conn, olderThan: Date, limit: number): Promise<string[]> {
-  const rows = await conn('events').select('id').whereNull('dispatched_at').where('created_at', '<', olderThan).orderBy('created_at').limit(limit);
-  return rows.map((r: { id: string }) => r.id);
 }
 
 export function listEvents(conn: Conn, accountId: string, page: PageQuery) {

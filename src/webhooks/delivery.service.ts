@@ -6,21 +6,36 @@ import { createSealer, type Sealer } from '../platform/crypto.js';
 import type { Deps } from '../platform/deps.js';
 import { safePost } from '../platform/http-client.js';
 import { newUuid } from '../platform/ids.js';
-import { enqueueBulk, jobs } from '../platform/queues.js';
 import { createBatcher, perOwner } from './batcher.js';
 import { disableWebhookOnce, loadSendContexts, markStopped, recordAttempt, recordRoutineAttempts, type AttemptOutcome, type SendContext } from './deliveries.repository.js';
 import { signatureHeaders } from './signature.js';
-import { findPendingDeliveryIds, insertDeliveriesForEvents } from './webhooks.repository.js';
 
 export const API_VERSION = '2026-11-01';
 export const USER_AGENT = 'Switchboard-Webhooks/1';
 
 const sealers = new Map<string, Sealer>();
-/** The sealer for webhook secrets (key derivation is done once per process). */
+/**
+ * The sealer for webhook secrets (key derivation is done once per process). Its `open` remembers what it opened:
+ * a sealed value never changes (rotation writes a new one), and decrypting on every attempt cost more than the
+ * signing itself. The memory is bounded and lives as long as the worker, which holds APP_SECRET anyway.
+ */
 export function webhookSealer(config: Config): Sealer {
   let s = sealers.get(config.appSecret);
   if (!s) {
-    s = createSealer(config.appSecret, 'webhook-secret');
+    const sealer = createSealer(config.appSecret, 'webhook-secret');
+    const opened = new Map<string, string>();
+    s = {
+      seal: sealer.seal,
+      open(sealed) {
+        let plain = opened.get(sealed);
+        if (plain === undefined) {
+          plain = sealer.open(sealed);
+          if (opened.size >= 10_000) opened.clear();
+          opened.set(sealed, plain);
+        }
+        return plain;
+      },
+    };
     sealers.set(config.appSecret, s);
   }
   return s;
@@ -28,36 +43,9 @@ export function webhookSealer(config: Config): Sealer {
 
 // Statements of concurrent jobs in one worker process are coalesced (see batcher.ts).
 const batchersOf = perOwner((deps: Deps) => ({
-  fanOut: createBatcher((eventIds: string[]) => insertDeliveriesForEvents(deps.db, eventIds)),
-  enqueue: createBatcher(async (ids: string[][]) => {
-    await enqueueDeliveries(deps, ids.flat());
-    return ids.map(() => undefined);
-  }),
   load: createBatcher((ids: string[]) => loadSendContexts(deps.db, ids)),
   record: createBatcher((outcomes: AttemptOutcome[]) => recordRoutineAttempts(deps.db, outcomes)),
 }));
-
-/** Fan-out of one event: one delivery row per active matching subscription, then their jobs in bulk. Idempotent. */
-export async function fanOutEvent(deps: Deps, eventId: string): Promise<number> {
-  const batchers = batchersOf(deps);
-  const { accountId, inserted, subscribers } = await batchers.fanOut(eventId);
-  if (!accountId || subscribers === 0) return 0;
-  // On a re-run (the job was retried after a crash) some rows already exist: enqueue every still-pending one;
-  // the job id is the delivery id, so a job that already exists is not added twice.
-  const ids = inserted.length === subscribers ? inserted : await findPendingDeliveryIds(deps.db, accountId, eventId);
-  if (ids.length) await batchers.enqueue(ids);
-  return ids.length;
-}
-
-/** Enqueues delivery jobs. `round` distinguishes a redelivery or recovery from the first round (fresh job id). */
-export async function enqueueDeliveries(deps: Deps, deliveryIds: string[], round?: string): Promise<void> {
-  await enqueueBulk(
-    deps.queues,
-    deps.config,
-    jobs.deliverWebhook,
-    deliveryIds.map((deliveryId) => ({ data: { deliveryId }, opts: { jobId: round ? `${deliveryId}.${round}` : deliveryId } })),
-  );
-}
 
 export function buildEnvelope(ctx: Pick<SendContext, 'id' | 'event' | 'event_created_at' | 'inbox_id' | 'message_id' | 'payload'>) {
   return {

@@ -85,47 +85,6 @@ export async function insertDeliveries(
   return inserted.map((r: { id: string }) => r.id);
 }
 
-export interface FanOutRows {
-  accountId: string | null;
-  subscribers: number;
-  inserted: string[];
-}
-
-/**
- * Fan-out of many events in one statement: a delivery row for every active subscription of each event's
- * account that wants the event, skipping pairs that exist, and the events marked dispatched (the after-commit
- * relay leaves that to this statement). The answer is aligned with `eventIds`.
- */
-export async function insertDeliveriesForEvents(conn: Conn, eventIds: string[]): Promise<FanOutRows[]> {
-  const { rows } = await conn.raw(
-    `WITH m AS (UPDATE events SET dispatched_at = now() WHERE id = ANY (?::text[]) AND dispatched_at IS NULL),
-          e AS (SELECT id, account_id, type FROM events WHERE id = ANY (?::text[])),
-          s AS (SELECT w.id AS webhook_id, e.id AS event_id, e.account_id, e.type
-                  FROM e JOIN webhooks w ON w.account_id = e.account_id
-                 WHERE w.status = 'active' AND w.deleted_at IS NULL AND e.type = ANY (w.events)),
-          i AS (INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event)
-                SELECT gen_random_uuid(), account_id, webhook_id, event_id, type FROM s
-                ON CONFLICT (event_id, webhook_id) DO NOTHING
-                RETURNING id, event_id)
-     SELECT e.id AS event_id, e.account_id,
-            (SELECT count(*) FROM s WHERE s.event_id = e.id)::int AS subscribers,
-            coalesce((SELECT array_agg(i.id) FROM i WHERE i.event_id = e.id), '{}') AS inserted
-       FROM e`,
-    [eventIds, eventIds],
-  );
-  const byId = new Map((rows as Array<{ event_id: string; account_id: string; subscribers: number; inserted: string[] }>).map((r) => [r.event_id, r]));
-  return eventIds.map((id) => {
-    const r = byId.get(id);
-    return r ? { accountId: r.account_id, subscribers: r.subscribers, inserted: r.inserted } : { accountId: null, subscribers: 0, inserted: [] };
-  });
-}
-
-/** Ids of deliveries for one event that are still pending (a re-run of fan-out re-enqueues them; job ids dedupe). */
-export async function findPendingDeliveryIds(conn: Conn, accountId: string, eventId: string): Promise<string[]> {
-  const rows = await conn('webhook_deliveries').where({ account_id: accountId, event_id: eventId, status: 'pending' }).select('id');
-  return rows.map((r: { id: string }) => r.id);
-}
-
 export function findDelivery(conn: Conn, accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
   return conn<DeliveryRow>('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId, id: deliveryId }).first();
 }

@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { TEST_EVENT, type EventType } from '../events/event-types.js';
-import { insertEvent, markDispatched } from '../events/events.repository.js';
+import { insertEvent } from '../events/events.repository.js';
 import { iso } from '../platform/clock.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
@@ -11,7 +11,8 @@ import { mapPage, type PageQuery } from '../platform/pagination.js';
 import type { z } from 'zod';
 
 type AttemptsQuery = z.infer<typeof attemptsQuery>;
-import { enqueueDeliveries, webhookSealer } from './delivery.service.js';
+import { webhookSealer } from './delivery.service.js';
+import { enqueueDeliveries } from './dispatch.js';
 import { generateWebhookSecret } from './signature.js';
 import type { attemptsQuery, CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
 import {
@@ -158,9 +159,8 @@ export async function sendTestEvent(deps: Deps, actor: Actor, id: string) {
   const deliveryId = newUuid();
   const eventId = await deps.db.transaction(async (trx) => {
     const payload = { webhookId: id, message: 'This is a test delivery from Switchboard.' };
-    // Not a subscribable event: written for the envelope and history, marked dispatched so no fan-out runs.
+    // Not a subscribable event: written for the envelope and history, with a delivery to this subscription only.
     const event = await insertEvent(trx, accountId, { type: TEST_EVENT as EventType, payload });
-    await markDispatched(trx, [event.id]);
     await insertDeliveries(trx, accountId, [{ id: deliveryId, webhook_id: id, event_id: event.id, event: TEST_EVENT }]);
     return event.id;
   });

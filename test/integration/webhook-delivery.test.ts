@@ -322,13 +322,14 @@ describe('webhook delivery', () => {
     const eventId = await transactWithEvents({ ...t.deps, queues: deadQueues }, accountId, (_trx, e) => e({ type: 'message.received', payload: { id: 'late' } }));
     await deadQueues.close().catch(() => undefined);
     deadRedis.disconnect();
-    expect((await t.deps.db('events').where({ id: eventId }).first()).dispatched_at).toBeNull();
+    // The delivery row committed with the event; only its job is missing.
+    const [stranded] = await t.deps.db('webhook_deliveries').where({ event_id: eventId });
+    expect(stranded).toMatchObject({ status: 'pending', attempts: 0 });
     await new Promise((res) => setTimeout(res, 2100));
     expect(r.received).toHaveLength(0);
 
     await enqueue(t.deps.queues, t.deps.config, jobs.relayOutbox, {});
     const [got] = await r.waitFor(1, 5000);
-    expect(got!.body.payload).toEqual({ id: 'late' });
-    expect((await t.deps.db('events').where({ id: eventId }).first()).dispatched_at).not.toBeNull();
+    expect(got!.body).toMatchObject({ id: stranded.id, payload: { id: 'late' } });
   });
 });
