@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, type Socket } from 'node:net';
-import { Agent, buildConnector, request } from 'undici';
+import { EventEmitter } from 'node:events';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { blockedAddressReason, blockedHostnameReason, ipLiteralOf } from './ip-ranges.js';
@@ -183,11 +184,13 @@ export async function safePost(
   if (typeof parsed === 'string') return { ok: false, error: 'invalid_url', durationMs: 0, message: `url ${parsed}` };
 
   const timeoutMs = opts.timeoutMs ?? config.webhooks.timeoutMs;
-  const controller = new AbortController();
+  // The whole attempt (connect, headers, body) is bounded by one timer. undici takes an EventEmitter as the
+  // abort signal, which costs a fraction of an AbortController on every request.
+  const abort = new EventEmitter();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    controller.abort();
+    abort.emit('abort');
   }, timeoutMs);
   try {
     const res = await request(parsed, {
@@ -195,7 +198,7 @@ export async function safePost(
       body,
       headers: { 'content-type': 'application/json', ...headers },
       dispatcher: dispatcherFor(config),
-      signal: controller.signal,
+      signal: abort,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
     });
@@ -215,15 +218,19 @@ export async function safePost(
   }
 }
 
-/** Reads the first 4 KiB; drains a little more so the connection can be reused, then gives up on it. */
-async function readCapped(stream: AsyncIterable<Buffer> & { dump(opts?: { limit?: number }): Promise<void> }, cap: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= cap) break;
-  }
-  if (size >= cap) await stream.dump({ limit: 64 * 1024 }).catch(() => undefined);
-  return Buffer.concat(chunks).subarray(0, cap).toString('utf8');
+/** Reads the first `cap` bytes; drains a little more so the connection can be reused, then gives up on it. */
+function readCapped(stream: Dispatcher.ResponseData['body'], cap: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const done = () => resolve(Buffer.concat(chunks).subarray(0, cap).toString('utf8'));
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size < cap) return;
+      stream.off('data', onData).off('end', done).off('error', reject);
+      stream.dump({ limit: 64 * 1024 }).catch(() => undefined).finally(done);
+    };
+    stream.on('data', onData).once('end', done).once('error', reject);
+  });
 }
