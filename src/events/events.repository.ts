@@ -1,5 +1,4 @@
 import type { Conn } from '../platform/db.js';
-import { newId } from '../platform/ids.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
 import type { EventType } from './event-types.js';
 
@@ -19,13 +18,6 @@ export interface NewEvent {
   messageId?: string | null;
   /** The serialized resource, exactly as the API returns it. */
   payload: Record<string, unknown>;
-}
-
-export async function insertEvent(conn: Conn, accountId: string, e: NewEvent): Promise<EventRow> {
-  const [row] = await conn<EventRow>('events')
-    .insert({ id: newId('evt'), account_id: accountId, type: e.type, inbox_id: e.inboxId ?? null, message_id: e.messageId ?? null, payload: JSON.stringify(e.payload) as unknown as Record<string, unknown> })
-    .returning('*');
-  return row!;
 }
 
 export async function findEvent(conn: Conn, eventId: string): Promise<EventRow | undefined> {

@@ -5,13 +5,14 @@ import type { NewEvent } from '../events/events.repository.js';
 // Fan-out happens in the emitting transaction: the event row and one delivery row per active subscription of
 // the account that wants it are written by ONE statement, so an event and its deliveries commit (or vanish)
 // together. The delivery ids are the envelope ids; what is left is handing them to the queue after commit.
+// `onlyTo` (a `webhook.test` event) names the one active subscription that gets a delivery, whatever it subscribes to.
 
 export interface FannedOutEvent {
   eventId: string;
   deliveryIds: string[];
 }
 
-export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: NewEvent): Promise<FannedOutEvent> {
+export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: NewEvent, onlyTo: string | null = null): Promise<FannedOutEvent> {
   const { rows } = await preparedRaw(
     trx,
     'insert_event_with_deliveries',
@@ -23,7 +24,8 @@ export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: 
        INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event)
        SELECT gen_random_uuid(), e.account_id, w.id, e.id, e.type
          FROM e JOIN webhooks w ON w.account_id = e.account_id
-        WHERE w.status = 'active' AND w.deleted_at IS NULL AND e.type = ANY (w.events)
+        WHERE w.status = 'active' AND w.deleted_at IS NULL
+          AND CASE WHEN :onlyTo::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = :onlyTo END
        RETURNING id
      )
      SELECT (SELECT id FROM e) AS event_id, coalesce((SELECT array_agg(id) FROM d), '{}') AS delivery_ids`,
@@ -34,6 +36,7 @@ export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: 
       inboxId: e.inboxId ?? null,
       messageId: e.messageId ?? null,
       payload: JSON.stringify(e.payload),
+      onlyTo,
     },
   );
   const row = rows[0] as { event_id: string; delivery_ids: string[] };

@@ -70,21 +70,6 @@ export interface DeliveryRow {
   updated_at: Date;
 }
 
-/** Inserts deliveries, skipping (event, webhook) pairs that exist; returns the ids of the rows that are new. */
-export async function insertDeliveries(
-  conn: Conn,
-  accountId: string,
-  rows: Array<{ id: string; webhook_id: string; event_id: string; event: string }>,
-): Promise<string[]> {
-  if (rows.length === 0) return [];
-  const inserted = await conn('webhook_deliveries')
-    .insert(rows.map((r) => ({ ...r, account_id: accountId })))
-    .onConflict(['event_id', 'webhook_id'])
-    .ignore()
-    .returning('id');
-  return inserted.map((r: { id: string }) => r.id);
-}
-
 export function findDelivery(conn: Conn, accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
   return conn<DeliveryRow>('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId, id: deliveryId }).first();
 }

@@ -1,25 +1,24 @@
 import type { Principal } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { TEST_EVENT, type EventType } from '../events/event-types.js';
-import { insertEvent } from '../events/events.repository.js';
 import { iso } from '../platform/clock.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
-import { newId, newUuid } from '../platform/ids.js';
+import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import type { z } from 'zod';
 
 type AttemptsQuery = z.infer<typeof attemptsQuery>;
 import { webhookSealer } from './delivery.service.js';
-import { enqueueDeliveries } from './dispatch.js';
+import { dispatchCommitted, enqueueDeliveries } from './dispatch.js';
+import { insertEventWithDeliveries } from './fan-out.repository.js';
 import { generateWebhookSecret } from './signature.js';
 import type { attemptsQuery, CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
 import {
   activateWebhook,
   findDelivery,
   findWebhook,
-  insertDeliveries,
   insertWebhook,
   listAttempts,
   listDeliveries,
@@ -156,14 +155,15 @@ export async function sendTestEvent(deps: Deps, actor: Actor, id: string) {
   const accountId = actor.principal.accountId;
   const webhook = await requireWebhook(deps, accountId, id);
   requireActive(webhook);
-  const deliveryId = newUuid();
-  const eventId = await deps.db.transaction(async (trx) => {
-    const payload = { webhookId: id, message: 'This is a test delivery from Switchboard.' };
-    // Not a subscribable event: written for the envelope and history, with a delivery to this subscription only.
-    const event = await insertEvent(trx, accountId, { type: TEST_EVENT as EventType, payload });
-    await insertDeliveries(trx, accountId, [{ id: deliveryId, webhook_id: id, event_id: event.id, event: TEST_EVENT }]);
-    return event.id;
+  const payload = { webhookId: id, message: 'This is a test delivery from Switchboard.' };
+  // Not a subscribable event: written for the envelope and history, with a delivery to this subscription only.
+  const fannedOut = await deps.db.transaction(async (trx) => {
+    const f = await insertEventWithDeliveries(trx, accountId, { type: TEST_EVENT as EventType, payload }, id);
+    // Disabled or deleted between the check above and this statement: nothing to send, so nothing is written.
+    if (f.deliveryIds.length === 0) throw new AppError('conflict', 'The webhook was disabled or deleted while the test was being sent');
+    return f;
   });
-  await enqueueDeliveries(deps, [deliveryId]);
+  await dispatchCommitted(deps, [fannedOut]);
+  const { eventId, deliveryIds: [deliveryId] } = fannedOut;
   return { deliveryId, eventId, event: TEST_EVENT, status: 'pending' as const };
 }
