@@ -23,7 +23,7 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(baseUrl + path, { method, headers, body: body as BodyInit | undefined });
+  const res = await fetch(baseUrl + path, { method, headers, body: body as RequestInit["body"] });
   const text = await res.text();
   let parsed: unknown = text;
   try {
