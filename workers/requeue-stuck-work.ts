@@ -10,13 +10,12 @@ import { defineProcessor } from './processor.js';
  * process killed in between), the row stays queued with no job. This sweep enqueues such rows again; the job id
  * is the row id, so a row that does have its job is not enqueued twice.
  */
-export const STALE_AFTER_MS = 60_000;
 const BATCH = 500;
 
 export const requeueStuckWorkProcessor = defineProcessor({
   job: jobs.requeueStuckWork,
   async process(deps) {
-    const olderThan = new Date(Date.now() - STALE_AFTER_MS);
+    const olderThan = new Date(Date.now() - deps.config.requeueAfterMs);
     const runs = await findStaleQueuedRuns(deps.db, olderThan, BATCH);
     for (const runId of runs) await enqueueRun(deps, runId);
     const messages = await findStaleQueuedMessages(deps.db, olderThan, BATCH);

@@ -29,6 +29,27 @@ const dnsServers = z
     'expected a comma-separated list of IP[:port], e.g. 1.1.1.1,[2606:4700::1111]:53',
   );
 
+// Repeating maintenance jobs and how often each runs (SCHEDULE_INTERVALS_MS overrides any of them).
+export const SCHEDULE_DEFAULTS_MS = {
+  'sweep-expired-sessions': 15 * 60_000,
+  'sweep-expired-keys': 60_000,
+  'relay-outbox': 30_000,
+  'requeue-stuck-work': 60_000,
+} as const;
+export type ScheduleId = keyof typeof SCHEDULE_DEFAULTS_MS;
+
+// Worker concurrency per queue (QUEUE_CONCURRENCY overrides; webhook-delivery also follows WEBHOOK_CONCURRENCY).
+const CONCURRENCY_DEFAULTS = { 'webhook-fanout': 50, 'message-send': 20, 'agent-runs': 20, maintenance: 5 } as const;
+
+/** "name=ms,name=ms" where every name is one of `names`. */
+const namedIntervals = (names: readonly string[], min: number) =>
+  z
+    .string()
+    .regex(/^\s*[a-z-]+\s*=\s*\d+(\s*,\s*[a-z-]+\s*=\s*\d+)*\s*$/, 'expected name=number pairs, e.g. relay-outbox=30000')
+    .transform((s) => Object.fromEntries(s.split(',').map((pair) => pair.split('=').map((v) => v.trim()) as [string, string]).map(([k, v]) => [k, Number(v)])))
+    .refine((m) => Object.keys(m).every((k) => names.includes(k)), `names must be among ${names.join(', ')}`)
+    .refine((m) => Object.values(m).every((v) => v >= min), `values must be at least ${min}`);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: intIn(0, 65535).default(3000),
@@ -43,6 +64,12 @@ const envSchema = z.object({
   WEBHOOK_DISABLE_AFTER: intIn(1, 10_000).default(20),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   WEBHOOK_CONCURRENCY: intIn(1, 1000).default(50),
+  WEBHOOK_RELAY_AFTER_MS: intIn(0, 3600_000).default(10_000),
+  SCHEDULE_INTERVALS_MS: namedIntervals(Object.keys(SCHEDULE_DEFAULTS_MS), 100).optional(),
+  SCHEDULE_CHECK_MS: intIn(100, 3600_000).default(30_000),
+  QUEUE_CONCURRENCY: namedIntervals([...Object.keys(CONCURRENCY_DEFAULTS), 'webhook-delivery'], 1).optional(),
+  REQUEUE_AFTER_MS: intIn(0, 24 * 3600_000).default(60_000),
+  RATE_LIMIT_WINDOW_MS: intIn(1000, 24 * 3600_000).default(60_000),
   KEY_ROTATION_GRACE_SECONDS: intIn(0, 30 * 24 * 3600).default(3600),
   TRUST_PROXY_HOPS: intIn(0, 10).default(0),
   SIGNUP_ENABLED: bool.default(true),
@@ -90,7 +117,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       disableAfter: e.WEBHOOK_DISABLE_AFTER,
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       concurrency: e.WEBHOOK_CONCURRENCY,
+      // A pending delivery this long past due whose job is gone (failed, removed, lost with Redis) is re-armed.
+      relayAfterMs: e.WEBHOOK_RELAY_AFTER_MS,
     },
+    // Every worker process checks this often that each job scheduler exists, and re-creates it if Redis lost it.
+    schedules: { everyMs: { ...SCHEDULE_DEFAULTS_MS, ...e.SCHEDULE_INTERVALS_MS } as Record<ScheduleId, number>, checkMs: e.SCHEDULE_CHECK_MS },
+    queueConcurrency: { ...CONCURRENCY_DEFAULTS, 'webhook-delivery': e.WEBHOOK_CONCURRENCY, ...e.QUEUE_CONCURRENCY } as Record<string, number>,
+    // Runs and messages still queued this long after commit are enqueued again (their after-commit enqueue failed).
+    requeueAfterMs: e.REQUEUE_AFTER_MS,
     keys: { rotationGraceSeconds: e.KEY_ROTATION_GRACE_SECONDS },
     trustProxyHops: e.TRUST_PROXY_HOPS,
     signupEnabled: e.SIGNUP_ENABLED,
@@ -106,7 +140,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Prices in credits, one table (contract §5).
     prices: { email: 1, sms: 2, agentTrigger: 5 },
     signupCredits: 1000,
+    // Money-spending requests per window for uncapped keys, by plan.
     rateLimits: { free: 60, pro: 600 } as Record<string, number>,
+    rateLimitWindowMs: e.RATE_LIMIT_WINDOW_MS,
   };
 }
 
