@@ -3,6 +3,7 @@ import pg from 'pg';
 import { loadConfig, type Env } from '../src/platform/config.js';
 import { adminQuery, createDb, ensureDatabase, migrateLatest } from '../src/platform/db.js';
 import type { Deps } from '../src/platform/deps.js';
+import { createDeps } from '../src/platform/runtime.js';
 import { createLogger } from '../src/platform/logger.js';
 import { ensureLocalServices } from '../src/platform/local-services.js';
 import { createQueues } from '../src/platform/queues.js';
@@ -60,11 +61,12 @@ async function main() {
       const redis = createApiRedis(config.redis.url);
       redis.on('error', () => undefined);
       const queues = createQueues(redis, config.bullmqPrefix, () => undefined);
-      const deps: Deps = { config, db, redis, queues, logger: createLogger('silent') };
+      const deps: Deps = createDeps({ config, db, redis, queues, logger: createLogger('silent') });
       return {
         deps,
         async close() {
           await queues.close();
+          await deps.http.close();
           const keys = await redis.keys(`${config.bullmqPrefix}:*`);
           if (keys.length) await redis.del(...keys);
           redis.disconnect();

@@ -4,9 +4,8 @@ import { Queue, Worker } from 'bullmq';
 import { Agent, request } from 'undici';
 import type { SessionPrincipal } from '../src/auth/principal.js';
 import { signup } from '../src/accounts/accounts.service.js';
-import { transactWithEvents } from '../src/events/outbox.js';
+import { transactWithEvents } from '../src/webhooks/outbox.js';
 import type { Deps } from '../src/platform/deps.js';
-import { closeHttpClient } from '../src/platform/http-client.js';
 import { createWorkerRedis } from '../src/platform/redis.js';
 import { createWebhook } from '../src/webhooks/webhooks.service.js';
 import { startWorkers } from '../workers/index.js';
@@ -266,7 +265,6 @@ export const webhooksBenchmark: Benchmark = {
       };
     } finally {
       await receiver.close();
-      await closeHttpClient();
       await close();
     }
   },

@@ -1,34 +1,29 @@
 import type { WorkerOptions } from 'bullmq';
 import type { Deps } from '../src/platform/deps.js';
 import { jobs } from '../src/platform/queues.js';
-import { attemptDelivery, DeliveryAttemptFailed, retryDelayMs } from '../src/webhooks/delivery.service.js';
+import { attemptDelivery } from '../src/webhooks/delivery.service.js';
 import { defineProcessor } from './processor.js';
 
-/** One attempt of one delivery; a failure throws so BullMQ schedules the next one with the 'webhook' backoff. */
+/** One attempt of one delivery by the job its row names; the next attempt, if any, is a new job. */
 export const deliverWebhookProcessor = defineProcessor({
   job: jobs.deliverWebhook,
-  async process(deps, data, job) {
-    const outcome = await attemptDelivery(deps, data.deliveryId, { attemptsMade: job.attemptsMade, maxAttempts: job.opts.attempts ?? 1 });
-    return { outcome };
+  async process(deps, data) {
+    return { outcome: await attemptDelivery(deps, data.deliveryId, data.seq) };
   },
 });
 
 /**
  * Worker settings of the webhook-delivery queue. The lock must outlive a whole attempt (timeout plus the
- * bookkeeping around it) so a slow receiver never makes a live job look stalled; it is also how soon a job of a
- * killed worker is picked up again, so it is kept a small multiple of the timeout.
+ * bookkeeping around it) so a slow receiver never makes a live job look stalled; it is also how soon the job of
+ * a killed worker is picked up again, so it is kept a small multiple of the timeout.
+ *
+ * maxStalledCount 1: BullMQ puts a job whose worker died back in the queue once. If it stalls again (a worker
+ * crash loop, a poison delivery), BullMQ fails it and the relay sweep re-arms the delivery from its row at the
+ * sweep's pace, so nothing is lost and a delivery that kills its workers cannot do so in a tight loop.
  */
 export function webhookDeliverySettings(deps: Deps): Partial<WorkerOptions> {
-  const { timeoutMs, concurrency } = deps.config.webhooks;
+  const { timeoutMs } = deps.config.webhooks;
   const lockDuration = Math.max(timeoutMs * 3, 1500);
   if (lockDuration < timeoutMs * 2) throw new Error(`webhook-delivery lockDuration ${lockDuration} ms must exceed twice WEBHOOK_TIMEOUT_MS`);
-  return {
-    concurrency,
-    lockDuration,
-    stalledInterval: lockDuration,
-    settings: {
-      backoffStrategy: (attemptsMade: number, _type?: string, err?: Error) =>
-        err instanceof DeliveryAttemptFailed && err.delayMs !== null ? err.delayMs : retryDelayMs(deps.config, attemptsMade, null),
-    },
-  };
+  return { lockDuration, stalledInterval: lockDuration, maxStalledCount: 1 };
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../src/platform/deps.js';
 import { QUEUE_NAMES, type QueueName } from '../src/platform/queues.js';
 import { createWorkerRedis, type Redis } from '../src/platform/redis.js';
 import type { Processor } from './processor.js';
-import { schedules } from './schedules.js';
+import { ensureSchedules, watchSchedules } from './schedules.js';
 import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
 import { sweepExpiredKeysProcessor } from './sweep-expired-keys.js';
 import { deliverWebhookProcessor, webhookDeliverySettings } from './deliver-webhook.js';
@@ -16,13 +16,9 @@ import { sendMessageProcessor } from './send-message.js';
 /** Every processor, by job name. A queue's worker dispatches on the job's name. */
 export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor, sendMessageProcessor, runAgentProcessor, requeueStuckWorkProcessor];
 
-/** Per-queue worker settings (concurrency, lock duration, custom backoff). */
+/** Per-queue worker settings beyond concurrency (which comes from config.queueConcurrency). */
 export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {
-  'webhook-fanout': () => ({ concurrency: 50 }),
   'webhook-delivery': webhookDeliverySettings,
-  // Sends and runs wait on remote servers (SMTP, SMS providers, HTTP runtimes), not on CPU.
-  'message-send': () => ({ concurrency: 20 }),
-  'agent-runs': () => ({ concurrency: 20 }),
 };
 
 export interface RunningWorkers {
@@ -44,22 +40,23 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
         if (!processor) throw new Error(`no processor for job ${job.name} on ${queue}`);
         return processor.process(deps, processor.job.schema.parse(job.data), job);
       },
-      { connection, prefix: deps.config.bullmqPrefix, concurrency: 5, ...queueSettings[queue]?.(deps) },
+      { connection, prefix: deps.config.bullmqPrefix, concurrency: deps.config.queueConcurrency[queue] ?? 5, ...queueSettings[queue]?.(deps) },
     );
     worker.on('failed', (job, err) => deps.logger.warn({ queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job failed'));
     worker.on('error', (err) => deps.logger.error({ queue, err: err.message }, 'worker error'));
     return worker;
   });
 
+  let stopWatching = () => undefined as void;
   if (opts.schedule !== false) {
-    for (const s of schedules) {
-      await deps.queues[s.job.queue].upsertJobScheduler(s.id, { every: s.everyMs }, { name: s.job.name, data: {}, opts: s.job.options(deps.config) });
-    }
+    await ensureSchedules(deps);
+    stopWatching = watchSchedules(deps);
   }
 
   return {
     workers,
     close: async () => {
+      stopWatching();
       await Promise.all(workers.map((w) => w.close()));
       await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
     },

@@ -1,16 +1,18 @@
 import { jobs } from '../src/platform/queues.js';
-import { relayUnsentDeliveries } from '../src/webhooks/dispatch.js';
+import { relayOverdueDeliveries } from '../src/webhooks/dispatch.js';
 import { defineProcessor } from './processor.js';
 
-/** Deliveries older than this with no attempt are taken to have missed the after-commit enqueue. */
-export const RELAY_AFTER_MS = 2000;
-
+/**
+ * Re-arms pending deliveries more than WEBHOOK_RELAY_AFTER_MS past due whose job is gone: never added (Redis was
+ * away at commit), failed (stalled past its limit, or out of attempts while Postgres was away), removed, or lost
+ * with Redis's data. Up to 20 batches of 1,000 per run, so a long outage drains within a few runs.
+ */
 export const relayOutboxProcessor = defineProcessor({
   job: jobs.relayOutbox,
   async process(deps) {
-    // Up to 20 batches of 1,000 per run, so a long Redis outage drains within a few runs.
-    const relayed = await relayUnsentDeliveries(deps, new Date(Date.now() - RELAY_AFTER_MS), 1000, 20);
-    if (relayed) deps.logger.info({ relayed }, 'sweep re-added the jobs of deliveries with no attempt yet');
-    return { relayed };
+    const dueBefore = new Date(Date.now() - deps.config.webhooks.relayAfterMs);
+    const result = await relayOverdueDeliveries(deps, dueBefore, 1000, 20);
+    if (result.rearmed) deps.logger.info(result, 'relay sweep re-armed deliveries whose job was gone');
+    return result;
   },
 });

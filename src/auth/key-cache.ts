@@ -1,5 +1,7 @@
 import type { Deps } from '../platform/deps.js';
 import { findKeyBySecretHash, type KeyRow } from '../keys/keys.repository.js';
+import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
+import type { Redis } from '../platform/redis.js';
 
 // A per-instance cache of key rows that can never outlive a deactivate, delete, rotate or edit, on any instance.
 //
@@ -11,8 +13,8 @@ import { findKeyBySecretHash, type KeyRow } from '../keys/keys.repository.js';
 // A reader loads a row only after reading the epoch, and with FOR SHARE, so it either read the epoch before
 // step 2 (its entry is stale-tagged and the next request reloads) or it blocks behind the lock until the commit
 // and reads the new row. Hence a request that starts after a change's response never uses a pre-change row.
-// Epoch reads are batched per event-loop turn (readEpoch below), each still sent after its request arrived, so
-// the argument above holds unchanged. If Redis cannot be read, the cache is bypassed and the database answers.
+// Epoch reads are batched per event-loop turn (createKeyCache below), each still sent after its request arrived,
+// so the argument above holds unchanged. If Redis cannot be read, the cache is bypassed and the database answers.
 // Entries also expire after a minute (also below the epoch keys' TTL), which covers rows changed outside the API
 // (e.g. an agent deleted with ON DELETE CASCADE).
 
@@ -29,71 +31,37 @@ interface Entry {
 const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 20_000;
 const EPOCH_TTL_MS = 3600_000;
-const caches = new WeakMap<Deps, Map<string, Entry>>();
 
 const epochKey = (deps: Pick<Deps, 'config'>, hash: string) => `${deps.config.bullmqPrefix}:key-epoch:${hash.slice(0, 32)}`;
 
-function cacheOf(deps: Deps): Map<string, Entry> {
-  let cache = caches.get(deps);
-  if (!cache) caches.set(deps, (cache = new Map()));
-  return cache;
+/** The cache of one runtime: its rows, and its epoch reads coalesced into one MGET per event-loop turn. */
+export interface KeyCache {
+  rows: Map<string, Entry>;
+  readEpoch: Coalesced<string, string | null>;
 }
-
-interface PendingRead {
-  promise: Promise<string | null>;
-  resolve(value: string | null): void;
-  reject(err: unknown): void;
-}
-
-const MAX_KEYS_PER_MGET = 1000;
-const pendingReads = new WeakMap<Deps, Map<string, PendingRead>>();
 
 /**
- * The epoch of one key, read in the same MGET as every other epoch asked for during this event-loop turn: the
- * batch is sent from setImmediate, after the turn's I/O callbacks (all requests parsed in it) have run. Under
- * load that is one Redis command and round trip for many requests instead of one each; requests for the same
- * key share the read. Every read is still sent after its request arrived, so it sees every bump committed
- * before that request, which is all the guarantee above needs. A failed MGET rejects every read in it.
+ * Epoch reads go through the shared coalescer: the batch is sent from setImmediate, after the turn's I/O
+ * callbacks (all requests parsed in it) have run, so under load it is one Redis command for many requests, and
+ * every read is still sent after its request arrived: it sees every bump committed before that request, which
+ * is all the guarantee above needs. An MGET fails as a whole (Redis is away), so no item is re-run alone.
  */
-function readEpoch(deps: Deps, key: string): Promise<string | null> {
-  let pending = pendingReads.get(deps);
-  if (!pending) {
-    pendingReads.set(deps, (pending = new Map()));
-    setImmediate(flushEpochReads, deps, pending);
-  }
-  let read = pending.get(key);
-  if (!read) {
-    let resolve!: PendingRead['resolve'];
-    let reject!: PendingRead['reject'];
-    const promise = new Promise<string | null>((res, rej) => ((resolve = res), (reject = rej)));
-    pending.set(key, (read = { promise, resolve, reject }));
-  }
-  return read.promise;
-}
-
-function flushEpochReads(deps: Deps, pending: Map<string, PendingRead>): void {
-  pendingReads.delete(deps);
-  const keys = [...pending.keys()];
-  for (let i = 0; i < keys.length; i += MAX_KEYS_PER_MGET) {
-    const chunk = keys.slice(i, i + MAX_KEYS_PER_MGET);
-    Promise.resolve()
-      .then(() => deps.redis.mget(chunk))
-      .then(
-        (values) => chunk.forEach((key, j) => pending.get(key)!.resolve(values[j] ?? null)),
-        (err: unknown) => chunk.forEach((key) => pending.get(key)!.reject(err)),
-      );
-  }
+export function createKeyCache(redis: Redis): KeyCache {
+  return {
+    rows: new Map(),
+    readEpoch: createCoalescer((keys: string[]) => redis.mget(keys), { maxBatch: 1000, failsAll: () => true }),
+  };
 }
 
 /** The key row for a secret hash: from this instance's cache when its epoch is current, else from Postgres. */
 export async function loadKeyByHash(deps: Deps, hash: string): Promise<ResolvedKeyRow | undefined> {
   let epoch: string | null;
   try {
-    epoch = await readEpoch(deps, epochKey(deps, hash));
+    epoch = await deps.keyCache.readEpoch(epochKey(deps, hash));
   } catch {
     return findKeyBySecretHash(deps.db, hash);
   }
-  const cache = cacheOf(deps);
+  const cache = deps.keyCache.rows;
   const at = Date.now();
   const hit = cache.get(hash);
   if (hit && hit.epoch === epoch && at - hit.loadedAt < MAX_AGE_MS) return hit.row;

@@ -1,6 +1,5 @@
 import { recordAudit } from '../audit/audit.repository.js';
 import type { Principal } from '../auth/principal.js';
-import { createSealer } from '../platform/crypto.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
@@ -12,7 +11,6 @@ import { checkDomainRecords } from './dns-check.js';
 import { deleteDomain, findDomain, findDomainByName, insertDomain, listDomains, recordDomainChecks } from './domains.repository.js';
 import { domainInput, expectedRecords, RECORD_PURPOSES, toDomainResponse } from './domains.schema.js';
 
-const sealerFor = (deps: Deps) => createSealer(deps.config.appSecret, 'dkim');
 const respond = (deps: Deps) => (row: Parameters<typeof toDomainResponse>[0]) => toDomainResponse(row, deps.config.domains.spfInclude);
 
 export async function listDomainsFor(deps: Deps, accountId: string, page: PageQuery) {
@@ -36,7 +34,7 @@ export async function addDomain(deps: Deps, principal: Principal, body: unknown,
         name,
         dkim_selector: key.selector,
         dkim_public_key: key.publicKey,
-        dkim_private_key_sealed: sealerFor(deps).seal(key.privateKeyPem),
+        dkim_private_key_sealed: deps.sealers.dkim.seal(key.privateKeyPem),
       });
       await recordAudit(trx, principal, { action: 'domain.created', targetType: 'domain', targetId: inserted.id, ip, details: { name } });
       return inserted;
@@ -87,5 +85,5 @@ export async function verifyDomain(deps: Deps, principal: Principal, domainId: s
 export async function getDkimSigningKey(deps: Deps, accountId: string, domain: string) {
   const row = await findDomainByName(deps.db, accountId, domain.toLowerCase());
   if (!row || row.status !== 'verified') return null;
-  return { domainName: row.name, keySelector: row.dkim_selector, privateKey: sealerFor(deps).open(row.dkim_private_key_sealed) };
+  return { domainName: row.name, keySelector: row.dkim_selector, privateKey: deps.sealers.dkim.open(row.dkim_private_key_sealed) };
 }

@@ -1,6 +1,5 @@
 import { recordAudit } from '../audit/audit.repository.js';
 import type { Principal } from '../auth/principal.js';
-import { createSealer } from '../platform/crypto.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
@@ -20,7 +19,6 @@ import {
   type SmtpInput,
 } from './integrations.schema.js';
 
-const sealerFor = (deps: Deps) => createSealer(deps.config.appSecret, 'integration');
 
 /** An unknown provider in the path is a resource that does not exist. */
 export function parseProvider(raw: string): Provider {
@@ -38,7 +36,7 @@ export async function connectIntegration(deps: Deps, principal: Principal, provi
   const input = provider === 'smtp' ? parseInput(smtpInput(), body) : parseInput(smsHttpInput(), body);
   await checkProviderTarget(deps, provider, input);
   const { settings, secrets } = splitSecrets(provider, input);
-  const secretsSealed = sealerFor(deps).seal(JSON.stringify(secrets));
+  const secretsSealed = deps.sealers.integration.seal(JSON.stringify(secrets));
   return deps.db.transaction(async (trx) => {
     const { row, inserted } = await upsertIntegration(trx, principal.accountId, provider, { settings, secretsSealed });
     await recordAudit(trx, principal, {
@@ -88,7 +86,7 @@ export async function getIntegrationConfig(deps: Deps, accountId: string, provid
 export async function getIntegrationConfig(deps: Deps, accountId: string, provider: Provider): Promise<Record<string, unknown> | null> {
   const row = await findIntegration(deps.db, accountId, provider);
   if (!row) return null;
-  const secrets = JSON.parse(sealerFor(deps).open(row.secrets_sealed)) as Record<string, unknown>;
+  const secrets = JSON.parse(deps.sealers.integration.open(row.secrets_sealed)) as Record<string, unknown>;
   if (provider === 'smtp') {
     const s = row.settings;
     const config: SmtpConfig = {

@@ -3,7 +3,7 @@ import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { getIntegrationConfig } from '../integrations/integrations.service.js';
 import type { Deps } from '../platform/deps.js';
 import { isIP } from 'node:net';
-import { pickAddress, safePost } from '../platform/http-client.js';
+import { pickAddress } from '../platform/http-client.js';
 
 // The one place that decides how mail and SMS leave the service:
 // email: the account's connected smtp integration → the platform SMTP_URL → a log transport;
@@ -83,7 +83,7 @@ export async function sendAccountSms(deps: Deps, accountId: string, sms: Outgoin
     return 'log';
   }
   const body = JSON.stringify({ from: provider.from, to: sms.to, text: sms.text, messageId: sms.messageId, inboxAddress: sms.from });
-  const res = await safePost(deps.config, provider.url, body, { ...provider.headers, 'idempotency-key': sms.messageId, 'user-agent': 'Switchboard-SMS/1' });
+  const res = await deps.http.post(provider.url, body, { ...provider.headers, 'idempotency-key': sms.messageId, 'user-agent': 'Switchboard-SMS/1' });
   if (!res.ok) throw new Error(`sms provider refused the message: ${res.error} (${res.message})`);
   deps.logger.info({ transport: 'integration', to: sms.to, messageId: sms.messageId, status: res.status }, 'sms sent');
   return 'integration';

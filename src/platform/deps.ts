@@ -1,10 +1,18 @@
+import type { KeyCache } from '../auth/key-cache.js';
+import type { DeliveryBatches } from '../webhooks/delivery-batches.js';
 import type { Config } from './config.js';
+import type { Sealers } from './crypto.js';
 import type { Db } from './db.js';
+import type { HttpClient } from './http-client.js';
 import type { Logger } from './logger.js';
 import type { Queues } from './queues.js';
 import type { Redis } from './redis.js';
 
-/** What services, routes and processors are given. Nothing in the service is a module-level singleton. */
+/**
+ * What services, routes and processors are given. Nothing in the service is a module-level singleton: every
+ * piece of state a runtime keeps (connection pools, caches, coalesced statements) is here, is built by
+ * `createDeps` and is closed with the runtime (`closeDeps`).
+ */
 export interface Deps {
   config: Config;
   db: Db;
@@ -12,4 +20,15 @@ export interface Deps {
   redis: Redis;
   queues: Queues;
   logger: Logger;
+  /** The one SSRF-safe outbound HTTP client (webhooks, agent runtimes, SMS providers) and its pool. */
+  http: HttpClient;
+  /** Sealers for secrets at rest, one per purpose. */
+  sealers: Sealers;
+  /** This instance's cache of key rows, checked against Redis epochs on every request. */
+  keyCache: KeyCache;
+  /** The delivery pipeline's statements, coalesced across the concurrent jobs of this process. */
+  deliveryBatches: DeliveryBatches;
 }
+
+/** The connections a runtime is built on; everything else in Deps is derived from them. */
+export type Connections = Pick<Deps, 'config' | 'db' | 'redis' | 'queues' | 'logger'>;

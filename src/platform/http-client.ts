@@ -5,6 +5,7 @@ import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { blockedAddressReason, blockedHostnameReason, ipLiteralOf } from './ip-ranges.js';
+import { toStorableText } from './text.js';
 
 // The one outbound HTTP client for targets chosen by customers (webhooks, HTTP agent runtimes). It refuses
 // internal addresses twice: when the URL is saved (checkTargetUrl) and inside the connector, on the address
@@ -12,6 +13,8 @@ import { blockedAddressReason, blockedHostnameReason, ipLiteralOf } from './ip-r
 
 /** What a webhook attempt keeps of a receiver's answer. Callers that need the answer itself pass a larger cap. */
 export const MAX_RESPONSE_BODY = 4096;
+/** Error messages carry the receiver's own words at times (a TLS alert, a reset reason); kept to this length. */
+const MAX_ERROR_MESSAGE = 1000;
 
 export type SafeErrorCode =
   | 'timeout'
@@ -93,25 +96,6 @@ function createDispatcher(allowPrivate: boolean): Agent {
   return new Agent({ connect, connections: 256, pipelining: 1, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
 }
 
-const dispatchers = new Map<boolean, Agent>();
-
-function dispatcherFor(config: Config): Agent {
-  const allowPrivate = config.webhooks.allowPrivateTargets;
-  let d = dispatchers.get(allowPrivate);
-  if (!d) {
-    d = createDispatcher(allowPrivate);
-    dispatchers.set(allowPrivate, d);
-  }
-  return d;
-}
-
-/** Closes the shared pools (process shutdown, end of a test file). */
-export async function closeHttpClient(): Promise<void> {
-  const all = [...dispatchers.values()];
-  dispatchers.clear();
-  await Promise.all(all.map((d) => d.close().catch(() => undefined)));
-}
-
 /** Syntax rules of a target URL; returns the parsed URL or a reason. */
 function parseTarget(config: Config, url: string): URL | string {
   let parsed: URL;
@@ -167,16 +151,32 @@ function classify(err: unknown, timedOut: boolean): { error: SafeErrorCode; mess
   return { error: 'connection_refused', message: code ? `${code}: ${message}` : message };
 }
 
-/**
- * POSTs `body` to a customer-chosen URL. Never follows redirects, reads at most 4 KiB of the answer,
- * and never throws: every outcome is a SafeResponse.
- */
-export async function safePost(
+export interface HttpClient {
+  /**
+   * POSTs `body` to a customer-chosen URL. Never follows redirects, reads at most 4 KiB of the answer (or
+   * `maxBodyBytes`), and never throws: every outcome is a SafeResponse whose texts can be stored as they are.
+   */
+  post(url: string, body: string, headers: Record<string, string>, opts?: { timeoutMs?: number; maxBodyBytes?: number }): Promise<SafeResponse>;
+  /** Closes the connection pool (end of the runtime that owns it). */
+  close(): Promise<void>;
+}
+
+/** The outbound client of one runtime: one keep-alive pool for every receiver, closed with the runtime. */
+export function createHttpClient(config: Config): HttpClient {
+  const dispatcher = createDispatcher(config.webhooks.allowPrivateTargets);
+  return {
+    post: (url, body, headers, opts = {}) => safePost(config, dispatcher, url, body, headers, opts),
+    close: () => dispatcher.close().catch(() => undefined),
+  };
+}
+
+async function safePost(
   config: Config,
+  dispatcher: Dispatcher,
   url: string,
   body: string,
   headers: Record<string, string>,
-  opts: { timeoutMs?: number; maxBodyBytes?: number } = {},
+  opts: { timeoutMs?: number; maxBodyBytes?: number },
 ): Promise<SafeResponse> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -197,7 +197,7 @@ export async function safePost(
       method: 'POST',
       body,
       headers: { 'content-type': 'application/json', ...headers },
-      dispatcher: dispatcherFor(config),
+      dispatcher,
       signal: abort,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
@@ -212,7 +212,8 @@ export async function safePost(
     }
     return { ok: false, error: 'http_status', status, headers: responseHeaders, body: text, durationMs, message: `receiver answered ${status}` };
   } catch (err) {
-    return { ok: false, durationMs: elapsed(), ...classify(err, timedOut) };
+    const failure = classify(err, timedOut);
+    return { ok: false, durationMs: elapsed(), error: failure.error, message: toStorableText(failure.message, MAX_ERROR_MESSAGE) };
   } finally {
     clearTimeout(timer);
   }
@@ -223,7 +224,8 @@ function readCapped(stream: Dispatcher.ResponseData['body'], cap: number): Promi
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = () => resolve(Buffer.concat(chunks).subarray(0, cap).toString('utf8'));
+    // Decoding turns invalid UTF-8 into U+FFFD; toStorableText replaces NUL, which Postgres refuses in text.
+    const done = () => resolve(toStorableText(Buffer.concat(chunks).subarray(0, cap).toString('utf8')));
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       size += chunk.length;

@@ -1,6 +1,8 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import { z } from 'zod';
+import { createCoalescer } from './coalescer.js';
 import type { Config } from './config.js';
+import { isBackendUnavailable } from './outage.js';
 import type { Redis } from './redis.js';
 
 // The job catalog: every job the service runs, its queue, its payload schema and its retry policy.
@@ -28,12 +30,15 @@ export const jobs = {
     schema: z.object({ eventId: z.string() }).strict(),
     options: () => ({ attempts: 8, backoff: { type: 'exponential', delay: 1000 }, ...keep }),
   }),
+  // One attempt of one delivery by the job its row names (seq = the row's job_seq; jobs enqueued before job_seq
+  // existed carry none and count as the first). A receiver's failure is not a job failure: the next attempt is a
+  // new job scheduled by src/webhooks/retry-policy.ts. BullMQ's own attempts only cover this process failing
+  // (Postgres away while recording), and the relay sweep covers a job that ran out of them.
   deliverWebhook: defineJob({
     name: 'deliver-webhook',
     queue: 'webhook-delivery',
-    schema: z.object({ deliveryId: z.string().uuid() }).strict(),
-    // One first try plus one retry per configured delay; the delays come from a custom backoff strategy.
-    options: (config) => ({ attempts: config.webhooks.retryDelaysMs.length + 1, backoff: { type: 'webhook' }, ...keep }),
+    schema: z.object({ deliveryId: z.string().uuid(), seq: z.number().int().positive().default(1) }).strict(),
+    options: () => ({ attempts: 5, backoff: { type: 'exponential', delay: 1000 }, ...keep }),
   }),
   runAgent: defineJob({
     name: 'run-agent',
@@ -53,7 +58,7 @@ export const jobs = {
     schema: empty,
     options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
   }),
-  // Every 30 s: hands events whose fan-out never got enqueued (Redis was away at commit) to the fan-out queue.
+  // Every 30 s: re-arms pending deliveries past due whose job is gone (never added, failed, lost with Redis).
   relayOutbox: defineJob({
     name: 'relay-outbox',
     queue: 'maintenance',
@@ -78,16 +83,33 @@ export const jobs = {
 
 export type JobData<J extends JobDefinition> = z.infer<J['schema']>;
 
-export type Queues = Record<QueueName, Queue> & { close(): Promise<void> };
+type BulkJob = Parameters<Queue['addBulk']>[0][number];
+
+export type Queues = Record<QueueName, Queue> & {
+  /** Adds jobs to a queue; the adds of one event-loop turn share one addBulk (one Redis round trip). */
+  addJobs(queue: QueueName, jobs: BulkJob[]): Promise<void>;
+  close(): Promise<void>;
+};
 
 export function createQueues(connection: Redis, prefix: string, onError: (err: Error) => void): Queues {
   const entries = QUEUE_NAMES.map((name) => {
     const queue = new Queue(name, { connection, prefix });
     queue.on('error', onError);
-    return [name, queue] as const;
+    const add = createCoalescer(
+      async (groups: BulkJob[][]) => {
+        await queue.addBulk(groups.flat());
+        return groups.map(() => undefined);
+      },
+      { failsAll: isBackendUnavailable },
+    );
+    return [name, queue, add] as const;
   });
-  const queues = Object.fromEntries(entries) as Record<QueueName, Queue>;
+  const queues = Object.fromEntries(entries.map(([name, queue]) => [name, queue])) as Record<QueueName, Queue>;
+  const adders = new Map(entries.map(([name, , add]) => [name, add]));
   return Object.assign(queues, {
+    addJobs: async (name: QueueName, jobs: BulkJob[]) => {
+      if (jobs.length) await adders.get(name)!(jobs);
+    },
     close: async () => {
       await Promise.all(entries.map(([, q]) => q.close()));
     },
@@ -102,8 +124,7 @@ export async function enqueue<J extends JobDefinition>(
   data: JobData<J>,
   opts: JobsOptions = {},
 ): Promise<void> {
-  const payload = job.schema.parse(data);
-  await queues[job.queue].add(job.name, payload, { ...job.options(config), ...opts });
+  await enqueueBulk(queues, config, job, [{ data, opts }]);
 }
 
 export async function enqueueBulk<J extends JobDefinition>(
@@ -112,9 +133,9 @@ export async function enqueueBulk<J extends JobDefinition>(
   job: J,
   items: Array<{ data: JobData<J>; opts?: JobsOptions }>,
 ): Promise<void> {
-  if (items.length === 0) return;
   const base = job.options(config);
-  await queues[job.queue].addBulk(
+  await queues.addJobs(
+    job.queue,
     items.map(({ data, opts }) => ({ name: job.name, data: job.schema.parse(data), opts: { ...base, ...opts } })),
   );
 }

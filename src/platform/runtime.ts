@@ -1,7 +1,10 @@
+import { createKeyCache } from '../auth/key-cache.js';
+import { createDeliveryBatches } from '../webhooks/delivery-batches.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { createSealers } from './crypto.js';
 import { createDb, ensureDatabase, migrateLatest } from './db.js';
-import { closeHttpClient } from './http-client.js';
-import type { Deps } from './deps.js';
+import type { Connections, Deps } from './deps.js';
+import { createHttpClient } from './http-client.js';
 import { ensureLocalServices, StartupError } from './local-services.js';
 import { createLogger } from './logger.js';
 import { createQueues } from './queues.js';
@@ -34,17 +37,34 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
   const redis = createApiRedis(resolved.redis.url);
   redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
   const queues = createQueues(redis, resolved.bullmqPrefix, (err) => logger.warn({ err: err.message }, 'queue error'));
-  const deps: Deps = { config: resolved, db, redis, queues, logger };
+  const deps = createDeps({ config: resolved, db, redis, queues, logger });
   return {
     deps,
     close: async () => {
-      await queues.close();
-      await closeHttpClient();
-      redis.disconnect();
-      await db.destroy();
+      await closeDeps(deps);
       await local.stop();
     },
   };
+}
+
+/** Everything a runtime keeps, built on its connections (the composition root of the service). */
+export function createDeps(connections: Connections): Deps {
+  const { config, db, redis } = connections;
+  return {
+    ...connections,
+    http: createHttpClient(config),
+    sealers: createSealers(config.appSecret),
+    keyCache: createKeyCache(redis),
+    deliveryBatches: createDeliveryBatches(db),
+  };
+}
+
+/** Closes what createDeps built and the connections under it. */
+export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.queues.close();
+  await deps.http.close();
+  deps.redis.disconnect();
+  await deps.db.destroy();
 }
 
 /** Runs an entry point; a configuration or start-up problem prints one line and exits 1. */

@@ -5,8 +5,8 @@ import { recentMessages, touchConversation } from '../messages/conversations.rep
 import { insertMessage } from '../messages/messages.repository.js';
 import type { MessageRow } from '../messages/messages.schema.js';
 import type { Deps } from '../platform/deps.js';
-import { safePost } from '../platform/http-client.js';
 import { newId } from '../platform/ids.js';
+import { toStorableText } from '../platform/text.js';
 import * as repo from './runs.repository.js';
 
 export const DEFAULT_AUTO_REPLY = 'Thanks for your message. This agent has no runtime configured yet, so this is an automatic reply.';
@@ -16,7 +16,8 @@ const runtimeConfig = z.object({ type: z.literal('http'), url: z.string() });
 const MAX_REPLY_CHARS = 100_000;
 // Room for the longest reply we accept, JSON-escaped (up to 6 bytes per character in the worst case).
 const MAX_RUNTIME_ANSWER_BYTES = MAX_REPLY_CHARS * 6 + 1024;
-const runtimeAnswer = z.object({ reply: z.string().min(1).max(MAX_REPLY_CHARS) });
+// A runtime is a remote party: a NUL or lone surrogate in its reply (\u0000 in JSON) is replaced, not refused.
+const runtimeAnswer = z.object({ reply: z.string().min(1).max(MAX_REPLY_CHARS).transform((r) => toStorableText(r)) });
 
 /** A failure the runtime gave us; retrying will not change it (bad answer, unusable config). */
 class PermanentRunError extends Error {}
@@ -81,7 +82,7 @@ async function produceReply(deps: Deps, agent: AgentRow, run: repo.RunRow, histo
     message: input?.text ?? null,
     messages: history.map((m) => ({ id: m.id, role: m.direction === 'inbound' ? 'user' : 'agent', text: m.text, createdAt: m.created_at.toISOString() })),
   });
-  const res = await safePost(deps.config, parsed.data.url, body, { 'user-agent': 'Switchboard-Runtime/1', 'x-switchboard-run': run.id }, { timeoutMs: deps.config.runtime.timeoutMs, maxBodyBytes: MAX_RUNTIME_ANSWER_BYTES });
+  const res = await deps.http.post(parsed.data.url, body, { 'user-agent': 'Switchboard-Runtime/1', 'x-switchboard-run': run.id }, { timeoutMs: deps.config.runtime.timeoutMs, maxBodyBytes: MAX_RUNTIME_ANSWER_BYTES });
   if (!res.ok) {
     const message = `runtime call failed: ${res.error} (${res.message})`;
     // Refused targets and unusable URLs will not get better on a retry.

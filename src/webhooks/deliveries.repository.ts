@@ -1,12 +1,90 @@
-import { preparedRaw, type Conn } from '../platform/db.js';
+import type { NewEvent } from '../events/events.repository.js';
+import { iso } from '../platform/clock.js';
+import { preparedRaw, type Conn, type Trx } from '../platform/db.js';
 import { newId } from '../platform/ids.js';
-import type { DeliveryRow } from './webhooks.repository.js';
+import { paginate, type PageQuery } from '../platform/pagination.js';
 
-// Worker-side statements of the delivery pipeline. The worker only has a delivery id, so the first
-// lookup is by id; every later statement is scoped by the account it found.
+// Every statement on webhook_deliveries and webhook_attempts. A delivery is a small state machine whose row is
+// the authority (the README has the table):
+//
+//   pending ──success──▶ succeeded        pending ──retry scheduled──▶ pending (job_seq + 1, due later)
+//   pending ──last retry failed──▶ exhausted    pending ──410 / subscription stopped──▶ failed
+//   succeeded | failed | exhausted ──reopen (redeliver, recoverSince)──▶ pending (job_seq + 1, due now)
+//
+// Each transition is one function whose WHERE names the state it leaves and the job_seq of the job that may
+// make it, so a late or duplicated job can never move a delivery back. An attempt that arrives for a delivery
+// that has moved on is still recorded (it happened) but changes neither the delivery nor the subscription.
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'exhausted';
+
+export interface DeliveryRow {
+  id: string;
+  account_id: string;
+  webhook_id: string;
+  event_id: string;
+  event: string;
+  status: DeliveryStatus;
+  attempts: number;
+  round_attempts: number;
+  job_seq: number;
+  next_attempt_at: Date | null;
+  last_error: string | null;
+  last_response_status: number | null;
+  completed_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A delivery and the number of the job that may make its next attempt. */
+export interface ArmedDelivery {
+  id: string;
+  job_seq: number;
+}
+
+// ---- fan-out: the event and its deliveries, in the emitting transaction ----
+
+export interface FannedOutEvent {
+  eventId: string;
+  deliveryIds: string[];
+}
+
+/**
+ * The event row and one delivery row per active subscription of the account that wants it, in ONE statement, so
+ * they commit (or vanish) together; the delivery ids are the envelope ids. `onlyTo` (a `webhook.test` event)
+ * names the one active subscription that gets a delivery, whatever it subscribes to.
+ */
+export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: NewEvent, onlyTo: string | null = null): Promise<FannedOutEvent> {
+  const { rows } = await preparedRaw(
+    trx,
+    'insert_event_with_deliveries',
+    `WITH e AS (
+       INSERT INTO events (id, account_id, type, inbox_id, message_id, payload)
+       VALUES (:id, :accountId, :type, :inboxId, :messageId, :payload::jsonb)
+       RETURNING id, account_id, type
+     ), d AS (
+       INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event)
+       SELECT gen_random_uuid(), e.account_id, w.id, e.id, e.type
+         FROM e JOIN webhooks w ON w.account_id = e.account_id
+        WHERE w.status = 'active' AND w.deleted_at IS NULL
+          AND CASE WHEN :onlyTo::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = :onlyTo END
+       RETURNING id
+     )
+     SELECT (SELECT id FROM e) AS event_id, coalesce((SELECT array_agg(id) FROM d), '{}') AS delivery_ids`,
+    { id: newId('evt'), accountId, type: e.type, inboxId: e.inboxId ?? null, messageId: e.messageId ?? null, payload: JSON.stringify(e.payload), onlyTo },
+  );
+  const row = rows[0] as { event_id: string; delivery_ids: string[] };
+  return { eventId: row.event_id, deliveryIds: row.delivery_ids };
+}
+
+/** The pending deliveries of one event (the fan-out job of a large event adds their jobs). */
+export function findPendingDeliveriesOfEvent(conn: Conn, eventId: string): Promise<ArmedDelivery[]> {
+  return conn('webhook_deliveries').select('id', 'job_seq').where({ event_id: eventId, status: 'pending' });
+}
+
+// ---- the worker's read ----
 
 /** A delivery with what sending it needs from its subscription and its event. */
-export interface SendContext extends Pick<DeliveryRow, 'id' | 'account_id' | 'webhook_id' | 'event_id' | 'event' | 'status' | 'attempts'> {
+export interface SendContext extends Pick<DeliveryRow, 'id' | 'account_id' | 'webhook_id' | 'event_id' | 'event' | 'status' | 'attempts' | 'round_attempts' | 'job_seq'> {
   url: string;
   webhook_status: 'active' | 'disabled';
   webhook_deleted_at: Date | null;
@@ -25,7 +103,7 @@ export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promi
   const { rows } = await preparedRaw(
     conn,
     'load_send_contexts',
-    `SELECT d.id, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts,
+    `SELECT d.id, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts, d.round_attempts, d.job_seq,
             w.url, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
             w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed,
             e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at
@@ -39,130 +117,235 @@ export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promi
   return deliveryIds.map((id) => byId.get(id));
 }
 
-/**
- * The common outcomes (a success, or a failure that will be retried) of many attempts in ONE statement:
- * attempt rows, delivery rows, and the reset of the consecutive count of subscriptions that succeeded.
- * Returns the attempt numbers, aligned with `outcomes`.
- */
-export async function recordRoutineAttempts(conn: Conn, outcomes: AttemptOutcome[]): Promise<number[]> {
-  const col = <K extends keyof AttemptOutcome>(k: K) => outcomes.map((o) => o[k]);
-  const ids = outcomes.map(() => newId('att'));
-  const { rows } = await preparedRaw(
-    conn,
-    'record_routine_attempts',
-    `WITH input AS (
-       SELECT * FROM unnest(?::text[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::timestamptz[])
-         AS x(attempt_id, delivery_id, webhook_id, account_id, event, outcome, url, response_status, response_body, error, error_message, duration_ms, next_attempt_at)
-     ), d AS (
-       UPDATE webhook_deliveries wd
-          SET attempts = wd.attempts + 1,
-              status = CASE WHEN input.outcome = 'succeeded' THEN 'succeeded' ELSE 'pending' END,
-              last_error = input.error, last_response_status = input.response_status,
-              completed_at = CASE WHEN input.outcome = 'succeeded' THEN now() END, updated_at = now()
-         FROM input
-        WHERE wd.id = input.delivery_id AND wd.account_id = input.account_id
-       RETURNING wd.id, wd.attempts
-     ), a AS (
-       INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
-                                     response_status, response_body, error, error_message, duration_ms, next_attempt_at)
-       SELECT i.attempt_id, i.delivery_id, i.webhook_id, i.account_id, i.event, d.attempts,
-              CASE WHEN i.outcome = 'succeeded' THEN 'succeeded' ELSE 'failed' END, i.url,
-              i.response_status, i.response_body, i.error, i.error_message, i.duration_ms, i.next_attempt_at
-         FROM input i JOIN d ON d.id = i.delivery_id
-       RETURNING id, attempt_number
-     ), w AS (
-       UPDATE webhooks SET consecutive_failures = 0
-        WHERE id IN (SELECT webhook_id FROM input WHERE outcome = 'succeeded') AND consecutive_failures <> 0
-       RETURNING id
-     )
-     SELECT a.id, a.attempt_number FROM a`,
-    [ids, col('deliveryId'), col('webhookId'), col('accountId'), col('event'), col('outcome'), col('url'), col('responseStatus'),
-      col('responseBody'), col('error'), col('errorMessage'), col('durationMs'), col('nextAttemptAt')] as unknown as string[],
-  );
-  const numbers = new Map((rows as Array<{ id: string; attempt_number: number }>).map((r) => [r.id, r.attempt_number]));
-  return ids.map((id) => numbers.get(id) ?? 0);
-}
+// ---- transitions made by an attempt ----
 
-export interface AttemptOutcome {
+/** One attempt as the worker saw it. Texts are storable already (the HTTP client made them so). */
+export interface AttemptRecord {
   accountId: string;
   deliveryId: string;
   webhookId: string;
   event: string;
   url: string;
-  /** succeeded: 2xx. failed: will be retried. exhausted: the last retry failed. gaveUp: final failure, not counted (410). */
-  outcome: 'succeeded' | 'failed' | 'exhausted' | 'gaveUp';
+  /** The job_seq of the job that made the attempt. */
+  seq: number;
+  /** attempts + 1 as loaded; the number the attempt row gets. */
+  attemptNumber: number;
   responseStatus: number | null;
   responseBody: string | null;
   error: string | null;
   errorMessage: string | null;
   durationMs: number;
-  nextAttemptAt: Date | null;
+  /** Only for a retry: when the next attempt is due. */
+  nextAttemptAt?: Date | null;
 }
 
-/**
- * Records one attempt, moves the delivery on and keeps the subscription's consecutive count, in ONE statement:
- * a success resets the count, an exhausted delivery adds one. Returns the count after an exhausted delivery.
- */
-export async function recordAttempt(conn: Conn, a: AttemptOutcome): Promise<{ attemptNumber: number; consecutiveFailures: number | null }> {
-  const deliveryStatus = a.outcome === 'succeeded' ? 'succeeded' : a.outcome === 'exhausted' ? 'exhausted' : a.outcome === 'gaveUp' ? 'failed' : 'pending';
-  const final = a.outcome !== 'failed';
-  const { rows } = await preparedRaw(
-    conn,
-    'record_attempt',
-    `WITH d AS (
-       UPDATE webhook_deliveries SET attempts = attempts + 1, status = :deliveryStatus, last_error = :error,
-              last_response_status = :responseStatus, completed_at = CASE WHEN :final THEN now() ELSE NULL END, updated_at = now()
-        WHERE id = :deliveryId AND account_id = :accountId
-       RETURNING attempts
-     ), a AS (
-       INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
-                                     response_status, response_body, error, error_message, duration_ms, next_attempt_at)
-       SELECT :attemptId, :deliveryId, :webhookId, :accountId, :event, d.attempts, :attemptStatus, :url,
-              :responseStatus, :responseBody, :error, :errorMessage, :durationMs, :nextAttemptAt
-         FROM d
-       RETURNING attempt_number
-     ), w AS (
-       UPDATE webhooks SET consecutive_failures = CASE WHEN :outcome = 'succeeded' THEN 0 ELSE consecutive_failures + 1 END
-        WHERE id = :webhookId AND account_id = :accountId
-          AND ((:outcome = 'succeeded' AND consecutive_failures <> 0) OR :outcome = 'exhausted')
-       RETURNING consecutive_failures
+const INPUT = `input AS (
+  SELECT * FROM unnest(?::text[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::timestamptz[])
+    AS x(attempt_id, delivery_id, account_id, webhook_id, event, url, seq, attempt_number, response_status, response_body, error, error_message, duration_ms, next_attempt_at)
+)`;
+/** The state an attempt may move a delivery from: pending, and held by the job that made the attempt. */
+const HELD = `wd.id = i.delivery_id AND wd.account_id = i.account_id AND wd.status = 'pending' AND wd.job_seq = i.seq`;
+/** The attempt row, whether or not the delivery moved; only a retry that moved plans a next attempt. */
+const insertAttempts = (status: 'succeeded' | 'failed') => `a AS (
+  INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
+                                response_status, response_body, error, error_message, duration_ms, next_attempt_at)
+  SELECT i.attempt_id, i.delivery_id, i.webhook_id, i.account_id, i.event, i.attempt_number, '${status}', i.url,
+         i.response_status, i.response_body, i.error, i.error_message, i.duration_ms, CASE WHEN d.id IS NOT NULL THEN i.next_attempt_at END
+    FROM input i LEFT JOIN d ON d.id = i.delivery_id
+)`;
+
+function inputColumns(items: AttemptRecord[]) {
+  const col = <K extends keyof AttemptRecord>(k: K) => items.map((r) => r[k] ?? null);
+  return [items.map(() => newId('att')), col('deliveryId'), col('accountId'), col('webhookId'), col('event'), col('url'), col('seq'), col('attemptNumber'),
+    col('responseStatus'), col('responseBody'), col('error'), col('errorMessage'), col('durationMs'), col('nextAttemptAt')] as unknown as string[];
+}
+
+async function transition<R>(conn: Conn, name: string, sql: string, items: AttemptRecord[]): Promise<Array<R | undefined>> {
+  const { rows } = await preparedRaw(conn, name, sql, inputColumns(items));
+  const byId = new Map((rows as Array<R & { id: string }>).map((r) => [r.id, r]));
+  return items.map((i) => byId.get(i.deliveryId));
+}
+
+/** pending → succeeded. Any success resets its subscription's consecutive count. Answers whether each moved. */
+export async function recordSuccesses(conn: Conn, items: AttemptRecord[]): Promise<boolean[]> {
+  const rows = await transition<{ moved: boolean }>(conn, 'record_successes', `WITH ${INPUT}, d AS (
+       UPDATE webhook_deliveries wd
+          SET status = 'succeeded', attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = NULL,
+              last_response_status = i.response_status, next_attempt_at = NULL, completed_at = now(), updated_at = now()
+         FROM input i WHERE ${HELD}
+       RETURNING wd.id, wd.webhook_id
+     ), ${insertAttempts('succeeded')}, w AS (
+       UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (SELECT webhook_id FROM d) AND consecutive_failures <> 0
      )
-     SELECT (SELECT attempt_number FROM a) AS attempt_number, (SELECT consecutive_failures FROM w) AS consecutive_failures`,
-    {
-      attemptId: newId('att'),
-      deliveryId: a.deliveryId,
-      webhookId: a.webhookId,
-      accountId: a.accountId,
-      event: a.event,
-      url: a.url,
-      outcome: a.outcome,
-      deliveryStatus,
-      final,
-      attemptStatus: a.outcome === 'succeeded' ? 'succeeded' : 'failed',
-      responseStatus: a.responseStatus,
-      responseBody: a.responseBody,
-      error: a.error,
-      errorMessage: a.errorMessage,
-      durationMs: a.durationMs,
-      nextAttemptAt: a.nextAttemptAt,
-    },
-  );
-  const row = rows[0] as { attempt_number: number | null; consecutive_failures: number | null };
-  return { attemptNumber: row.attempt_number ?? 0, consecutiveFailures: a.outcome === 'exhausted' ? row.consecutive_failures : null };
+     SELECT i.delivery_id AS id, d.id IS NOT NULL AS moved FROM input i LEFT JOIN d ON d.id = i.delivery_id`, items);
+  return rows.map((r) => r?.moved === true);
+}
+
+/** pending → pending, due at `nextAttemptAt`, held by the next job. Answers each new job_seq (null: did not move). */
+export async function recordRetries(conn: Conn, items: AttemptRecord[]): Promise<Array<number | null>> {
+  const rows = await transition<{ job_seq: number | null }>(conn, 'record_retries', `WITH ${INPUT}, d AS (
+       UPDATE webhook_deliveries wd
+          SET attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = i.error,
+              last_response_status = i.response_status, next_attempt_at = i.next_attempt_at, job_seq = wd.job_seq + 1, updated_at = now()
+         FROM input i WHERE ${HELD}
+       RETURNING wd.id, wd.job_seq
+     ), ${insertAttempts('failed')}
+     SELECT i.delivery_id AS id, d.job_seq FROM input i LEFT JOIN d ON d.id = i.delivery_id`, items);
+  return rows.map((r) => r?.job_seq ?? null);
 }
 
 /**
- * Disables the subscription if it is still active and (when given) its count reached the threshold.
- * Many exhausted deliveries may call this at once; the row lock and the status condition let exactly one win.
+ * pending → exhausted (the round's last retry failed). Each exhausted delivery adds one to its subscription's
+ * consecutive count in the same statement; answers the count after it (null: the delivery did not move).
  */
-export async function disableWebhookOnce(conn: Conn, accountId: string, webhookId: string, reason: string, threshold?: number): Promise<boolean> {
-  const q = conn('webhooks').where({ id: webhookId, account_id: accountId, status: 'active' }).whereNull('deleted_at');
-  if (threshold !== undefined) q.where('consecutive_failures', '>=', threshold);
-  const rows = await q.update({ status: 'disabled', disabled_at: conn.fn.now(), disabled_reason: reason, updated_at: conn.fn.now() }).returning('id');
-  return rows.length > 0;
+export async function recordExhaustions(conn: Conn, items: AttemptRecord[]): Promise<Array<number | null>> {
+  const rows = await transition<{ consecutive_failures: number | null }>(conn, 'record_exhaustions', `WITH ${INPUT}, d AS (
+       UPDATE webhook_deliveries wd
+          SET status = 'exhausted', attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = i.error,
+              last_response_status = i.response_status, next_attempt_at = NULL, completed_at = now(), updated_at = now()
+         FROM input i WHERE ${HELD}
+       RETURNING wd.id, wd.webhook_id
+     ), ${insertAttempts('failed')}, w AS (
+       UPDATE webhooks wb SET consecutive_failures = wb.consecutive_failures + c.n
+         FROM (SELECT webhook_id, count(*)::int AS n FROM d GROUP BY webhook_id) c
+        WHERE wb.id = c.webhook_id
+       RETURNING wb.id, wb.consecutive_failures
+     )
+     SELECT i.delivery_id AS id, w.consecutive_failures
+       FROM input i JOIN d ON d.id = i.delivery_id JOIN w ON w.id = d.webhook_id`, items);
+  return rows.map((r) => r?.consecutive_failures ?? null);
 }
 
-/** A delivery that stopped because its subscription is disabled or deleted: `failed`, so recoverSince finds it. */
-export async function markStopped(conn: Conn, accountId: string, deliveryId: string): Promise<void> {
-  await conn('webhook_deliveries').where({ id: deliveryId, account_id: accountId, status: 'pending' }).update({ status: 'failed', completed_at: conn.fn.now(), updated_at: conn.fn.now() });
+/** pending → failed, final and not counted: the receiver answered 410 Gone. */
+export async function recordGone(conn: Conn, items: AttemptRecord[]): Promise<boolean[]> {
+  const rows = await transition<{ moved: boolean }>(conn, 'record_gone', `WITH ${INPUT}, d AS (
+       UPDATE webhook_deliveries wd
+          SET status = 'failed', attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = i.error,
+              last_response_status = i.response_status, next_attempt_at = NULL, completed_at = now(), updated_at = now()
+         FROM input i WHERE ${HELD}
+       RETURNING wd.id
+     ), ${insertAttempts('failed')}
+     SELECT i.delivery_id AS id, d.id IS NOT NULL AS moved FROM input i LEFT JOIN d ON d.id = i.delivery_id`, items);
+  return rows.map((r) => r?.moved === true);
 }
+
+/** pending → failed with no attempt: the subscription was disabled or deleted (recoverSince finds it). */
+export async function stopDelivery(conn: Conn, accountId: string, deliveryId: string, seq: number): Promise<boolean> {
+  const q = conn('webhook_deliveries').where({ id: deliveryId, account_id: accountId, status: 'pending', job_seq: seq });
+  return (await q.update({ status: 'failed', next_attempt_at: null, completed_at: conn.fn.now(), updated_at: conn.fn.now() })) > 0;
+}
+
+// ---- transitions made by people and sweeps ----
+
+/** succeeded | failed | exhausted → pending, due now, with a fresh round of retries (redeliver, recoverSince). */
+export async function reopenDeliveries(conn: Conn, accountId: string, webhookId: string, filter: { ids: string[] } | { failedSince: Date }): Promise<ArmedDelivery[]> {
+  const q = conn('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId });
+  if ('ids' in filter) q.whereIn('id', filter.ids).whereIn('status', ['succeeded', 'failed', 'exhausted']);
+  else q.whereIn('status', ['failed', 'exhausted']).where('created_at', '>=', filter.failedSince);
+  return q
+    .update({ status: 'pending', round_attempts: 0, next_attempt_at: conn.fn.now(), job_seq: conn.raw('job_seq + 1'), completed_at: null, updated_at: conn.fn.now() })
+    .returning(['id', 'job_seq']);
+}
+
+/**
+ * pending → pending, due now, held by a new job (redeliver of a delivery waiting for a retry). The job that was
+ * waiting becomes stale, so the delivery is sent once, not twice.
+ */
+export async function hastenDelivery(conn: Conn, accountId: string, webhookId: string, deliveryId: string): Promise<ArmedDelivery | undefined> {
+  const [row] = await conn('webhook_deliveries')
+    .where({ id: deliveryId, account_id: accountId, webhook_id: webhookId, status: 'pending' })
+    .update({ next_attempt_at: conn.fn.now(), job_seq: conn.raw('job_seq + 1'), updated_at: conn.fn.now() })
+    .returning(['id', 'job_seq']);
+  return row;
+}
+
+/** Pending deliveries due before `dueBefore`, oldest first, keyset-paged (the relay sweep's candidates). */
+export async function findOverdueDeliveries(conn: Conn, dueBefore: Date, limit: number, after?: { dueAt: Date; id: string }): Promise<Array<ArmedDelivery & { next_attempt_at: Date }>> {
+  // The status is a literal so that even a generic plan uses the partial index webhook_deliveries_due.
+  const { rows } = await conn.raw(
+    `SELECT id, job_seq, next_attempt_at FROM webhook_deliveries
+      WHERE status = 'pending' AND next_attempt_at < ? AND (next_attempt_at, id) > (?::timestamptz, ?::uuid)
+      ORDER BY next_attempt_at, id LIMIT ?`,
+    [dueBefore, after?.dueAt ?? new Date(0), after?.id ?? '00000000-0000-0000-0000-000000000000', limit],
+  );
+  return rows;
+}
+
+/** pending → pending, held by a new job: the one its job_seq named is gone (failed, removed, lost with Redis). */
+export async function rearmDeliveries(conn: Conn, items: ArmedDelivery[]): Promise<ArmedDelivery[]> {
+  if (items.length === 0) return [];
+  const { rows } = await conn.raw(
+    `UPDATE webhook_deliveries wd SET job_seq = wd.job_seq + 1, updated_at = now()
+       FROM unnest(?::uuid[], ?::int[]) AS x(id, seq)
+      WHERE wd.id = x.id AND wd.status = 'pending' AND wd.job_seq = x.seq
+     RETURNING wd.id, wd.job_seq`,
+    [items.map((i) => i.id), items.map((i) => i.job_seq)] as unknown as string[],
+  );
+  return rows;
+}
+
+// ---- reads for the API ----
+
+export function findDelivery(conn: Conn, accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+  return conn<DeliveryRow>('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId, id: deliveryId }).first();
+}
+
+export function listDeliveries(conn: Conn, accountId: string, webhookId: string, page: PageQuery) {
+  return paginate<DeliveryRow>(conn('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId }), 'webhook_deliveries', page);
+}
+
+export interface AttemptRow {
+  id: string;
+  delivery_id: string;
+  webhook_id: string;
+  account_id: string;
+  event: string;
+  attempt_number: number;
+  status: 'succeeded' | 'failed';
+  url: string;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  error_message: string | null;
+  duration_ms: number;
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
+export function listAttempts(conn: Conn, accountId: string, webhookId: string, page: PageQuery, deliveryId?: string) {
+  const q = conn('webhook_attempts').where({ account_id: accountId, webhook_id: webhookId });
+  if (deliveryId) q.where({ delivery_id: deliveryId });
+  return paginate<AttemptRow>(q, 'webhook_attempts', page);
+}
+
+export const toDeliveryResponse = (d: DeliveryRow) => ({
+  id: d.id,
+  webhookId: d.webhook_id,
+  eventId: d.event_id,
+  event: d.event,
+  status: d.status,
+  attempts: d.attempts,
+  nextAttemptAt: iso(d.next_attempt_at),
+  lastError: d.last_error,
+  lastResponseStatus: d.last_response_status,
+  completedAt: iso(d.completed_at),
+  createdAt: iso(d.created_at),
+  updatedAt: iso(d.updated_at),
+});
+
+export const toAttemptResponse = (a: AttemptRow) => ({
+  id: a.id,
+  deliveryId: a.delivery_id,
+  webhookId: a.webhook_id,
+  event: a.event,
+  attemptNumber: a.attempt_number,
+  status: a.status,
+  url: a.url,
+  responseStatus: a.response_status,
+  responseBody: a.response_body,
+  error: a.error,
+  errorMessage: a.error_message,
+  durationMs: a.duration_ms,
+  createdAt: iso(a.created_at),
+  nextAttemptAt: iso(a.next_attempt_at),
+});

@@ -1,73 +1,94 @@
+import type { JobState } from 'bullmq';
 import type { Deps } from '../platform/deps.js';
 import { enqueueBulk, jobs } from '../platform/queues.js';
-import { createBatcher, perOwner } from './batcher.js';
-import { findUnsentDeliveryIds, type FannedOutEvent } from './fan-out.repository.js';
+import { findOverdueDeliveries, findPendingDeliveriesOfEvent, rearmDeliveries, type ArmedDelivery, type FannedOutEvent } from './deliveries.repository.js';
 
-// From committed delivery rows to delivery jobs. The rows are the outbox (fan-out.repository.ts): the committing
-// request adds their jobs right after commit, and the relay sweep adds the jobs of any row that missed it. Every
-// job id is the delivery id, so adding a job twice is a no-op and no delivery is queued twice.
+// From delivery rows to delivery jobs. The row is the outbox and the authority: a pending delivery names, in
+// job_seq, the one job that may make its next attempt, and the job id is `<delivery id>.<job_seq>`, so adding a
+// job twice is a no-op and a job of an older number does nothing. Whoever makes a delivery due (fan-out at commit,
+// a retry, a redeliver, a recovery) adds its job after commit; if that add is lost (Redis away, process killed,
+// the job failed or was removed, Redis lost its data), the relay sweep finds the overdue row and re-arms it.
 
 /** An event with more deliveries than this gets one fan-out job, so a request never waits on a thousand adds. */
 export const INLINE_FAN_OUT_MAX = 25;
 
-/** Enqueues delivery jobs. `round` distinguishes a redelivery or recovery from the first round (fresh job id). */
-export async function enqueueDeliveries(deps: Deps, deliveryIds: string[], round?: string): Promise<void> {
+export const deliveryJobId = (d: ArmedDelivery): string => `${d.id}.${d.job_seq}`;
+
+/** Adds the jobs of armed deliveries, after `delayMs`. Throws when Redis refuses; callers after commit use dispatch. */
+export async function enqueueDeliveryJobs(deps: Deps, armed: ArmedDelivery[], delayMs = 0): Promise<void> {
   await enqueueBulk(
     deps.queues,
     deps.config,
     jobs.deliverWebhook,
-    deliveryIds.map((deliveryId) => ({ data: { deliveryId }, opts: { jobId: round ? `${deliveryId}.${round}` : deliveryId } })),
+    armed.map((d) => ({ data: { deliveryId: d.id, seq: d.job_seq }, opts: { jobId: deliveryJobId(d), ...(delayMs > 0 ? { delay: delayMs } : {}) } })),
   );
 }
 
-// Requests committing in the same tick share one addBulk (one Redis round trip) instead of one each.
-const enqueueBatcher = perOwner((deps: Deps) =>
-  createBatcher(async (groups: string[][]) => {
-    await enqueueDeliveries(deps, groups.flat());
-    return groups.map(() => undefined);
-  }),
-);
-
 /**
- * After commit: the jobs of the deliveries the committed events created. Never throws; when Redis is away the
- * rows stay unsent and the relay sweep enqueues them once it is back.
+ * After a commit that made deliveries due: adds their jobs. Never throws; the rows already say the deliveries are
+ * due, so a failed add only delays them until the relay sweep re-arms them.
  */
+export async function armDeliveryJobs(deps: Deps, armed: ArmedDelivery[], delayMs = 0): Promise<void> {
+  if (armed.length === 0) return;
+  try {
+    await enqueueDeliveryJobs(deps, armed, delayMs);
+  } catch (err) {
+    deps.logger.warn({ err, deliveries: armed.length }, 'delivery enqueue failed; the relay sweep will re-arm them');
+  }
+}
+
+/** After an emitting transaction committed: the jobs of its deliveries (one fan-out job for a large event). */
 export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): Promise<void> {
   const small = events.filter((e) => e.deliveryIds.length > 0 && e.deliveryIds.length <= INLINE_FAN_OUT_MAX);
   const large = events.filter((e) => e.deliveryIds.length > INLINE_FAN_OUT_MAX);
-  if (small.length === 0 && large.length === 0) return;
+  // A delivery row is inserted holding job 1.
+  await armDeliveryJobs(deps, small.flatMap((e) => e.deliveryIds.map((id) => ({ id, job_seq: 1 }))));
+  if (large.length === 0) return;
   try {
-    await Promise.all([
-      small.length ? enqueueBatcher(deps)(small.flatMap((e) => e.deliveryIds)) : undefined,
-      enqueueBulk(deps.queues, deps.config, jobs.fanOutEvent, large.map(({ eventId }) => ({ data: { eventId }, opts: { jobId: eventId } }))),
-    ]);
+    await enqueueBulk(deps.queues, deps.config, jobs.fanOutEvent, large.map(({ eventId }) => ({ data: { eventId }, opts: { jobId: eventId } })));
   } catch (err) {
-    deps.logger.warn({ err, eventIds: events.map((e) => e.eventId) }, 'delivery enqueue failed; the relay sweep will retry');
+    deps.logger.warn({ err, eventIds: large.map((e) => e.eventId) }, 'fan-out enqueue failed; the relay sweep will re-arm its deliveries');
   }
 }
 
-/** The fan-out job of a large event: its unsent deliveries' jobs, in bulk. Safe to re-run. */
+/** The fan-out job of a large event: the jobs of its pending deliveries, in bulk. Safe to re-run. */
 export async function fanOutEvent(deps: Deps, eventId: string): Promise<number> {
-  const rows = await findUnsentDeliveryIds(deps.db, { eventId });
-  await enqueueDeliveries(deps, rows.map((r) => r.id));
-  return rows.length;
+  const armed = await findPendingDeliveriesOfEvent(deps.db, eventId);
+  await enqueueDeliveryJobs(deps, armed);
+  return armed.length;
+}
+
+/** A job that will still run: waiting, delayed, active, or waiting on children. */
+const ALIVE: ReadonlySet<JobState | 'unknown'> = new Set<JobState | 'unknown'>(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+
+export interface RelayResult {
+  /** Overdue pending deliveries looked at. */
+  overdue: number;
+  /** Of those, re-armed with a new job because theirs was missing, failed or completed. */
+  rearmed: number;
 }
 
 /**
- * The relay sweep: re-adds the jobs of deliveries older than `olderThan` that are still unsent, oldest first, in
- * batches of `batch`, at most `maxBatches` per run. Rows whose job exists (a backlog) cost a no-op add.
+ * The relay sweep: pending deliveries due before `dueBefore`, oldest first, in batches of `batch` (at most
+ * `maxBatches` per run). A delivery whose job is still alive (a backlog) is left alone; one whose job is gone is
+ * re-armed under a new job_seq, so even a failed job that still exists under the old id is replaced.
  */
-export async function relayUnsentDeliveries(deps: Deps, olderThan: Date, batch: number, maxBatches: number): Promise<number> {
-  let after: { createdAt: Date; id: string } | undefined;
-  let relayed = 0;
+export async function relayOverdueDeliveries(deps: Deps, dueBefore: Date, batch: number, maxBatches: number): Promise<RelayResult> {
+  const queue = deps.queues['webhook-delivery'];
+  const result: RelayResult = { overdue: 0, rearmed: 0 };
+  let after: { dueAt: Date; id: string } | undefined;
   for (let i = 0; i < maxBatches; i++) {
-    const rows = await findUnsentDeliveryIds(deps.db, { olderThan, after, limit: batch });
+    const rows = await findOverdueDeliveries(deps.db, dueBefore, batch, after);
     if (rows.length === 0) break;
-    await enqueueDeliveries(deps, rows.map((r) => r.id));
-    relayed += rows.length;
+    const states = await Promise.all(rows.map((r) => queue.getJobState(deliveryJobId(r))));
+    const gone = rows.filter((_r, j) => !ALIVE.has(states[j]!));
+    const rearmed = await rearmDeliveries(deps.db, gone);
+    await enqueueDeliveryJobs(deps, rearmed);
+    result.overdue += rows.length;
+    result.rearmed += rearmed.length;
     const last = rows[rows.length - 1]!;
-    after = { createdAt: last.created_at, id: last.id };
+    after = { dueAt: last.next_attempt_at, id: last.id };
     if (rows.length < batch) break;
   }
-  return relayed;
+  return result;
 }

@@ -48,69 +48,32 @@ export async function softDeleteWebhook(conn: Conn, accountId: string, id: strin
   return n > 0;
 }
 
+/**
+ * A new secret; the current one becomes the previous one until `previousExpiresAt`. One statement reads and
+ * writes the row, so two concurrent rotations each keep the other's secret (the later one's previous is the
+ * earlier one's new secret) instead of both demoting the same old one.
+ */
+export async function rotateWebhookSecret(conn: Conn, accountId: string, id: string, secretSealed: string, previousExpiresAt: Date): Promise<boolean> {
+  const n = await live(conn, accountId)
+    .where({ id })
+    .update({ previous_secret_sealed: conn.ref('secret_sealed') as unknown as string, secret_sealed: secretSealed, previous_secret_expires_at: previousExpiresAt, updated_at: conn.fn.now() as unknown as Date });
+  return n > 0;
+}
+
+/**
+ * Disables the subscription if it is still active and (when given) its count reached the threshold.
+ * Many exhausted deliveries may call this at once; the row lock and the status condition let exactly one win.
+ */
+export async function disableWebhookOnce(conn: Conn, accountId: string, webhookId: string, reason: string, threshold?: number): Promise<boolean> {
+  const q = live(conn, accountId).where({ id: webhookId, status: 'active' });
+  if (threshold !== undefined) q.where('consecutive_failures', '>=', threshold);
+  const rows = await q.update({ status: 'disabled', disabled_at: conn.fn.now() as unknown as Date, disabled_reason: reason, updated_at: conn.fn.now() as unknown as Date }).returning('id');
+  return rows.length > 0;
+}
+
 /** Active: zero the count. Returns the row (also when it was already active). */
 export async function activateWebhook(conn: Conn, accountId: string, id: string): Promise<WebhookRow | undefined> {
   return updateWebhook(conn, accountId, id, { status: 'active', consecutive_failures: 0, disabled_at: null, disabled_reason: null });
-}
-
-// ---- deliveries ----
-
-export interface DeliveryRow {
-  id: string;
-  account_id: string;
-  webhook_id: string;
-  event_id: string;
-  event: string;
-  status: 'pending' | 'succeeded' | 'failed' | 'exhausted';
-  attempts: number;
-  last_error: string | null;
-  last_response_status: number | null;
-  completed_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export function findDelivery(conn: Conn, accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
-  return conn<DeliveryRow>('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId, id: deliveryId }).first();
-}
-
-export function listDeliveries(conn: Conn, accountId: string, webhookId: string, page: PageQuery) {
-  return paginate<DeliveryRow>(conn('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId }), 'webhook_deliveries', page);
-}
-
-/** Puts deliveries back to pending for another round of attempts; returns the ids that changed. */
-export async function reopenDeliveries(conn: Conn, accountId: string, webhookId: string, filter: { ids?: string[]; failedSince?: Date }): Promise<string[]> {
-  const q = conn('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId });
-  if (filter.ids) q.whereIn('id', filter.ids);
-  if (filter.failedSince) q.whereIn('status', ['failed', 'exhausted']).where('created_at', '>=', filter.failedSince);
-  const rows = await q.update({ status: 'pending', completed_at: null, updated_at: conn.fn.now() }).returning('id');
-  return rows.map((r: { id: string }) => r.id);
-}
-
-// ---- attempts ----
-
-export interface AttemptRow {
-  id: string;
-  delivery_id: string;
-  webhook_id: string;
-  account_id: string;
-  event: string;
-  attempt_number: number;
-  status: 'succeeded' | 'failed';
-  url: string;
-  response_status: number | null;
-  response_body: string | null;
-  error: string | null;
-  error_message: string | null;
-  duration_ms: number;
-  next_attempt_at: Date | null;
-  created_at: Date;
-}
-
-export function listAttempts(conn: Conn, accountId: string, webhookId: string, page: PageQuery, deliveryId?: string) {
-  const q = conn('webhook_attempts').where({ account_id: accountId, webhook_id: webhookId });
-  if (deliveryId) q.where({ delivery_id: deliveryId });
-  return paginate<AttemptRow>(q, 'webhook_attempts', page);
 }
 
 export const toWebhookResponse = (w: WebhookRow) => ({
@@ -126,35 +89,4 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   previousSecretExpiresAt: w.previous_secret_expires_at && w.previous_secret_expires_at > new Date() ? iso(w.previous_secret_expires_at) : null,
   createdAt: iso(w.created_at),
   updatedAt: iso(w.updated_at),
-});
-
-export const toDeliveryResponse = (d: DeliveryRow) => ({
-  id: d.id,
-  webhookId: d.webhook_id,
-  eventId: d.event_id,
-  event: d.event,
-  status: d.status,
-  attempts: d.attempts,
-  lastError: d.last_error,
-  lastResponseStatus: d.last_response_status,
-  completedAt: iso(d.completed_at),
-  createdAt: iso(d.created_at),
-  updatedAt: iso(d.updated_at),
-});
-
-export const toAttemptResponse = (a: AttemptRow) => ({
-  id: a.id,
-  deliveryId: a.delivery_id,
-  webhookId: a.webhook_id,
-  event: a.event,
-  attemptNumber: a.attempt_number,
-  status: a.status,
-  url: a.url,
-  responseStatus: a.response_status,
-  responseBody: a.response_body,
-  error: a.error,
-  errorMessage: a.error_message,
-  durationMs: a.duration_ms,
-  createdAt: iso(a.created_at),
-  nextAttemptAt: iso(a.next_attempt_at),
 });

@@ -1,36 +1,39 @@
+import type { z } from 'zod';
 import type { Principal } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { TEST_EVENT, type EventType } from '../events/event-types.js';
-import { iso } from '../platform/clock.js';
+import { iso, now } from '../platform/clock.js';
 import type { Deps } from '../platform/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
 import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
-import type { z } from 'zod';
-
-type AttemptsQuery = z.infer<typeof attemptsQuery>;
-import { webhookSealer } from './delivery.service.js';
-import { dispatchCommitted, enqueueDeliveries } from './dispatch.js';
-import { insertEventWithDeliveries } from './fan-out.repository.js';
+import {
+  findDelivery,
+  hastenDelivery,
+  insertEventWithDeliveries,
+  listAttempts,
+  listDeliveries,
+  reopenDeliveries,
+  toAttemptResponse,
+  toDeliveryResponse,
+} from './deliveries.repository.js';
+import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { generateWebhookSecret } from './signature.js';
 import type { attemptsQuery, CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
 import {
   activateWebhook,
-  findDelivery,
   findWebhook,
   insertWebhook,
-  listAttempts,
-  listDeliveries,
   listWebhooks,
-  reopenDeliveries,
+  rotateWebhookSecret as rotateSecretOf,
   softDeleteWebhook,
-  toAttemptResponse,
-  toDeliveryResponse,
   toWebhookResponse,
   updateWebhook,
   type WebhookRow,
 } from './webhooks.repository.js';
+
+type AttemptsQuery = z.infer<typeof attemptsQuery>;
 
 export const PREVIOUS_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
 
@@ -50,7 +53,7 @@ async function requireWebhook(deps: Deps, accountId: string, id: string): Promis
 
 export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebhookInput) {
   await checkTargetUrl(deps.config, input.url);
-  const sealer = webhookSealer(deps.config);
+  const sealer = deps.sealers.webhook;
   const secret = generateWebhookSecret();
   const row = await insertWebhook(deps.db, actor.principal.accountId, {
     id: newId('wh'),
@@ -93,7 +96,7 @@ export async function changeWebhook(deps: Deps, actor: Actor, id: string, input:
   if (input.url !== undefined) patch.url = input.url;
   if (input.events !== undefined) patch.events = input.events;
   if (input.description !== undefined) patch.description = input.description;
-  if (input.legacySecret !== undefined) patch.legacy_secret_sealed = input.legacySecret === null ? null : webhookSealer(deps.config).seal(input.legacySecret);
+  if (input.legacySecret !== undefined) patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
   const row = Object.keys(patch).length ? await updateWebhook(deps.db, accountId, id, patch) : await findWebhook(deps.db, accountId, id);
   if (!row) throw notFound('Webhook');
   await audit(deps, actor, 'webhook.updated', id, { fields: Object.keys(input) });
@@ -107,45 +110,44 @@ export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promi
 
 /** A new secret; the old one keeps signing (as a second v1) for 24 hours. */
 export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string) {
-  const accountId = actor.principal.accountId;
-  const current = await requireWebhook(deps, accountId, id);
   const secret = generateWebhookSecret();
-  const previousSecretExpiresAt = new Date(Date.now() + PREVIOUS_SECRET_OVERLAP_MS);
-  await updateWebhook(deps.db, accountId, id, {
-    secret_sealed: webhookSealer(deps.config).seal(secret),
-    previous_secret_sealed: current.secret_sealed,
-    previous_secret_expires_at: previousSecretExpiresAt,
-  });
+  const previousSecretExpiresAt = new Date(now().getTime() + PREVIOUS_SECRET_OVERLAP_MS);
+  if (!(await rotateSecretOf(deps.db, actor.principal.accountId, id, deps.sealers.webhook.seal(secret), previousSecretExpiresAt))) throw notFound('Webhook');
   await audit(deps, actor, 'webhook.secret_rotated', id);
   return { id, secret, previousSecretExpiresAt: iso(previousSecretExpiresAt) };
 }
 
-/** Active again with a zero count; with recoverSince, the deliveries that failed since then go out again. */
+/**
+ * Active again with a zero count; with recoverSince, the deliveries that failed since then are reopened (due now,
+ * a fresh round of retries) in the same transaction, and their jobs added after commit.
+ */
 export async function enableWebhook(deps: Deps, actor: Actor, id: string, recoverSince?: string) {
   const accountId = actor.principal.accountId;
-  const row = await activateWebhook(deps.db, accountId, id);
-  if (!row) throw notFound('Webhook');
-  let recovered = 0;
-  if (recoverSince) {
-    const ids = await reopenDeliveries(deps.db, accountId, id, { failedSince: new Date(recoverSince) });
-    await enqueueDeliveries(deps, ids, `rec${Date.now()}`);
-    recovered = ids.length;
-  }
-  await audit(deps, actor, 'webhook.enabled', id, recoverSince ? { recoverSince, recovered } : {});
-  return { ...toWebhookResponse(row), recovered };
+  const { row, reopened } = await deps.db.transaction(async (trx) => {
+    const activated = await activateWebhook(trx, accountId, id);
+    if (!activated) throw notFound('Webhook');
+    return { row: activated, reopened: recoverSince ? await reopenDeliveries(trx, accountId, id, { failedSince: new Date(recoverSince) }) : [] };
+  });
+  await armDeliveryJobs(deps, reopened);
+  await audit(deps, actor, 'webhook.enabled', id, recoverSince ? { recoverSince, recovered: reopened.length } : {});
+  return { ...toWebhookResponse(row), recovered: reopened.length };
 }
 
 function requireActive(row: WebhookRow): void {
   if (row.status !== 'active') throw new AppError('conflict', 'The webhook is disabled; enable it first (POST /v1/webhooks/:id/enable)');
 }
 
-/** Another round of attempts for one delivery, with the same envelope id. */
+/**
+ * Another round of attempts for one delivery, with the same envelope id. A final delivery is reopened; one still
+ * waiting for a retry is made due now under a new job, so the waiting retry does nothing and it goes out once.
+ */
 export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId: string) {
   const accountId = actor.principal.accountId;
   requireActive(await requireWebhook(deps, accountId, id));
   if (!/^[0-9a-f-]{36}$/i.test(deliveryId) || !(await findDelivery(deps.db, accountId, id, deliveryId))) throw notFound('Delivery');
-  await reopenDeliveries(deps.db, accountId, id, { ids: [deliveryId] });
-  await enqueueDeliveries(deps, [deliveryId], `re${Date.now()}`);
+  const [reopened] = await reopenDeliveries(deps.db, accountId, id, { ids: [deliveryId] });
+  const armed = reopened ?? (await hastenDelivery(deps.db, accountId, id, deliveryId));
+  await armDeliveryJobs(deps, armed ? [armed] : []);
   await audit(deps, actor, 'webhook.redelivered', id, { deliveryId });
   return { deliveryId, status: 'pending' as const };
 }

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/platform/logger.js';
 import { createQueues } from '../../src/platform/queues.js';
 import { createApiRedis, createWorkerRedis } from '../../src/platform/redis.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
+import { createDeps } from '../../src/platform/runtime.js';
 import { startWorkers, type RunningWorkers } from '../../workers/index.js';
 
 export const TEST_APP_SECRET = 'test-app-secret-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -50,7 +51,7 @@ export async function createTestContext(env: Env = {}): Promise<TestContext> {
   const redis = createApiRedis(config.redis.url);
   redis.on('error', () => undefined);
   const queues = createQueues(redis, config.bullmqPrefix, () => undefined);
-  const deps: Deps = { config, db, redis, queues, logger };
+  const deps: Deps = createDeps({ config, db, redis, queues, logger });
   const servers: RunningServer[] = [await startServer(deps, 0, '127.0.0.1')];
   const workers: RunningWorkers[] = [];
 
@@ -73,6 +74,7 @@ export async function createTestContext(env: Env = {}): Promise<TestContext> {
       await Promise.all(servers.map((s) => s.close()));
       await Promise.all(workers.map((w) => w.close()));
       await queues.close();
+      await deps.http.close();
       redis.disconnect();
       // Clean up through the run's real Redis: a test may have pointed its own deps at a dead one.
       const cleaner = createWorkerRedis(redisUrl);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/platform/config.js';
 import { sweepExpiredKeys } from '../../src/keys/keys-sweep.service.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
@@ -250,6 +251,7 @@ describe('key-expiry sweep', () => {
 
   it('is scheduled every minute on the maintenance queue', async () => {
     const { schedules } = await import('../../workers/schedules.js');
-    expect(schedules.find((s) => s.id === 'sweep-expired-keys')).toMatchObject({ everyMs: 60_000, job: { queue: 'maintenance' } });
+    expect(schedules.find((s) => s.id === 'sweep-expired-keys')).toMatchObject({ job: { queue: 'maintenance', name: 'sweep-expired-keys' } });
+    expect(loadConfig({ APP_SECRET: 'x'.repeat(40) }).schedules.everyMs['sweep-expired-keys']).toBe(60_000);
   });
 });

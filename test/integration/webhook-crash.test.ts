@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactWithEvents } from '../../src/events/outbox.js';
-import { closeHttpClient } from '../../src/platform/http-client.js';
+import { transactWithEvents } from '../../src/webhooks/outbox.js';
 import { client, signupAccount } from '../helpers/http.js';
 import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -24,7 +23,6 @@ afterAll(async () => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
   await receiver?.close();
   await t?.close();
-  await closeHttpClient();
 });
 
 function spawnWorker(): Promise<ChildProcess> {

@@ -2,14 +2,16 @@ import { createServer as createTlsServer } from 'node:https';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config.js';
 import { AppError } from '../../src/platform/errors.js';
-import { BlockedAddressError, checkTargetUrl, closeHttpClient, pickAddress, safePost } from '../../src/platform/http-client.js';
+import { BlockedAddressError, checkTargetUrl, createHttpClient, pickAddress } from '../../src/platform/http-client.js';
 import { blockedAddressReason } from '../../src/platform/ip-ranges.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 const strict = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), WEBHOOK_TIMEOUT_MS: '500' });
 const lenient = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
 
-afterAll(() => closeHttpClient());
+const strictClient = createHttpClient(strict);
+const lenientClient = createHttpClient(lenient);
+afterAll(() => Promise.all([strictClient.close(), lenientClient.close()]));
 
 async function rejection(url: string): Promise<AppError | undefined> {
   try {
@@ -108,11 +110,11 @@ describe('the connector judges the address actually dialled', () => {
     const receiver = await startReceiver();
     try {
       // The creation check would reject this name; the connector must too (a name can change its answer later).
-      const res = await safePost(strict, `https://localhost:${receiver.port}/`, '{}', {});
+      const res = await strictClient.post(`https://localhost:${receiver.port}/`, '{}', {});
       expect(res).toMatchObject({ ok: false, error: 'blocked_address' });
-      const literal = await safePost(strict, `https://127.0.0.1:${receiver.port}/`, '{}', {});
+      const literal = await strictClient.post(`https://127.0.0.1:${receiver.port}/`, '{}', {});
       expect(literal).toMatchObject({ ok: false, error: 'blocked_address' });
-      const mapped = await safePost(strict, `https://[::ffff:127.0.0.1]:${receiver.port}/`, '{}', {});
+      const mapped = await strictClient.post(`https://[::ffff:127.0.0.1]:${receiver.port}/`, '{}', {});
       expect(mapped).toMatchObject({ ok: false, error: 'blocked_address' });
       expect(receiver.received).toHaveLength(0);
     } finally {
@@ -136,7 +138,7 @@ describe('the connector judges the address actually dialled', () => {
   });
 
   it('refuses plain http when private targets are not allowed', async () => {
-    expect(await safePost(strict, 'http://93.184.216.34/', '{}', {})).toMatchObject({ ok: false, error: 'invalid_url' });
+    expect(await strictClient.post('http://93.184.216.34/', '{}', {})).toMatchObject({ ok: false, error: 'invalid_url' });
   });
 
   it('reports success, status, redirect, timeout, refused and TLS failures distinctly', async () => {
@@ -147,19 +149,19 @@ describe('the connector judges the address actually dialled', () => {
       return { stallMs: 2000 };
     });
     try {
-      expect(await safePost(lenient, receiver.url, '{}', {})).toMatchObject({ ok: true, status: 204 });
-      const big = await safePost(lenient, receiver.url, '{}', {});
+      expect(await lenientClient.post(receiver.url, '{}', {})).toMatchObject({ ok: true, status: 204 });
+      const big = await lenientClient.post(receiver.url, '{}', {});
       expect(big).toMatchObject({ ok: false, error: 'http_status', status: 500 });
       expect(big.ok === false && big.body?.length).toBe(4096);
-      expect(await safePost(lenient, receiver.url, '{}', {})).toMatchObject({ ok: false, error: 'redirect', status: 302 });
-      const slow = await safePost(lenient, receiver.url, '{}', {}, { timeoutMs: 200 });
+      expect(await lenientClient.post(receiver.url, '{}', {})).toMatchObject({ ok: false, error: 'redirect', status: 302 });
+      const slow = await lenientClient.post(receiver.url, '{}', {}, { timeoutMs: 200 });
       expect(slow).toMatchObject({ ok: false, error: 'timeout' });
       expect(slow.durationMs).toBeLessThan(1500);
       expect(receiver.received).toHaveLength(4);
     } finally {
       await receiver.close();
     }
-    expect(await safePost(lenient, receiver.url, '{}', {})).toMatchObject({ ok: false, error: 'connection_refused' });
+    expect(await lenientClient.post(receiver.url, '{}', {})).toMatchObject({ ok: false, error: 'connection_refused' });
   });
 
   it('reports a TLS failure as tls', async () => {
@@ -168,7 +170,7 @@ describe('the connector judges the address actually dialled', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as { port: number }).port;
     try {
-      expect(await safePost(lenient, `https://127.0.0.1:${port}/`, '{}', {})).toMatchObject({ ok: false, error: 'tls' });
+      expect(await lenientClient.post(`https://127.0.0.1:${port}/`, '{}', {})).toMatchObject({ ok: false, error: 'tls' });
     } finally {
       server.close();
     }

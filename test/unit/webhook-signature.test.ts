@@ -1,7 +1,5 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/platform/config.js';
-import { retryDelayMs } from '../../src/webhooks/delivery.service.js';
 import { generateWebhookSecret, signatureHeaders } from '../../src/webhooks/signature.js';
 
 const id = '7d9b2a4e-1c3f-4a5b-9c8d-0e1f2a3b4c5d';
@@ -34,20 +32,5 @@ describe('webhook signatures', () => {
     const a = generateWebhookSecret();
     expect(a).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(a).not.toBe(generateWebhookSecret());
-  });
-});
-
-describe('retry delays', () => {
-  const config = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), WEBHOOK_RETRY_DELAYS_MS: '1000,2000' });
-  it('uses the configured delay with ±10% jitter', () => {
-    for (let i = 0; i < 200; i++) {
-      const d = retryDelayMs(config, 2, null);
-      expect(d).toBeGreaterThanOrEqual(1800);
-      expect(d).toBeLessThanOrEqual(2200);
-    }
-  });
-  it('honours Retry-After up to double the delay', () => {
-    expect(retryDelayMs(config, 1, 1500)).toBe(1500);
-    expect(retryDelayMs(config, 1, 3_600_000)).toBe(2000);
   });
 });

@@ -1,24 +1,14 @@
 import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
 import { AppError } from '../../platform/errors.js';
+import { isBackendUnavailable } from '../../platform/outage.js';
 import { validationError } from '../../platform/validation.js';
 import type { AppState } from '../context.js';
-
-/** Database and Redis failures that mean "a dependency is down", not "a bug". */
-function isUnavailable(err: unknown): boolean {
-  const e = err as { code?: string; name?: string; message?: string };
-  const codes = ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P03', '08006', '08001', '53300'];
-  return (
-    (e?.code !== undefined && codes.includes(e.code)) ||
-    e?.name === 'KnexTimeoutError' ||
-    /Stream isn't writeable|Connection is closed|enableOfflineQueue/.test(e?.message ?? '')
-  );
-}
 
 function toAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return validationError(err);
-  if (isUnavailable(err)) return new AppError('unavailable', 'A backing service is unavailable; nothing was changed. Retry shortly');
+  if (isBackendUnavailable(err)) return new AppError('unavailable', 'A backing service is unavailable; nothing was changed. Retry shortly');
   return null;
 }
 

@@ -1,8 +1,8 @@
-import type { Deps } from '../platform/deps.js';
+import type { NewEvent } from '../events/events.repository.js';
 import type { Trx } from '../platform/db.js';
-import { dispatchCommitted } from '../webhooks/dispatch.js';
-import { insertEventWithDeliveries, type FannedOutEvent } from '../webhooks/fan-out.repository.js';
-import type { NewEvent } from './events.repository.js';
+import type { Deps } from '../platform/deps.js';
+import { insertEventWithDeliveries, type FannedOutEvent } from './deliveries.repository.js';
+import { dispatchCommitted } from './dispatch.js';
 
 export type Emit = (event: NewEvent) => Promise<string>;
 

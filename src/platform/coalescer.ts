@@ -1,0 +1,53 @@
+// Many concurrent callers, one round trip. Calls made in the same event-loop turn are handed to `run` together
+// (flushed from setImmediate, after the turn's I/O callbacks, so jobs or requests woken by one poll share a
+// batch); each caller still waits for its own result, so nothing is acknowledged before it is done.
+//
+// Failure isolation: when a batch of several items fails, its items are run again one by one, so one bad item
+// (a value the database refuses) fails alone instead of rejecting every other tenant's call in the batch. An
+// error that says the backend itself is away is not retried item by item: every item would fail the same way.
+
+export interface CoalescerOptions {
+  /** Items per call of `run`. */
+  maxBatch?: number;
+  /** True when an error means every item would fail (e.g. the connection is down): skip the one-by-one re-run. */
+  failsAll?: (err: unknown) => boolean;
+}
+
+export type Coalesced<I, O> = (item: I) => Promise<O>;
+
+interface Waiter<I, O> {
+  item: I;
+  resolve(o: O): void;
+  reject(e: unknown): void;
+}
+
+export function createCoalescer<I, O>(run: (items: I[]) => Promise<O[]>, opts: CoalescerOptions = {}): Coalesced<I, O> {
+  const maxBatch = opts.maxBatch ?? 200;
+  const failsAll = opts.failsAll ?? (() => false);
+  let pending: Array<Waiter<I, O>> = [];
+
+  // A `run` that throws synchronously fails its batch like one that rejects.
+  const call = (items: I[]) => Promise.resolve().then(() => run(items));
+  const runAlone = (w: Waiter<I, O>) => call([w.item]).then((results) => w.resolve(results[0] as O), w.reject);
+
+  const runBatch = (batch: Array<Waiter<I, O>>) =>
+    call(batch.map((w) => w.item)).then(
+      (results) => batch.forEach((w, i) => w.resolve(results[i] as O)),
+      (err: unknown) => {
+        if (batch.length === 1 || failsAll(err)) batch.forEach((w) => w.reject(err));
+        else batch.forEach(runAlone);
+      },
+    );
+
+  const flush = () => {
+    const all = pending;
+    pending = [];
+    for (let i = 0; i < all.length; i += maxBatch) void runBatch(all.slice(i, i + maxBatch));
+  };
+
+  return (item) =>
+    new Promise<O>((resolve, reject) => {
+      if (pending.length === 0) setImmediate(flush);
+      pending.push({ item, resolve, reject });
+    });
+}

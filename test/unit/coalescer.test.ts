@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { createCoalescer } from '../../src/platform/coalescer.js';
+
+// The coalescer's contract, on a plain function: one call per turn, each caller its own result, and a failing
+// item failing alone.
+
+describe('createCoalescer', () => {
+  it('hands the calls of one turn to one run, in order, each caller getting its own result', async () => {
+    const calls: number[][] = [];
+    const double = createCoalescer(async (items: number[]) => {
+      calls.push(items);
+      return items.map((i) => i * 2);
+    }, { maxBatch: 3 });
+    const results = await Promise.all([1, 2, 3, 4, 5].map((i) => double(i)));
+    expect(results).toEqual([2, 4, 6, 8, 10]);
+    expect(calls).toEqual([[1, 2, 3], [4, 5]]);
+    // A later turn is a new batch.
+    expect(await double(7)).toBe(14);
+    expect(calls).toHaveLength(3);
+  });
+
+  it('re-runs the items of a failed batch one by one, so only the bad item fails', async () => {
+    const calls: string[][] = [];
+    const store = createCoalescer(async (items: string[]) => {
+      calls.push(items);
+      if (items.some((i) => i.includes('\u0000'))) throw new Error('invalid byte sequence');
+      return items.map((i) => i.toUpperCase());
+    });
+    const settled = await Promise.allSettled(['a', 'b\u0000', 'c'].map((i) => store(i)));
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(settled[0]).toMatchObject({ value: 'A' });
+    expect(settled[2]).toMatchObject({ value: 'C' });
+    expect(calls).toEqual([['a', 'b\u0000', 'c'], ['a'], ['b\u0000'], ['c']]);
+  });
+
+  it('fails every item at once when the error says the backend is away, and survives a run that throws synchronously', async () => {
+    let runs = 0;
+    const down = createCoalescer((items: number[]): Promise<number[]> => {
+      runs++;
+      if (items.length > 1) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+      return Promise.resolve(items);
+    }, { failsAll: (err) => (err as { code?: string }).code === 'ECONNREFUSED' });
+    const settled = await Promise.allSettled([1, 2, 3].map((i) => down(i)));
+    expect(settled.every((s) => s.status === 'rejected')).toBe(true);
+    expect(runs).toBe(1);
+  });
+});
