@@ -12,7 +12,7 @@ export interface Received {
   path: string;
 }
 
-export type Responder = (req: Received, index: number) => { status?: number; headers?: Record<string, string>; body?: string; stallMs?: number } | void;
+export type Responder = (req: Received, index: number) => { status?: number; headers?: Record<string, string>; body?: string | Buffer; stallMs?: number } | void;
 
 export interface Receiver {
   url: string;

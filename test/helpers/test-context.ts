@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig, type Env } from '../../src/platform/config.js';
-import { adminQuery, createDb } from '../../src/platform/db.js';
+import { adminQuery, createDb, ensureDatabase, migrateLatest } from '../../src/platform/db.js';
 import type { Deps } from '../../src/platform/deps.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createQueues } from '../../src/platform/queues.js';
@@ -26,16 +26,27 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** Its own database (cloned from the run's migrated template), its own BullMQ prefix, its own server. */
-export async function createTestContext(env: Env = {}): Promise<TestContext> {
+/**
+ * Its own database (cloned from the run's migrated template), its own BullMQ prefix, its own server. A fault test
+ * that owns a Postgres server passes `databaseUrl`: that database is created and migrated instead (and left for
+ * the test to dispose of with its server).
+ */
+export async function createTestContext(env: Env = {}, opts: { databaseUrl?: string } = {}): Promise<TestContext> {
   const templateUrl = inject('templateDbUrl');
   const redisUrl = inject('redisUrl');
   const suffix = randomBytes(4).toString('hex');
   const dbName = `sbt_${inject('runId')}_${suffix}`;
-  const template = new URL(templateUrl).pathname.slice(1);
-  await adminQuery(templateUrl, `CREATE DATABASE ${pg.escapeIdentifier(dbName)} TEMPLATE ${pg.escapeIdentifier(template)}`);
-  const dbUrl = new URL(templateUrl);
-  dbUrl.pathname = `/${dbName}`;
+  const dbUrl = new URL(opts.databaseUrl ?? templateUrl);
+  if (opts.databaseUrl) {
+    await ensureDatabase(opts.databaseUrl);
+    const migrator = createDb(opts.databaseUrl);
+    await migrateLatest(migrator);
+    await migrator.destroy();
+  } else {
+    const template = new URL(templateUrl).pathname.slice(1);
+    await adminQuery(templateUrl, `CREATE DATABASE ${pg.escapeIdentifier(dbName)} TEMPLATE ${pg.escapeIdentifier(template)}`);
+    dbUrl.pathname = `/${dbName}`;
+  }
 
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -81,7 +92,7 @@ export async function createTestContext(env: Env = {}): Promise<TestContext> {
       await deleteKeys(cleaner, `${config.bullmqPrefix}:*`);
       cleaner.disconnect();
       await db.destroy();
-      await adminQuery(templateUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
+      if (!opts.databaseUrl) await adminQuery(templateUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
     },
   };
 }

@@ -141,9 +141,10 @@ describe('webhook delivery', () => {
     await emit(a.accountId, 'message.received');
     await emit(b.accountId, 'inbox.created');
     await emit(a.accountId, 'inbox.created', { id: 'inb_9' });
-    await r.waitFor(1);
-    await new Promise((res) => setTimeout(res, 300));
-    expect(r.received).toHaveLength(1);
+    // A later subscribed event arrives second: nothing else was sent in between.
+    await emit(a.accountId, 'inbox.created', { id: 'sentinel' });
+    await waitUntil(() => r.received.some((x) => x.body.payload.id === 'sentinel'), 5000, 'the sentinel');
+    expect(r.received.map((x) => x.body.payload.id)).toEqual(['inb_9', 'sentinel']);
     expect(r.received[0]!.body).toMatchObject({ event: 'inbox.created', payload: { id: 'inb_9' } });
   });
 
@@ -240,11 +241,10 @@ describe('webhook delivery', () => {
     expect(state.status).toBe('disabled');
     expect(state.consecutiveFailures).toBeGreaterThanOrEqual(3);
 
-    // New events are not sent to a disabled subscription.
+    // New events are not sent to a disabled subscription: it gets no delivery row, so nothing can send one.
     const before = r.received.length;
-    await emit(accountId, 'message.received');
-    await new Promise((res) => setTimeout(res, 300));
-    expect(r.received.length).toBe(before);
+    const later = await emit(accountId, 'message.received');
+    expect(await t.deps.db('webhook_deliveries').where({ event_id: later })).toHaveLength(0);
 
     healthy = true;
     const enabled = await api.post(`/v1/webhooks/${wh.id}/enable`, { token, body: { recoverSince: since } });
@@ -263,7 +263,8 @@ describe('webhook delivery', () => {
     const wh = await subscribe(token, r.url);
     await emit(accountId, 'message.received');
     await waitUntil(async () => (await api.get(`/v1/webhooks/${wh.id}`, { token })).body.status === 'disabled', 5000, '410 disable');
-    await new Promise((res) => setTimeout(res, 300));
+    // Final at once, with no retry armed: nothing more can be sent.
+    expect(await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id })).toMatchObject([{ status: 'failed', attempts: 1, next_attempt_at: null }]);
     expect(r.received).toHaveLength(1);
     const notes = (await api.get('/v1/notifications', { token })).body.data;
     expect(notes.filter((n: any) => n.kind === 'webhook.disabled')).toHaveLength(1);
@@ -296,7 +297,8 @@ describe('webhook delivery', () => {
     expect(test.status).toBe(202);
     const [, , ping] = await r.waitFor(3);
     expect(ping!.body).toMatchObject({ id: test.body.deliveryId, event: 'webhook.test', payload: { webhookId: wh.id } });
-    await new Promise((res) => setTimeout(res, 200));
+    // The test event has one delivery, to this subscription: the other one has nothing to receive.
+    expect((await t.deps.db('webhook_deliveries').where({ event_id: test.body.eventId })).map((d) => d.webhook_id)).toEqual([wh.id]);
     expect(other.received).toHaveLength(1);
 
     // ?deliveryId= narrows the attempts to one delivery; a malformed one is a 400, not a silently unfiltered list.

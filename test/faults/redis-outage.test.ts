@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccountKey, type CreatedKey } from '../helpers/keys.js';
+import { client, signupAccount, type Client } from '../helpers/http.js';
+import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis.js';
+import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+
+// Redis stopped for seconds under load, then back with its data and then back empty (a private redis-server the
+// test owns): every request is answered 2xx or 503 (never 500, never left hanging), every event whose request
+// succeeded is delivered once Redis is back, every job scheduler runs again (re-created after the empty restart),
+// and a key deactivation during the outage is refused whole.
+
+const SWEEPS = ['sweep-expired-sessions', 'sweep-expired-keys', 'relay-outbox', 'requeue-stuck-work'];
+const OUTAGE_MS = 3000;
+
+let redis: PrivateRedis;
+let t: TestContext;
+let api: Client;
+let receiver: Receiver;
+let owner: Awaited<ReturnType<typeof signupAccount>>;
+let key: CreatedKey;
+
+beforeAll(async () => {
+  redis = await startPrivateRedis();
+  t = await createTestContext({
+    REDIS_URL: redis.url,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_DELAYS_MS: '200,400',
+    WEBHOOK_RELAY_AFTER_MS: '0',
+    SCHEDULE_INTERVALS_MS: SWEEPS.map((s) => `${s}=300`).join(','),
+    SCHEDULE_CHECK_MS: '300',
+  });
+  api = client(t.url);
+  receiver = await startReceiver();
+  owner = await signupAccount(api);
+  key = await createAccountKey(api, owner.token, { scopes: ['write:contacts', 'read:contacts'] });
+  await api.post('/v1/webhooks', { token: owner.token, body: { url: receiver.url, events: ['contact.created'] } });
+  await t.startWorkers({ schedule: true });
+}, 60_000);
+afterAll(async () => {
+  await receiver?.close();
+  await t?.close();
+  await redis?.destroy();
+});
+
+/** Every sweep has completed a run that started after `since`. */
+async function everySweepRanSince(since: number): Promise<void> {
+  await waitUntil(async () => {
+    const done = await t.deps.queues.maintenance.getJobs(['completed'], 0, 500).catch(() => []);
+    const ran = new Set(done.filter((j) => (j.processedOn ?? 0) > since).map((j) => j.name));
+    return SWEEPS.every((s) => ran.has(s));
+  }, 20_000, 'every sweep to run again');
+}
+
+let n = 0;
+/** POSTs contacts every 150 ms for `ms`, answering each request's status and created id. */
+async function createContactsFor(ms: number): Promise<Array<{ status: number; id?: string }>> {
+  const results: Array<Promise<{ status: number; id?: string }>> = [];
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    n += 1;
+    results.push(
+      fetch(`${t.url}/v1/contacts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `During ${n}`, email: `during${n}@example.com` }),
+        signal: AbortSignal.timeout(10_000),
+      }).then(async (res) => ({ status: res.status, id: res.status === 201 ? ((await res.json()) as { id: string }).id : undefined })),
+    );
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  return Promise.all(results);
+}
+
+async function outage(keepData: boolean) {
+  await redis.stop({ keepData });
+  const during = createContactsFor(OUTAGE_MS);
+  const deactivation = await api.post(`/v1/api_keys/${key.id}/deactivate`, { token: owner.token });
+  const answered = await during;
+  await redis.start();
+  const restartedAt = Date.now();
+  const after = await createContactsFor(600);
+  return { during: answered, answered: [...answered, ...after], deactivation, restartedAt };
+}
+
+describe('a Redis outage', () => {
+  it.each([
+    ['with its data', true],
+    ['empty', false],
+  ])('restarted %s: 2xx or 503, every committed event delivered, every sweep back, no half deactivation', async (_label, keepData) => {
+    const { during, answered, deactivation, restartedAt } = await outage(keepData);
+    expect(answered.length).toBeGreaterThan(15);
+    for (const a of answered) expect([201, 503]).toContain(a.status);
+    // Creating a contact needs Postgres only: its event and delivery rows commit while Redis is away.
+    expect(during.filter((a) => a.status === 201).length).toBeGreaterThan(5);
+
+    // The deactivation needs every instance's cache invalidated, through Redis: refused whole, nothing changed.
+    expect(deactivation.status).toBe(503);
+    expect(deactivation.body.error.code).toBe('unavailable');
+    expect((await api.get('/v1/contacts?limit=1', { token: key.key })).status).toBe(200);
+    expect((await t.deps.db('api_keys').where({ id: key.id }).first()).status).toBe('active');
+
+    const committed = answered.filter((a) => a.status === 201).map((a) => a.id!);
+    expect(committed.length).toBeGreaterThan(0);
+    await waitUntil(() => {
+      const got = new Set(receiver.received.map((r) => r.body.payload.id));
+      return committed.every((id) => got.has(id));
+    }, 30_000, 'every committed event to be delivered');
+    await everySweepRanSince(restartedAt);
+  }, 90_000);
+});

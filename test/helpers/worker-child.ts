@@ -1,0 +1,55 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Env } from '../../src/platform/config.js';
+import type { TestContext } from './test-context.js';
+
+export interface WorkerChild {
+  proc: ChildProcess;
+  /** Resolves once its workers listen. */
+  ready: Promise<void>;
+}
+
+/**
+ * Starts worker-process.ts as a child on the context's database, Redis and BullMQ prefix, with `env` on top.
+ * The process is returned at once (a crash test may need to kill it before it says it is ready), by its own pid.
+ */
+export function spawnWorkerProcess(t: TestContext, env: Env, opts: { schedule?: boolean } = {}): WorkerChild {
+  const { config } = t.deps;
+  const args = ['--import', 'tsx', 'test/helpers/worker-process.ts', ...(opts.schedule ? ['--schedule'] : [])];
+  const proc = spawn(process.execPath, args, {
+    env: {
+      ...process.env,
+      ...env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: config.database.url,
+      REDIS_URL: config.redis.url,
+      BULLMQ_PREFIX: config.bullmqPrefix,
+      APP_SECRET: config.appSecret,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('worker process did not start')), 30_000);
+    proc.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    proc.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`worker process exited with ${code ?? signal}`));
+    });
+  });
+  // Killing a child before it is ready is allowed; nobody need observe that rejection.
+  ready.catch(() => undefined);
+  return { proc, ready };
+}
+
+/** SIGKILLs the process and waits for it to be gone. */
+export async function killHard(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  proc.kill('SIGKILL');
+  await exited;
+}

@@ -1,0 +1,100 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { client, signupAccount, type Client } from '../helpers/http.js';
+import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+
+// Receivers an operator's worst day brings, all at once, next to a healthy receiver of another account: each
+// hostile one is recorded with the right error within the timeout, and the healthy account's deliveries arrive
+// once each, on time. One attempt per delivery here (the retry waits 60 s).
+
+const TIMEOUT_MS = 1500;
+let t: TestContext;
+let api: Client;
+const servers: Server[] = [];
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_DELAYS_MS: '60000', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) });
+  api = client(t.url);
+  await t.startWorkers();
+});
+afterAll(async () => {
+  for (const s of servers) s.closeAllConnections();
+  await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  await Promise.all(receivers.map((r) => r.close()));
+  await t?.close();
+});
+
+/** A raw HTTP server whose handler misbehaves on purpose; answers its URL. */
+async function hostile(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+}
+
+const KINDS = {
+  // 3 MB answered with 200: a success, of which 4 KiB are kept.
+  huge: (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('x'.repeat(3 * 1024 * 1024)),
+  // Reads the request and never answers.
+  silent: () => undefined,
+  // Starts a 200 with a promised length, then resets the connection half way through the body.
+  reset: (_req, res) => {
+    res.writeHead(200, { 'content-length': '10000' });
+    res.write('partial');
+    setTimeout(() => res.socket?.resetAndDestroy(), 20);
+  },
+  // One byte a second, forever.
+  drip: (_req, res) => {
+    res.writeHead(200, { 'content-length': '1000' });
+    const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write('.')), 1000);
+    res.on('close', () => clearInterval(timer));
+  },
+} satisfies Record<string, Parameters<typeof createServer>[1]>;
+
+describe('hostile receivers', () => {
+  it('are each recorded with the right error within the timeout, while another account is served on time', async () => {
+    const bad = await signupAccount(api);
+    const hooks: Record<string, string> = {};
+    for (const [kind, handler] of Object.entries(KINDS)) {
+      const res = await api.post('/v1/webhooks', { token: bad.token, body: { url: await hostile(handler), events: ['message.received'] } });
+      hooks[kind] = res.body.id;
+    }
+    const good = await signupAccount(api);
+    const healthy = await startReceiver();
+    receivers.push(healthy);
+    await api.post('/v1/webhooks', { token: good.token, body: { url: healthy.url, events: ['message.received'] } });
+
+    await transactWithEvents(t.deps, bad.accountId, (_trx, e) => e({ type: 'message.received', payload: { id: 'to-the-hostile' } }));
+    const sentAt = new Map<string, number>();
+    for (let i = 0; i < 20; i++) {
+      sentAt.set(`g${i}`, Date.now());
+      await transactWithEvents(t.deps, good.accountId, (_trx, e) => e({ type: 'message.received', payload: { id: `g${i}` } }));
+    }
+    const arrived = await healthy.waitFor(20, 5000);
+    const latencies = arrived.map((a) => a.at - sentAt.get(a.body.payload.id)!);
+    // Well inside the hostile receivers' timeout: nobody waited for them.
+    expect(Math.max(...latencies)).toBeLessThan(TIMEOUT_MS);
+
+    const attempts = await waitUntil(async () => {
+      const rows = await t.deps.db('webhook_attempts').where({ account_id: bad.accountId });
+      return rows.length === 4 && rows;
+    }, 10_000, 'one attempt per hostile receiver');
+    const byHook = new Map(attempts.map((a) => [a.webhook_id, a]));
+    expect(byHook.get(hooks.huge!)).toMatchObject({ status: 'succeeded', response_status: 200, error: null });
+    expect(byHook.get(hooks.huge!)!.response_body).toHaveLength(4096);
+    expect(byHook.get(hooks.silent!)).toMatchObject({ status: 'failed', error: 'timeout', response_status: null });
+    expect(byHook.get(hooks.reset!)).toMatchObject({ status: 'failed', error: 'connection_refused' });
+    expect(byHook.get(hooks.drip!)).toMatchObject({ status: 'failed', error: 'timeout' });
+    for (const a of attempts) expect(a.duration_ms).toBeLessThan(TIMEOUT_MS + 500);
+
+    // Every healthy delivery arrived once: a later event arrives alone.
+    await transactWithEvents(t.deps, good.accountId, (_trx, e) => e({ type: 'message.received', payload: { id: 'sentinel' } }));
+    await waitUntil(() => healthy.received.some((r) => r.body.payload.id === 'sentinel'), 5000, 'the sentinel');
+    expect(healthy.received).toHaveLength(21);
+    expect(new Set(healthy.received.map((r) => r.body.id)).size).toBe(21);
+  });
+});
