@@ -9,7 +9,7 @@ export type Emit = (event: NewEvent) => Promise<string>;
 /**
  * Runs `work` in one transaction with an `emit` that writes each event, and one delivery row per subscription
  * that wants it, into that same transaction. After commit the deliveries are handed to the queue; if that
- * hand-off fails (Redis away, process killed) the relay sweep finds the unsent rows and hands them off later.
+ * hand-off fails (Redis away, process killed) the relay sweep finds the overdue rows and re-arms them.
  */
 export async function transactWithEvents<T>(
   deps: Deps,
