@@ -3,8 +3,7 @@ import type { Deps } from '../../platform/deps.js';
 import { OAUTH_MOUNT } from '../../oauth/resources.js';
 import { clientIp } from '../client-ip.js';
 import type { AppState } from '../context.js';
-import { createInteractionHandlers } from './interactions.js';
-import { createOAuthProvider } from './provider.js';
+import type { createInteractionHandlers } from './interactions.js';
 
 // Mounts the authorization server at /oauth (the issuer is PUBLIC_URL/oauth) in front of the JSON API: its
 // endpoints read their own bodies (form posts, the registration JSON), so they run before the JSON body parser.
@@ -15,15 +14,27 @@ const AS_METADATA_PATHS = new Set([`/.well-known/oauth-authorization-server${OAU
 // A header name no proxy sets: the provider's idea of the client IP is the one TRUST_PROXY_HOPS decided.
 const CLIENT_IP_HEADER = 'x-switchboard-oauth-client-ip';
 
-export function oauthServer(deps: Deps, publicUrl: string): Middleware<AppState> {
+interface Loaded {
+  callback: (req: Context['req'], res: Context['res']) => Promise<void>;
+  interaction: ReturnType<typeof createInteractionHandlers>;
+}
+
+/** The provider and its pages, built on the first OAuth request: the library is not loaded by API-only uses. */
+async function load(deps: Deps, publicUrl: string): Promise<Loaded> {
+  const [{ createOAuthProvider }, { createInteractionHandlers }] = await Promise.all([import('./provider.js'), import('./interactions.js')]);
   const provider = createOAuthProvider(deps, publicUrl);
   provider.proxyIpHeader = CLIENT_IP_HEADER;
-  const callback = provider.callback();
-  const interaction = createInteractionHandlers(deps, provider, publicUrl);
+  return { callback: provider.callback() as Loaded['callback'], interaction: createInteractionHandlers(deps, provider, publicUrl) };
+}
+
+export function oauthServer(deps: Deps, publicUrl: string): Middleware<AppState> {
   const external = new URL(publicUrl);
+  let loading: Promise<Loaded> | null = null;
+  const loaded = () => (loading ??= load(deps, publicUrl).catch((err: unknown) => ((loading = null), Promise.reject(err))));
 
   /** Hands the raw request to the provider, as if it had reached PUBLIC_URL at `path` under the mount. */
   async function delegate(ctx: Context, path: string) {
+    const { callback } = await loaded();
     ctx.state.routePath = `${OAUTH_MOUNT}/*`;
     ctx.respond = false;
     const req = ctx.req as typeof ctx.req & { originalUrl?: string };
@@ -52,6 +63,7 @@ export function oauthServer(deps: Deps, publicUrl: string): Middleware<AppState>
         ctx.body = 'Method Not Allowed';
         return;
       }
+      const { interaction } = await loaded();
       return interaction(ctx, match[1]!, step);
     }
     return delegate(ctx, path.slice(OAUTH_MOUNT.length) || '/');

@@ -38,7 +38,8 @@ export function setPageHeaders(ctx: Pick<Context, 'set'>, nonce: string, formTar
   ctx.set('Pragma', 'no-cache');
   ctx.set('X-Frame-Options', 'DENY');
   ctx.set('X-Content-Type-Options', 'nosniff');
-  ctx.set('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: under no-referrer the browser sends "Origin: null" with our own form posts.
+  ctx.set('Referrer-Policy', 'same-origin');
   ctx.set(
     'Content-Security-Policy',
     `default-src 'none'; style-src 'nonce-${nonce}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
