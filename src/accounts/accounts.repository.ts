@@ -40,3 +40,8 @@ export async function findOwner(conn: Conn, accountId: string): Promise<UserRow 
 export function listUsers(conn: Conn, accountId: string, page: PageQuery) {
   return paginate<UserRow>(conn('users').where({ account_id: accountId }), 'users', page);
 }
+
+/** A person by id alone, across accounts: the OAuth authorization server knows people by user id (its subject). */
+export async function findUserById(conn: Conn, userId: string): Promise<UserRow | undefined> {
+  return conn<UserRow>('users').where({ id: userId }).first();
+}

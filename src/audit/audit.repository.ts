@@ -15,7 +15,7 @@ export interface AuditEntry {
 interface AuditRow {
   id: string;
   account_id: string;
-  actor_type: 'user' | 'key' | 'system';
+  actor_type: 'user' | 'key' | 'oauth' | 'system';
   actor_id: string | null;
   action: string;
   target_type: string | null;
@@ -25,20 +25,35 @@ interface AuditRow {
   created_at: Date;
 }
 
-/** Who acted: a principal, or the system (sweeps) for a given account. */
-export type Actor = Principal | { type: 'system'; accountId: string };
+/**
+ * Who acted: a principal, a person without a session (consenting to an OAuth client), or the system (sweeps).
+ */
+export type Actor = Principal | { type: 'user'; accountId: string; userId: string } | { type: 'system'; accountId: string };
+
+function actorColumns(actor: Actor): { actor_type: string; actor_id: string | null } {
+  switch (actor.type) {
+    case 'session':
+    case 'user':
+      return { actor_type: 'user', actor_id: actor.userId };
+    // An OAuth access token acts as a key; its entries name the grant, and the client in their details.
+    case 'key':
+      return actor.oauth ? { actor_type: 'oauth', actor_id: actor.oauth.grantId } : { actor_type: 'key', actor_id: actor.keyId };
+    case 'system':
+      return { actor_type: 'system', actor_id: null };
+  }
+}
 
 export async function recordAudit(conn: Conn, actor: Actor, entry: AuditEntry): Promise<void> {
+  const oauthClient = actor.type === 'key' && actor.oauth ? { oauthClient: { id: actor.oauth.clientId, name: actor.oauth.clientName } } : {};
   await conn('audit_log').insert({
     id: newId('log'),
     account_id: actor.accountId,
-    actor_type: actor.type === 'session' ? 'user' : actor.type,
-    actor_id: actor.type === 'session' ? actor.userId : actor.type === 'key' ? actor.keyId : null,
+    ...actorColumns(actor),
     action: entry.action,
     target_type: entry.targetType ?? null,
     target_id: entry.targetId ?? null,
     ip: entry.ip ?? null,
-    details: JSON.stringify(entry.details ?? {}),
+    details: JSON.stringify({ ...entry.details, ...oauthClient }),
   });
 }
 

@@ -4,9 +4,14 @@ import type { Principal } from './principal.js';
 import { resolveSession, SESSION_PREFIX } from './sessions.service.js';
 import { looksLikeKey } from './key-secret.js';
 import { resolveKey } from './key-resolve.js';
+import { looksLikeAccessToken, resolveAccessToken } from './oauth-token-resolve.js';
+import type { Resource } from '../oauth/resources.js';
 
 export interface RequestInfo {
   ip: string;
+  /** The origin clients reach the API at, and the OAuth resource (an MCP endpoint) this request is, if any. */
+  publicUrl?: string;
+  resource?: Resource | null;
 }
 
 export interface Resolved {
@@ -19,5 +24,6 @@ export interface Resolved {
 export async function resolveCredential(deps: Deps, token: string, info: RequestInfo): Promise<Resolved> {
   if (token.startsWith(SESSION_PREFIX)) return { principal: await resolveSession(deps, token) };
   if (looksLikeKey(token)) return resolveKey(deps, token, info);
+  if (looksLikeAccessToken(token)) return resolveAccessToken(deps, token, info);
   throw new AppError('invalid_credential', 'The credential is not valid');
 }

@@ -19,6 +19,17 @@ export interface KeyPrincipal {
   agentId: string | null;
   scopes: string[];
   spendCapCredits: number | null;
+  /**
+   * Set when the credential is an OAuth access token (src/auth/oauth-token-resolve.ts): it acts as a key of
+   * this type with the granted scopes, and `keyId` is then the grant's id (ogr_…), for rate limits and the ledger.
+   */
+  oauth?: OAuthClientRef;
+}
+
+export interface OAuthClientRef {
+  grantId: string;
+  clientId: string;
+  clientName: string | null;
 }
 
 export type Principal = SessionPrincipal | KeyPrincipal;

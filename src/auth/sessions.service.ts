@@ -26,11 +26,16 @@ export async function issueSession(conn: Conn, deps: Pick<Deps, 'config'>, user:
 
 const invalidLogin = () => new AppError('invalid_credential', 'Email or password is incorrect');
 
-/** Same answer and the same scrypt work whether or not the email exists. */
-export async function login(deps: Deps, email: string, password: string) {
+/** The person with this email and password. Same answer and the same scrypt work whether or not the email exists. */
+export async function verifyLogin(deps: Pick<Deps, 'db'>, email: string, password: string): Promise<UserRow> {
   const user = await findUserByEmail(deps.db, email);
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok) throw invalidLogin();
+  return user;
+}
+
+export async function login(deps: Deps, email: string, password: string) {
+  const user = await verifyLogin(deps, email, password);
   return { user, session: await issueSession(deps.db, deps, user) };
 }
 

@@ -28,7 +28,8 @@ export async function chargeCredits(deps: Deps, trx: Trx, principal: Principal, 
   const accountId = principal.accountId;
   const isKey = principal.type === 'key';
 
-  if (isKey) {
+  // An OAuth grant has no spend cap of its own (no key row to charge): it is bounded like an uncapped key.
+  if (isKey && !principal.oauth) {
     const charged = await addKeySpend(trx, accountId, principal.keyId, amount);
     if (!charged) {
       const key = await findKey(trx, accountId, principal.keyId);

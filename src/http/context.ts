@@ -6,6 +6,8 @@ export interface AppState {
   requestId: string;
   log: Logger;
   principal?: Principal;
+  /** The origin clients reach the API at (PUBLIC_URL): the OAuth issuer and MCP resource URLs derive from it. */
+  publicUrl: string;
   /** Route template for metrics and logs, e.g. /v1/agents/:id. */
   routePath?: string;
 }

@@ -9,13 +9,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startServer(deps: Deps, port: number, host = '0.0.0.0'): Promise<RunningServer> {
-  const { app } = createApp(deps);
-  const server = createServer(app.callback());
+/**
+ * Listens, then builds the app: without PUBLIC_URL (or `opts.publicUrl`, which tests give a second instance so
+ * that both are one service) the OAuth issuer is the address actually listened on.
+ */
+export async function startServer(deps: Deps, port: number, host = '0.0.0.0', opts: { publicUrl?: string } = {}): Promise<RunningServer> {
+  const server = createServer();
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
+  const listenUrl = host === '0.0.0.0' || host === '::' ? `http://localhost:${actualPort}` : `http://127.0.0.1:${actualPort}`;
+  const { app } = createApp(deps, { publicUrl: opts.publicUrl ?? deps.config.oauth.publicUrl ?? listenUrl });
+  server.on('request', app.callback());
   return {
     server,
     url: `http://127.0.0.1:${actualPort}`,

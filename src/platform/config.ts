@@ -79,6 +79,16 @@ const envSchema = z.object({
   AGENT_RUNTIME_TIMEOUT_MS: intIn(100, 600_000).default(30_000),
   DNS_SERVERS: dnsServers.optional(),
   SPF_INCLUDE_HOST: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'expected a host name like spf.example.com').default('_spf.switchboard.email'),
+  // OAuth for MCP clients: the origin clients reach the API at (the issuer and every resource URL derive from it).
+  PUBLIC_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/?#\s]+\/?$/, 'expected an origin like https://api.example.com (no path, query or fragment)')
+    .transform((s) => s.replace(/\/$/, ''))
+    .optional(),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: intIn(60, 24 * 3600).default(3600),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: intIn(3600, 365 * 24 * 3600).default(30 * 24 * 3600),
+  OAUTH_GRANT_TTL_SECONDS: intIn(3600, 5 * 365 * 24 * 3600).default(90 * 24 * 3600),
+  OAUTH_CLIENT_ID_METADATA_DOCUMENTS: bool.default(true),
 });
 
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
@@ -143,6 +153,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Money-spending requests per window for uncapped keys, by plan.
     rateLimits: { free: 60, pro: 600 } as Record<string, number>,
     rateLimitWindowMs: e.RATE_LIMIT_WINDOW_MS,
+    // OAuth for MCP clients. publicUrl null: the address the server listens on (development and tests).
+    oauth: {
+      publicUrl: e.PUBLIC_URL ?? null,
+      accessTokenTtlSeconds: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      refreshTokenTtlSeconds: e.OAUTH_REFRESH_TOKEN_TTL_SECONDS,
+      grantTtlSeconds: e.OAUTH_GRANT_TTL_SECONDS,
+      clientIdMetadataDocuments: e.OAUTH_CLIENT_ID_METADATA_DOCUMENTS,
+      // Login and consent forms are a few fields; anything larger is refused before it is read.
+      maxFormBytes: 8 * 1024,
+    },
   };
 }
 

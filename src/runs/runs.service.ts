@@ -13,7 +13,7 @@ import { newId } from '../platform/ids.js';
 import { enqueue, jobs } from '../platform/queues.js';
 import * as repo from './runs.repository.js';
 
-const actorLabel = (p: Principal) => (p.type === 'session' ? `user:${p.userId}` : `key:${p.keyId}`);
+const actorLabel = (p: Principal) => (p.type === 'session' ? `user:${p.userId}` : p.oauth ? `oauth:${p.keyId}` : `key:${p.keyId}`);
 
 /**
  * Chat: stores the message in the agent's chat conversation, creates a queued run and charges one trigger,

@@ -77,7 +77,8 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
       return running;
     },
     async startAnotherServer() {
-      const s = await startServer(deps, 0, '127.0.0.1');
+      // Another instance of the same service: same public URL (OAuth issuer and resources) as the first.
+      const s = await startServer(deps, 0, '127.0.0.1', { publicUrl: servers[0]!.url });
       servers.push(s);
       return s;
     },

@@ -4,7 +4,9 @@ import { AppError } from '../../platform/errors.js';
 import { authorize, type Access } from '../../auth/access.js';
 import { resolveCredential } from '../../auth/credentials.js';
 import type { Principal } from '../../auth/principal.js';
+import { resourceOfPath } from '../../oauth/resources.js';
 import { clientIp } from '../client-ip.js';
+import { withResourceChallenge } from '../oauth/challenge.js';
 import type { AppContext, AppState } from '../context.js';
 
 export function bearerToken(ctx: { get(name: string): string }): string {
@@ -17,7 +19,12 @@ export function bearerToken(ctx: { get(name: string): string }): string {
 /** Resolves the request's credential into a principal (once per request) and applies its response headers. */
 export async function authenticate(deps: Deps, ctx: AppContext): Promise<Principal> {
   if (ctx.state.principal) return ctx.state.principal;
-  const resolved = await resolveCredential(deps, bearerToken(ctx), { ip: clientIp(ctx, deps.config.trustProxyHops) });
+  const { publicUrl } = ctx.state;
+  const resolved = await resolveCredential(deps, bearerToken(ctx), {
+    ip: clientIp(ctx, deps.config.trustProxyHops),
+    publicUrl,
+    resource: resourceOfPath(publicUrl, ctx.path),
+  });
   for (const [name, value] of Object.entries(resolved.headers ?? {})) ctx.set(name, value);
   ctx.state.principal = resolved.principal;
   // ctx.state.log is this request's own child logger (request-context.ts), so the binding is added in place:
@@ -30,8 +37,12 @@ export async function authenticate(deps: Deps, ctx: AppContext): Promise<Princip
 export function guard(deps: Deps, access: Access): Middleware<AppState> {
   return async (ctx, next) => {
     if (access.kind !== 'public') {
-      const principal = await authenticate(deps, ctx as AppContext);
-      authorize(principal, access, (ctx as AppContext).params ?? {});
+      try {
+        const principal = await authenticate(deps, ctx as AppContext);
+        authorize(principal, access, (ctx as AppContext).params ?? {});
+      } catch (err) {
+        throw withResourceChallenge(err, ctx.state.publicUrl, ctx.path);
+      }
     }
     await next();
   };

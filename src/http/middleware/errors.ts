@@ -12,6 +12,10 @@ function toAppError(err: unknown): AppError | null {
   return null;
 }
 
+/** RFC 6750 §3.1: the scope the request needs, so an OAuth client can ask for it (step-up). */
+const insufficientScopeChallenge = (scope: unknown) =>
+  typeof scope === 'string' ? `Bearer error="insufficient_scope", scope="${scope}"` : 'Bearer error="insufficient_scope"';
+
 /** Renders every error in the one shape of the contract. Unknown errors are logged and answered 500, with no detail. */
 export function errorRenderer(): Middleware<AppState> {
   return async (ctx, next) => {
@@ -25,8 +29,11 @@ export function errorRenderer(): Middleware<AppState> {
       else if (appError.code === 'unavailable') ctx.state.log.warn({ err }, 'dependency unavailable');
       ctx.status = appError.status;
       for (const [name, value] of Object.entries(appError.headers ?? {})) ctx.set(name, value);
-      if (appError.status === 401) ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
-      if (appError.code === 'insufficient_scope') ctx.set('WWW-Authenticate', 'Bearer error="insufficient_scope"');
+      // An error may bring its own challenge (the MCP endpoints name their OAuth resource metadata).
+      if (!appError.headers?.['WWW-Authenticate']) {
+        if (appError.status === 401) ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
+        if (appError.code === 'insufficient_scope') ctx.set('WWW-Authenticate', insufficientScopeChallenge(appError.details?.requiredScope));
+      }
       ctx.body = {
         error: {
           type: appError.type,

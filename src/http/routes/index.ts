@@ -14,6 +14,7 @@ import { registerFeedRoutes } from './feed.routes.js';
 import { registerHealthRoutes } from './health.routes.js';
 import { registerIntegrationRoutes } from './integrations.routes.js';
 import { registerMcpRoutes } from './mcp.routes.js';
+import { registerOAuthRoutes } from './oauth.routes.js';
 import { registerKeyRoutes } from './keys.routes.js';
 import { registerStatsRoutes } from './stats.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
@@ -34,6 +35,7 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerFeedRoutes,
   registerEventTypeRoutes,
   registerMcpRoutes,
+  registerOAuthRoutes,
   registerKeyRoutes,
   registerBillingRoutes,
   registerWebhookRoutes,

@@ -1,0 +1,75 @@
+import type { Deps } from '../platform/deps.js';
+import { AppError } from '../platform/errors.js';
+import { findAccessTokenWithGrant, touchGrantUsage } from '../oauth/grants.repository.js';
+import { hashOAuthId, openStoredPayload } from '../oauth/oauth-store.js';
+import { mayGrant, parseResource, scopesOf, type Resource } from '../oauth/resources.js';
+import type { RequestInfo, Resolved } from './credentials.js';
+import type { KeyPrincipal } from './principal.js';
+
+// OAuth access tokens (issued by the authorization server under /oauth) are opaque: 256 random bits in
+// base64url, 43 characters, which no session token or API key can be. A token is a Switchboard credential:
+// for an agent's MCP endpoint it is that agent's per-agent key with the granted scopes, for /v1/mcp an account
+// key with the granted scopes. Nothing is cached: each request reads the token, its grant and the granting
+// person's role in one indexed statement, so revoking a grant acts on the very next request on every instance.
+
+const ACCESS_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+export const looksLikeAccessToken = (token: string): boolean => ACCESS_TOKEN_PATTERN.test(token);
+
+const invalidToken = (message = 'The access token is not valid') => new AppError('invalid_credential', message);
+
+/** Is a token for `audience` accepted at `requested`? See README "MCP over OAuth" for the reasoning. */
+function audienceAccepts(audience: Resource, requested: Resource | null | undefined): boolean {
+  if (!requested) return false; // the REST API is no OAuth resource
+  // A per-agent token is that agent's key: on another MCP endpoint the route's rule answers 403, as for a key.
+  if (audience.kind === 'agent') return true;
+  return requested.url === audience.url;
+}
+
+export async function resolveAccessToken(deps: Deps, token: string, info: RequestInfo): Promise<Resolved> {
+  const found = await findAccessTokenWithGrant(deps.db, hashOAuthId(token));
+  if (!found || found.consumed_at) throw invalidToken();
+  const { grant, role } = found;
+  const payload = openStoredPayload(deps.config, found.payload);
+  const audience = typeof payload.aud === 'string' && info.publicUrl ? parseResource(info.publicUrl, payload.aud) : null;
+  if (!audience || audience.url !== grant.resource) throw invalidToken();
+  if (!audienceAccepts(audience, info.resource)) {
+    throw invalidToken(`This access token is for ${audience.url}; it is not accepted here`);
+  }
+  // Account-wide access was granted by an owner or admin; it ends if that person no longer is one.
+  if (!mayGrant(role, audience)) throw invalidToken('The person who granted this access may no longer grant it');
+
+  const offered = new Set(scopesOf(audience));
+  const tokenScopes = new Set(String(payload.scope ?? '').split(' '));
+  const scopes = grant.scopes.filter((s) => tokenScopes.has(s) && offered.has(s));
+
+  recordGrantUsage(deps, grant.account_id, grant.id, Date.now());
+  const principal: KeyPrincipal = {
+    type: 'key',
+    accountId: grant.account_id,
+    keyId: grant.id,
+    keyType: audience.kind,
+    agentId: audience.kind === 'agent' ? audience.agentId : null,
+    scopes,
+    spendCapCredits: null,
+    oauth: { grantId: grant.id, clientId: grant.client_id, clientName: grant.client_name },
+  };
+  return { principal };
+}
+
+// lastUsedAt to the minute without a write per request (as for keys): at most one write a minute per grant
+// and instance, off the request path. It never decides whether a token is accepted.
+const lastWrites = new WeakMap<Deps, Map<string, number>>();
+
+function recordGrantUsage(deps: Deps, accountId: string, grantId: string, at: number): void {
+  let memo = lastWrites.get(deps);
+  if (!memo) lastWrites.set(deps, (memo = new Map()));
+  const last = memo.get(grantId);
+  if (last !== undefined && at - last < 60_000) return;
+  if (memo.size > 50_000) memo.clear();
+  memo.set(grantId, at);
+  touchGrantUsage(deps.db, accountId, grantId).catch((err: unknown) => {
+    memo.delete(grantId);
+    deps.logger.warn({ err: (err as Error).message, grantId }, 'could not record OAuth grant usage');
+  });
+}

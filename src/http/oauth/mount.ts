@@ -1,0 +1,71 @@
+import type { Context, Middleware } from 'koa';
+import type { Deps } from '../../platform/deps.js';
+import { OAUTH_MOUNT } from '../../oauth/resources.js';
+import { clientIp } from '../client-ip.js';
+import type { AppState } from '../context.js';
+import type { createInteractionHandlers } from './interactions.js';
+
+// Mounts the authorization server at /oauth (the issuer is PUBLIC_URL/oauth) in front of the JSON API: its
+// endpoints read their own bodies (form posts, the registration JSON), so they run before the JSON body parser.
+// RFC 8414 metadata is served at the path-suffixed well-known URLs of that issuer.
+
+const INTERACTION = new RegExp(`^${OAUTH_MOUNT}/interaction/([A-Za-z0-9_-]{1,64})(?:/(login|confirm))?$`);
+const AS_METADATA_PATHS = new Set([`/.well-known/oauth-authorization-server${OAUTH_MOUNT}`, `/.well-known/openid-configuration${OAUTH_MOUNT}`]);
+// A header name no proxy sets: the provider's idea of the client IP is the one TRUST_PROXY_HOPS decided.
+const CLIENT_IP_HEADER = 'x-switchboard-oauth-client-ip';
+
+interface Loaded {
+  callback: (req: Context['req'], res: Context['res']) => Promise<void>;
+  interaction: ReturnType<typeof createInteractionHandlers>;
+}
+
+/** The provider and its pages, built on the first OAuth request: the library is not loaded by API-only uses. */
+async function load(deps: Deps, publicUrl: string): Promise<Loaded> {
+  const [{ createOAuthProvider }, { createInteractionHandlers }] = await Promise.all([import('./provider.js'), import('./interactions.js')]);
+  const provider = createOAuthProvider(deps, publicUrl);
+  provider.proxyIpHeader = CLIENT_IP_HEADER;
+  return { callback: provider.callback() as Loaded['callback'], interaction: createInteractionHandlers(deps, provider, publicUrl) };
+}
+
+export function oauthServer(deps: Deps, publicUrl: string): Middleware<AppState> {
+  const external = new URL(publicUrl);
+  let loading: Promise<Loaded> | null = null;
+  const loaded = () => (loading ??= load(deps, publicUrl).catch((err: unknown) => ((loading = null), Promise.reject(err))));
+
+  /** Hands the raw request to the provider, as if it had reached PUBLIC_URL at `path` under the mount. */
+  async function delegate(ctx: Context, path: string) {
+    const { callback } = await loaded();
+    ctx.state.routePath = `${OAUTH_MOUNT}/*`;
+    ctx.respond = false;
+    const req = ctx.req as typeof ctx.req & { originalUrl?: string };
+    const query = ctx.querystring ? `?${ctx.querystring}` : '';
+    req.originalUrl = `${OAUTH_MOUNT}${path}${query}`; // the library derives its mount path from this
+    req.url = `${path}${query}`;
+    req.headers['x-forwarded-proto'] = external.protocol.slice(0, -1);
+    req.headers['x-forwarded-host'] = external.host;
+    req.headers[CLIENT_IP_HEADER] = clientIp(ctx, deps.config.trustProxyHops);
+    await callback(req, ctx.res);
+  }
+
+  return async (ctx, next) => {
+    ctx.state.publicUrl = publicUrl;
+    const path = ctx.path;
+    if (AS_METADATA_PATHS.has(path)) return delegate(ctx, '/.well-known/openid-configuration');
+    if (path !== OAUTH_MOUNT && !path.startsWith(`${OAUTH_MOUNT}/`)) return next();
+
+    const match = INTERACTION.exec(path);
+    if (match) {
+      ctx.state.routePath = `${OAUTH_MOUNT}/interaction/:uid${match[2] ? `/${match[2]}` : ''}`;
+      const step = (match[2] ?? 'show') as 'show' | 'login' | 'confirm';
+      if ((step === 'show') !== (ctx.method === 'GET')) {
+        ctx.status = 405;
+        ctx.set('Allow', step === 'show' ? 'GET' : 'POST');
+        ctx.body = 'Method Not Allowed';
+        return;
+      }
+      const { interaction } = await loaded();
+      return interaction(ctx, match[1]!, step);
+    }
+    return delegate(ctx, path.slice(OAUTH_MOUNT.length) || '/');
+  };
+}

@@ -1,0 +1,47 @@
+import { adminOnly, publicAccess } from '../../auth/access.js';
+import type { Deps } from '../../platform/deps.js';
+import { mapPage, pageQuery } from '../../platform/pagination.js';
+import { parseInput } from '../../platform/validation.js';
+import { listOAuthGrants, revokeOAuthGrant } from '../../oauth/grants.service.js';
+import { toGrantResponse } from '../../oauth/grants.schema.js';
+import { ACCOUNT_MCP_PATH, agentMcpPath, issuerOf, resourceOfPath, scopesOf } from '../../oauth/resources.js';
+import { notFound } from '../../platform/errors.js';
+import { clientIp } from '../client-ip.js';
+import type { AppContext } from '../context.js';
+import { principalOf } from '../middleware/authenticate.js';
+import type { ApiRouter } from '../router.js';
+
+const PRM = '/.well-known/oauth-protected-resource';
+
+/** RFC 9728 metadata of one MCP endpoint: which authorization server issues its tokens, and its scopes. */
+function protectedResourceMetadata(ctx: AppContext, path: string) {
+  const { publicUrl } = ctx.state;
+  const resource = resourceOfPath(publicUrl, path);
+  if (!resource) throw notFound('Protected resource');
+  ctx.set('Cache-Control', 'public, max-age=3600');
+  ctx.body = {
+    resource: resource.url,
+    authorization_servers: [issuerOf(publicUrl)],
+    scopes_supported: scopesOf(resource),
+    bearer_methods_supported: ['header'],
+    resource_name: resource.kind === 'agent' ? `Switchboard agent ${resource.agentId} (MCP)` : 'Switchboard account (MCP)',
+  };
+}
+
+export function registerOAuthRoutes(api: ApiRouter, deps: Deps) {
+  // The path-suffixed forms (RFC 9728 §3.1) for each MCP endpoint; the root form describes /v1/mcp, for
+  // clients that only look at the root.
+  api.get(`${PRM}${ACCOUNT_MCP_PATH}`, publicAccess, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
+  api.get(`${PRM}/v1/agents/:agentId/mcp`, publicAccess, (ctx) => protectedResourceMetadata(ctx, agentMcpPath(ctx.params.agentId!)));
+  api.get(PRM, publicAccess, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
+
+  api.get('/v1/oauth/grants', adminOnly, async (ctx) => {
+    const page = await listOAuthGrants(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
+    ctx.body = mapPage(page, toGrantResponse);
+  });
+
+  api.delete('/v1/oauth/grants/:id', adminOnly, async (ctx) => {
+    await revokeOAuthGrant(deps, principalOf(ctx), ctx.params.id!, clientIp(ctx, deps.config.trustProxyHops));
+    ctx.status = 204;
+  });
+}

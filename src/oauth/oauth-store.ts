@@ -1,0 +1,98 @@
+import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { createSealer, sha256Hex, type Sealer } from '../platform/crypto.js';
+import type { Deps } from '../platform/deps.js';
+import { deleteGrantByHash } from './grants.repository.js';
+import { consumeStored, deleteExpiredStored, deleteStored, deleteStoredByGrant, findStored, findStoredByUid, upsertStored } from './store.repository.js';
+
+// oidc-provider's storage adapter, over our Postgres: nothing lives in process memory, so every API instance
+// answers every step of a flow. An artifact's id (for opaque tokens and codes the id IS the credential) is
+// stored as its SHA-256 only, like API keys; its grant id and session uid too. The payload, which repeats the
+// id and may hold a confidential client's secret, is sealed with AES-256-GCM under a key derived from APP_SECRET.
+
+const PRUNE_EVERY_MS = 60_000;
+const PRUNE_BATCH = 1000;
+
+export type StoreDeps = Pick<Deps, 'db' | 'config' | 'logger'>;
+
+export const hashOAuthId = (id: string): string => sha256Hex(id);
+
+const sealers = new WeakMap<Deps['config'], Sealer>();
+
+function sealerOf(config: Deps['config']): Sealer {
+  let sealer = sealers.get(config);
+  if (!sealer) sealers.set(config, (sealer = createSealer(config.appSecret, 'oauth-store')));
+  return sealer;
+}
+
+/** A stored payload, unsealed (the access-token lookup reads the token's audience and scope from it). */
+export const openStoredPayload = (config: Deps['config'], sealed: string): AdapterPayload => JSON.parse(sealerOf(config).open(sealed)) as AdapterPayload;
+
+export function createStoreAdapter(deps: StoreDeps): new (model: string) => Adapter {
+  const sealer = sealerOf(deps.config);
+  let lastPrune = 0;
+
+  // Expired rows are invisible to reads; deleting them is bookkeeping, done off the request path at most once
+  // a minute per instance so no sweep job is needed.
+  const pruneSoon = () => {
+    const at = Date.now();
+    if (at - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = at;
+    deleteExpiredStored(deps.db, PRUNE_BATCH).catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'could not prune the OAuth store'));
+  };
+
+  const open = (row: { payload: string; consumed_at: Date | null } | undefined): AdapterPayload | undefined => {
+    if (!row) return undefined;
+    const payload = openStoredPayload(deps.config, row.payload);
+    return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
+  };
+
+  return class StoreAdapter implements Adapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      await upsertStored(deps.db, {
+        model: this.model,
+        idHash: hashOAuthId(id),
+        payload: sealer.seal(JSON.stringify(payload)),
+        // A Grant is its own grant; every other artifact names the grant it stems from.
+        grantIdHash: this.model === 'Grant' ? hashOAuthId(id) : payload.grantId ? hashOAuthId(payload.grantId) : null,
+        uidHash: payload.uid ? hashOAuthId(payload.uid) : null,
+        expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+      });
+      pruneSoon();
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      return open(await findStored(deps.db, this.model, hashOAuthId(id)));
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      return open(await findStoredByUid(deps.db, this.model, hashOAuthId(uid)));
+    }
+
+    // The device flow is not enabled.
+    async findByUserCode(): Promise<AdapterPayload | undefined> {
+      return undefined;
+    }
+
+    async consume(id: string): Promise<void> {
+      await consumeStored(deps.db, this.model, hashOAuthId(id));
+    }
+
+    async destroy(id: string): Promise<void> {
+      await deleteStored(deps.db, this.model, hashOAuthId(id));
+    }
+
+    /**
+     * The library revokes a whole grant when a rotated refresh token or a used code is replayed, and when a
+     * token is revoked: Switchboard's grant row goes with it, so the grant list never shows a dead grant.
+     */
+    async revokeByGrantId(grantId: string): Promise<void> {
+      const grantIdHash = hashOAuthId(grantId);
+      await deps.db.transaction(async (trx) => {
+        await deleteGrantByHash(trx, grantIdHash);
+        await deleteStoredByGrant(trx, grantIdHash);
+      });
+    }
+  };
+}

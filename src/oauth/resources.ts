@@ -1,0 +1,48 @@
+import { ACCOUNT_SCOPES, AGENT_SCOPES, DEFAULT_AGENT_SCOPES, DEFAULT_ACCOUNT_SCOPES } from '../auth/scopes.js';
+import type { Role } from '../auth/principal.js';
+
+// The OAuth protected resources (RFC 8707 / RFC 9728) are Switchboard's two MCP endpoints. A resource indicator
+// is the endpoint's absolute URL under PUBLIC_URL; nothing else is a resource, so a token can never name the
+// REST API or another server.
+
+export const OAUTH_MOUNT = '/oauth';
+export const ACCOUNT_MCP_PATH = '/v1/mcp';
+const AGENT_MCP_PATH = /^\/v1\/agents\/(agt_[0-9A-Za-z]{1,64})\/mcp$/;
+
+export type Resource = { kind: 'account'; url: string } | { kind: 'agent'; url: string; agentId: string };
+
+export const issuerOf = (publicUrl: string): string => `${publicUrl}${OAUTH_MOUNT}`;
+
+export const agentMcpPath = (agentId: string): string => `/v1/agents/${agentId}/mcp`;
+
+/** The resource an MCP request path is, or null (the REST API and everything else). */
+export function resourceOfPath(publicUrl: string, path: string): Resource | null {
+  if (path === ACCOUNT_MCP_PATH) return { kind: 'account', url: publicUrl + path };
+  const agent = AGENT_MCP_PATH.exec(path);
+  return agent ? { kind: 'agent', url: publicUrl + path, agentId: agent[1]! } : null;
+}
+
+/** Parses a resource indicator; null for anything that is not exactly one of our MCP endpoint URLs. */
+export function parseResource(publicUrl: string, indicator: string): Resource | null {
+  if (!indicator.startsWith(publicUrl + '/')) return null;
+  return resourceOfPath(publicUrl, indicator.slice(publicUrl.length));
+}
+
+/** The scopes a resource offers: its key namespace, without wildcards (a person grants what they can read). */
+export const scopesOf = (resource: Pick<Resource, 'kind'>): readonly string[] =>
+  resource.kind === 'agent' ? AGENT_SCOPES : ACCOUNT_SCOPES;
+
+/** Pre-ticked on the consent page: the same defaults a new key gets. */
+export const defaultScopesOf = (resource: Pick<Resource, 'kind'>): readonly string[] =>
+  resource.kind === 'agent' ? DEFAULT_AGENT_SCOPES : DEFAULT_ACCOUNT_SCOPES;
+
+/**
+ * Who may grant a resource: anyone in the account may grant agent scopes for one of its agents (what a
+ * per-agent key reaches); only owners and admins may grant account scopes (what an account key reaches, and
+ * account keys are minted by admins only).
+ */
+export const mayGrant = (role: Role, resource: Pick<Resource, 'kind'>): boolean =>
+  resource.kind === 'agent' || role === 'owner' || role === 'admin';
+
+/** Every scope any resource offers, for the authorization server's scopes_supported. */
+export const ALL_RESOURCE_SCOPES: readonly string[] = [...AGENT_SCOPES, ...ACCOUNT_SCOPES];
