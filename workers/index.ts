@@ -8,13 +8,14 @@ import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
 import { sweepExpiredKeysProcessor } from './sweep-expired-keys.js';
 import { deliverWebhookProcessor, webhookDeliverySettings } from './deliver-webhook.js';
 import { fanOutEventProcessor } from './fan-out-event.js';
+import { maintainPartitionsProcessor } from './maintain-partitions.js';
 import { relayOutboxProcessor } from './relay-outbox.js';
 import { requeueStuckWorkProcessor } from './requeue-stuck-work.js';
 import { runAgentProcessor } from './run-agent.js';
 import { sendMessageProcessor } from './send-message.js';
 
 /** Every processor, by job name. A queue's worker dispatches on the job's name. */
-export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor, sendMessageProcessor, runAgentProcessor, requeueStuckWorkProcessor];
+export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor, sendMessageProcessor, runAgentProcessor, requeueStuckWorkProcessor, maintainPartitionsProcessor];
 
 /** Per-queue worker settings beyond concurrency (which comes from config.queueConcurrency). */
 export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {

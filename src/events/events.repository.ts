@@ -20,10 +20,7 @@ export interface NewEvent {
   payload: Record<string, unknown>;
 }
 
-export async function findEvent(conn: Conn, eventId: string): Promise<EventRow | undefined> {
-  return conn<EventRow>('events').where({ id: eventId }).first();
-}
-
-export function listEvents(conn: Conn, accountId: string, page: PageQuery) {
-  return paginate<EventRow>(conn('events').where({ account_id: accountId }), 'events', page);
+/** The account's events since `since` (the retention cutoff), newest first. */
+export function listEvents(conn: Conn, accountId: string, page: PageQuery, since: Date) {
+  return paginate<EventRow>(conn('events').where({ account_id: accountId }).where('created_at', '>=', since), 'events', page);
 }

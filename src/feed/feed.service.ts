@@ -3,6 +3,7 @@ import type { Deps } from '../platform/deps.js';
 import { listEvents, type EventRow } from '../events/events.repository.js';
 import { EVENT_TYPES } from '../events/event-types.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
+import { retainedSince } from '../maintenance/retention.js';
 
 export const toFeedItem = (row: EventRow) => ({
   id: row.id,
@@ -15,7 +16,7 @@ export const toFeedItem = (row: EventRow) => ({
 
 /** The account's recent events from the outbox, newest first: what its webhooks were (or would be) sent. */
 export async function listFeed(deps: Deps, accountId: string, page: PageQuery) {
-  return mapPage(await listEvents(deps.db, accountId, page), toFeedItem);
+  return mapPage(await listEvents(deps.db, accountId, page, retainedSince(deps.config)), toFeedItem);
 }
 
 /** Every event name a subscription may name, with whether the service produces it yet. */

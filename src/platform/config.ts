@@ -35,6 +35,7 @@ export const SCHEDULE_DEFAULTS_MS = {
   'sweep-expired-keys': 60_000,
   'relay-outbox': 30_000,
   'requeue-stuck-work': 60_000,
+  'maintain-partitions': 3600_000,
 } as const;
 export type ScheduleId = keyof typeof SCHEDULE_DEFAULTS_MS;
 
@@ -65,6 +66,7 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   WEBHOOK_CONCURRENCY: intIn(1, 1000).default(50),
   WEBHOOK_RELAY_AFTER_MS: intIn(0, 3600_000).default(10_000),
+  WEBHOOK_RETENTION_DAYS: intIn(1, 3650).default(30),
   SCHEDULE_INTERVALS_MS: namedIntervals(Object.keys(SCHEDULE_DEFAULTS_MS), 100).optional(),
   SCHEDULE_CHECK_MS: intIn(100, 3600_000).default(30_000),
   QUEUE_CONCURRENCY: namedIntervals([...Object.keys(CONCURRENCY_DEFAULTS), 'webhook-delivery'], 1).optional(),
@@ -129,6 +131,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.WEBHOOK_CONCURRENCY,
       // A pending delivery this long past due whose job is gone (failed, removed, lost with Redis) is re-armed.
       relayAfterMs: e.WEBHOOK_RELAY_AFTER_MS,
+      // Events, deliveries and attempts older than this are gone: hidden at once, their day partitions dropped.
+      retentionDays: e.WEBHOOK_RETENTION_DAYS,
     },
     // Every worker process checks this often that each job scheduler exists, and re-creates it if Redis lost it.
     schedules: { everyMs: { ...SCHEDULE_DEFAULTS_MS, ...e.SCHEDULE_INTERVALS_MS } as Record<ScheduleId, number>, checkMs: e.SCHEDULE_CHECK_MS },

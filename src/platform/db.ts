@@ -21,10 +21,9 @@ export function createDb(url: string, opts: { logger?: Logger; pool?: { min: num
   const log = opts.logger;
   return knexFactory({
     client: 'pg',
-    // Generic plans for the named prepared statements (preparedRaw): their parameters are ids and id arrays, so
-    // one plan fits every call, and planning a custom plan each time cost more than running them. Only named
-    // statements are cached, so this changes nothing else.
-    connection: { connectionString: url, options: '-c plan_cache_mode=force_generic_plan' },
+    // No connection-wide plan mode: Postgres picks custom or generic plans per prepared statement (plan_cache_mode
+    // auto), and test/integration/query-plans.test.ts checks that every hot statement stays on an index both ways.
+    connection: { connectionString: url },
     pool: opts.pool ?? { min: 0, max: 10 },
     acquireConnectionTimeout: 10_000,
     log: {
@@ -37,9 +36,10 @@ export function createDb(url: string, opts: { logger?: Logger; pool?: { min: num
 }
 
 /**
- * A hot statement as a named prepared statement: Postgres parses and plans it once per connection instead of on
- * every call, which is most of the server's work for the small batches of a lightly loaded worker. `name` must
- * belong to this one SQL text (node-postgres refuses a name reused for another text).
+ * A hot statement as a named prepared statement: Postgres parses it once per connection instead of on every
+ * call, and after five executions may keep a generic plan, which is most of the server's work saved for the small
+ * batches of a lightly loaded worker. `name` must belong to this one SQL text (node-postgres refuses a name
+ * reused for another text).
  */
 export function preparedRaw(conn: Conn, name: string, sql: string, bindings: Knex.RawBinding[] | Knex.ValueDict) {
   return conn.raw(sql, bindings as Knex.ValueDict).options({ name });

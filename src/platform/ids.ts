@@ -33,3 +33,10 @@ export function newId(prefix: IdPrefix): string {
 }
 
 export const newUuid = (): string => randomUUID();
+
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** The millisecond a UUIDv7 was stamped with (its first 48 bits); null for any other UUID. */
+export function uuidV7Time(id: string): Date | null {
+  return UUID_V7.test(id) ? new Date(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)) : null;
+}

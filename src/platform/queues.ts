@@ -72,6 +72,13 @@ export const jobs = {
     schema: empty,
     options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
   }),
+  // Every hour: creates day partitions ahead and drops the days past WEBHOOK_RETENTION_DAYS.
+  maintainPartitions: defineJob({
+    name: 'maintain-partitions',
+    queue: 'maintenance',
+    schema: empty,
+    options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
+  }),
   // Every minute: enqueues again runs and messages left queued without a job (the enqueue after commit failed).
   requeueStuckWork: defineJob({
     name: 'requeue-stuck-work',

@@ -1,7 +1,7 @@
+import type { Knex } from 'knex';
 import type { NewEvent } from '../events/events.repository.js';
-import { iso } from '../platform/clock.js';
 import { preparedRaw, type Conn, type Trx } from '../platform/db.js';
-import { newId } from '../platform/ids.js';
+import { newId, uuidV7Time } from '../platform/ids.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
 
 // Every statement on webhook_deliveries and webhook_attempts. A delivery is a small state machine whose row is
@@ -14,6 +14,10 @@ import { paginate, type PageQuery } from '../platform/pagination.js';
 // Each transition is one function whose WHERE names the state it leaves and the job_seq of the job that may
 // make it, so a late or duplicated job can never move a delivery back. An attempt that arrives for a delivery
 // that has moved on is still recorded (it happened) but changes neither the delivery nor the subscription.
+//
+// The three tables are partitioned by day on created_at. A delivery's created_at is its event's, and its id is
+// a UUIDv7 stamped with that same millisecond, so every statement here names (id, created_at) and reaches one
+// partition. Reads for the API are bounded by `since`, the retention cutoff: older rows answer as absent.
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed' | 'exhausted';
 
@@ -35,10 +39,25 @@ export interface DeliveryRow {
   updated_at: Date;
 }
 
-/** A delivery and the number of the job that may make its next attempt. */
-export interface ArmedDelivery {
+/** What names one delivery row: its id and the partition key. */
+export interface DeliveryRef {
   id: string;
+  created_at: Date;
+}
+
+/** A delivery and the number of the job that may make its next attempt. */
+export interface ArmedDelivery extends DeliveryRef {
   job_seq: number;
+}
+
+/**
+ * Narrows a query on webhook_deliveries (alias `d` or none) to one delivery by id: with the UUIDv7's time when
+ * it has one, so that one partition is read; ids issued before UUIDv7 (v4) probe every partition.
+ */
+function whereDelivery(q: Knex.QueryBuilder, id: string, column = 'id'): Knex.QueryBuilder {
+  const at = uuidV7Time(id);
+  q.where(column, id);
+  return at ? q.where(column.replace(/\bid$/, 'created_at'), at) : q;
 }
 
 // ---- fan-out: the event and its deliveries, in the emitting transaction ----
@@ -60,10 +79,11 @@ export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: 
     `WITH e AS (
        INSERT INTO events (id, account_id, type, inbox_id, message_id, payload)
        VALUES (:id, :accountId, :type, :inboxId, :messageId, :payload::jsonb)
-       RETURNING id, account_id, type
+       RETURNING id, account_id, type, created_at
      ), d AS (
-       INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event)
-       SELECT gen_random_uuid(), e.account_id, w.id, e.id, e.type
+       -- A delivery lives in its event's partition and its id carries that time (see the header).
+       INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, created_at, updated_at)
+       SELECT sb_uuid_v7(e.created_at), e.account_id, w.id, e.id, e.type, e.created_at, e.created_at
          FROM e JOIN webhooks w ON w.account_id = e.account_id
         WHERE w.status = 'active' AND w.deleted_at IS NULL
           AND CASE WHEN :onlyTo::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = :onlyTo END
@@ -78,13 +98,13 @@ export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: 
 
 /** The pending deliveries of one event (the fan-out job of a large event adds their jobs). */
 export function findPendingDeliveriesOfEvent(conn: Conn, eventId: string): Promise<ArmedDelivery[]> {
-  return conn('webhook_deliveries').select('id', 'job_seq').where({ event_id: eventId, status: 'pending' });
+  return conn('webhook_deliveries').select('id', 'created_at', 'job_seq').where({ event_id: eventId, status: 'pending' });
 }
 
 // ---- the worker's read ----
 
 /** A delivery with what sending it needs from its subscription and its event. */
-export interface SendContext extends Pick<DeliveryRow, 'id' | 'account_id' | 'webhook_id' | 'event_id' | 'event' | 'status' | 'attempts' | 'round_attempts' | 'job_seq'> {
+export interface SendContext extends Pick<DeliveryRow, 'id' | 'created_at' | 'account_id' | 'webhook_id' | 'event_id' | 'event' | 'status' | 'attempts' | 'round_attempts' | 'job_seq'> {
   url: string;
   webhook_status: 'active' | 'disabled';
   webhook_deleted_at: Date | null;
@@ -98,21 +118,33 @@ export interface SendContext extends Pick<DeliveryRow, 'id' | 'account_id' | 'we
   event_created_at: Date;
 }
 
-/** Deliveries with their subscription and event, in one round trip; the answer is aligned with `deliveryIds`. */
+const SEND_CONTEXT = `SELECT d.id, d.created_at, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts, d.round_attempts, d.job_seq,
+            w.url, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
+            w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed,
+            e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at`;
+
+/**
+ * Deliveries with their subscription and event, in one round trip; the answer is aligned with `deliveryIds`.
+ * A delivery shares its event's created_at, which names the event's partition too.
+ */
 export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promise<Array<SendContext | undefined>> {
+  const times = deliveryIds.map(uuidV7Time);
   const { rows } = await preparedRaw(
     conn,
     'load_send_contexts',
-    `SELECT d.id, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts, d.round_attempts, d.job_seq,
-            w.url, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
-            w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed,
-            e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at
-       FROM webhook_deliveries d
+    `${SEND_CONTEXT}
+       FROM unnest(?::uuid[], ?::timestamptz[]) AS x(id, created_at)
+       JOIN webhook_deliveries d ON d.id = x.id AND d.created_at = x.created_at
        JOIN webhooks w ON w.id = d.webhook_id
-       JOIN events e ON e.id = d.event_id
-      WHERE d.id = ANY (?::uuid[])`,
-    [deliveryIds],
+       JOIN events e ON e.id = d.event_id AND e.created_at = d.created_at`,
+    [deliveryIds.filter((_id, i) => times[i]), times.filter(Boolean)] as unknown as string[],
   );
+  const legacy = deliveryIds.filter((_id, i) => !times[i]);
+  if (legacy.length) {
+    const old = await conn.raw(`${SEND_CONTEXT} FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+       JOIN events e ON e.id = d.event_id AND e.created_at = d.created_at WHERE d.id = ANY (?::uuid[])`, [legacy]);
+    rows.push(...old.rows);
+  }
   const byId = new Map((rows as SendContext[]).map((r) => [r.id, r]));
   return deliveryIds.map((id) => byId.get(id));
 }
@@ -123,6 +155,8 @@ export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promi
 export interface AttemptRecord {
   accountId: string;
   deliveryId: string;
+  /** The delivery's created_at (its partition). */
+  deliveryCreatedAt: Date;
   webhookId: string;
   event: string;
   url: string;
@@ -140,11 +174,12 @@ export interface AttemptRecord {
 }
 
 const INPUT = `input AS (
-  SELECT * FROM unnest(?::text[], ?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::timestamptz[])
-    AS x(attempt_id, delivery_id, account_id, webhook_id, event, url, seq, attempt_number, response_status, response_body, error, error_message, duration_ms, next_attempt_at)
+  SELECT * FROM unnest(?::text[], ?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::timestamptz[])
+    AS x(attempt_id, delivery_id, delivery_created_at, account_id, webhook_id, event, url, seq, attempt_number, response_status, response_body, error, error_message, duration_ms, next_attempt_at)
 )`;
 /** The state an attempt may move a delivery from: pending, and held by the job that made the attempt. */
-const HELD = `wd.id = i.delivery_id AND wd.account_id = i.account_id AND wd.status = 'pending' AND wd.job_seq = i.seq`;
+const HELD = `wd.id = i.delivery_id AND wd.created_at = i.delivery_created_at AND wd.account_id = i.account_id
+  AND wd.status = 'pending' AND wd.job_seq = i.seq`;
 /** The attempt row, whether or not the delivery moved; only a retry that moved plans a next attempt. */
 const insertAttempts = (status: 'succeeded' | 'failed') => `a AS (
   INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
@@ -156,7 +191,7 @@ const insertAttempts = (status: 'succeeded' | 'failed') => `a AS (
 
 function inputColumns(items: AttemptRecord[]) {
   const col = <K extends keyof AttemptRecord>(k: K) => items.map((r) => r[k] ?? null);
-  return [items.map(() => newId('att')), col('deliveryId'), col('accountId'), col('webhookId'), col('event'), col('url'), col('seq'), col('attemptNumber'),
+  return [items.map(() => newId('att')), col('deliveryId'), col('deliveryCreatedAt'), col('accountId'), col('webhookId'), col('event'), col('url'), col('seq'), col('attemptNumber'),
     col('responseStatus'), col('responseBody'), col('error'), col('errorMessage'), col('durationMs'), col('nextAttemptAt')] as unknown as string[];
 }
 
@@ -230,32 +265,44 @@ export async function recordGone(conn: Conn, items: AttemptRecord[]): Promise<bo
 }
 
 /** pending → failed with no attempt: the subscription was disabled or deleted (recoverSince finds it). */
-export async function stopDelivery(conn: Conn, accountId: string, deliveryId: string, seq: number): Promise<boolean> {
-  const q = conn('webhook_deliveries').where({ id: deliveryId, account_id: accountId, status: 'pending', job_seq: seq });
+export async function stopDelivery(conn: Conn, accountId: string, delivery: DeliveryRef, seq: number): Promise<boolean> {
+  const q = conn('webhook_deliveries').where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId, status: 'pending', job_seq: seq });
   return (await q.update({ status: 'failed', next_attempt_at: null, completed_at: conn.fn.now(), updated_at: conn.fn.now() })) > 0;
 }
 
 // ---- transitions made by people and sweeps ----
 
-/** succeeded | failed | exhausted → pending, due now, with a fresh round of retries (redeliver, recoverSince). */
-export async function reopenDeliveries(conn: Conn, accountId: string, webhookId: string, filter: { ids: string[] } | { failedSince: Date }): Promise<ArmedDelivery[]> {
-  const q = conn('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId });
-  if ('ids' in filter) q.whereIn('id', filter.ids).whereIn('status', ['succeeded', 'failed', 'exhausted']);
-  else q.whereIn('status', ['failed', 'exhausted']).where('created_at', '>=', filter.failedSince);
-  return q
-    .update({ status: 'pending', round_attempts: 0, next_attempt_at: conn.fn.now(), job_seq: conn.raw('job_seq + 1'), completed_at: null, updated_at: conn.fn.now() })
-    .returning(['id', 'job_seq']);
+const REOPEN = (conn: Conn) => ({ status: 'pending', round_attempts: 0, next_attempt_at: conn.fn.now(), job_seq: conn.raw('job_seq + 1'), completed_at: null, updated_at: conn.fn.now() });
+
+/** succeeded | failed | exhausted → pending, due now, with a fresh round of retries (redeliver). */
+export async function reopenDelivery(conn: Conn, accountId: string, delivery: DeliveryRef): Promise<ArmedDelivery | undefined> {
+  const [row] = await conn('webhook_deliveries')
+    .where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId })
+    .whereIn('status', ['succeeded', 'failed', 'exhausted'])
+    .update(REOPEN(conn))
+    .returning(['id', 'created_at', 'job_seq']);
+  return row;
+}
+
+/** failed | exhausted → pending, due now, with a fresh round: a subscription's failures since `since` (recoverSince). */
+export function reopenFailedDeliveries(conn: Conn, accountId: string, webhookId: string, since: Date): Promise<ArmedDelivery[]> {
+  return conn('webhook_deliveries')
+    .where({ account_id: accountId, webhook_id: webhookId })
+    .whereIn('status', ['failed', 'exhausted'])
+    .where('created_at', '>=', since)
+    .update(REOPEN(conn))
+    .returning(['id', 'created_at', 'job_seq']);
 }
 
 /**
  * pending → pending, due now, held by a new job (redeliver of a delivery waiting for a retry). The job that was
  * waiting becomes stale, so the delivery is sent once, not twice.
  */
-export async function hastenDelivery(conn: Conn, accountId: string, webhookId: string, deliveryId: string): Promise<ArmedDelivery | undefined> {
+export async function hastenDelivery(conn: Conn, accountId: string, delivery: DeliveryRef): Promise<ArmedDelivery | undefined> {
   const [row] = await conn('webhook_deliveries')
-    .where({ id: deliveryId, account_id: accountId, webhook_id: webhookId, status: 'pending' })
+    .where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId, status: 'pending' })
     .update({ next_attempt_at: conn.fn.now(), job_seq: conn.raw('job_seq + 1'), updated_at: conn.fn.now() })
-    .returning(['id', 'job_seq']);
+    .returning(['id', 'created_at', 'job_seq']);
   return row;
 }
 
@@ -263,7 +310,7 @@ export async function hastenDelivery(conn: Conn, accountId: string, webhookId: s
 export async function findOverdueDeliveries(conn: Conn, dueBefore: Date, limit: number, after?: { dueAt: Date; id: string }): Promise<Array<ArmedDelivery & { next_attempt_at: Date }>> {
   // The status is a literal so that even a generic plan uses the partial index webhook_deliveries_due.
   const { rows } = await conn.raw(
-    `SELECT id, job_seq, next_attempt_at FROM webhook_deliveries
+    `SELECT id, created_at, job_seq, next_attempt_at FROM webhook_deliveries
       WHERE status = 'pending' AND next_attempt_at < ? AND (next_attempt_at, id) > (?::timestamptz, ?::uuid)
       ORDER BY next_attempt_at, id LIMIT ?`,
     [dueBefore, after?.dueAt ?? new Date(0), after?.id ?? '00000000-0000-0000-0000-000000000000', limit],
@@ -276,22 +323,24 @@ export async function rearmDeliveries(conn: Conn, items: ArmedDelivery[]): Promi
   if (items.length === 0) return [];
   const { rows } = await conn.raw(
     `UPDATE webhook_deliveries wd SET job_seq = wd.job_seq + 1, updated_at = now()
-       FROM unnest(?::uuid[], ?::int[]) AS x(id, seq)
-      WHERE wd.id = x.id AND wd.status = 'pending' AND wd.job_seq = x.seq
-     RETURNING wd.id, wd.job_seq`,
-    [items.map((i) => i.id), items.map((i) => i.job_seq)] as unknown as string[],
+       FROM unnest(?::uuid[], ?::timestamptz[], ?::int[]) AS x(id, created_at, seq)
+      WHERE wd.id = x.id AND wd.created_at = x.created_at AND wd.status = 'pending' AND wd.job_seq = x.seq
+     RETURNING wd.id, wd.created_at, wd.job_seq`,
+    [items.map((i) => i.id), items.map((i) => i.created_at), items.map((i) => i.job_seq)] as unknown as string[],
   );
   return rows;
 }
 
-// ---- reads for the API ----
+// ---- reads for the API (bounded by the retention cutoff `since`) ----
 
-export function findDelivery(conn: Conn, accountId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
-  return conn<DeliveryRow>('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId, id: deliveryId }).first();
+export function findDelivery(conn: Conn, accountId: string, webhookId: string, deliveryId: string, since: Date): Promise<DeliveryRow | undefined> {
+  const q = conn<DeliveryRow>('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId }).where('created_at', '>=', since);
+  return whereDelivery(q, deliveryId).first();
 }
 
-export function listDeliveries(conn: Conn, accountId: string, webhookId: string, page: PageQuery) {
-  return paginate<DeliveryRow>(conn('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId }), 'webhook_deliveries', page);
+export function listDeliveries(conn: Conn, accountId: string, webhookId: string, page: PageQuery, since: Date) {
+  const q = conn('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId }).where('created_at', '>=', since);
+  return paginate<DeliveryRow>(q, 'webhook_deliveries', page);
 }
 
 export interface AttemptRow {
@@ -312,40 +361,13 @@ export interface AttemptRow {
   created_at: Date;
 }
 
-export function listAttempts(conn: Conn, accountId: string, webhookId: string, page: PageQuery, deliveryId?: string) {
-  const q = conn('webhook_attempts').where({ account_id: accountId, webhook_id: webhookId });
-  if (deliveryId) q.where({ delivery_id: deliveryId });
+export function listAttempts(conn: Conn, accountId: string, webhookId: string, page: PageQuery, since: Date, deliveryId?: string) {
+  const q = conn('webhook_attempts').where({ account_id: accountId, webhook_id: webhookId }).where('created_at', '>=', since);
+  if (deliveryId) {
+    q.where({ delivery_id: deliveryId });
+    // No attempt is older than its delivery: the partitions before it are skipped.
+    const born = uuidV7Time(deliveryId);
+    if (born) q.where('created_at', '>=', born);
+  }
   return paginate<AttemptRow>(q, 'webhook_attempts', page);
 }
-
-export const toDeliveryResponse = (d: DeliveryRow) => ({
-  id: d.id,
-  webhookId: d.webhook_id,
-  eventId: d.event_id,
-  event: d.event,
-  status: d.status,
-  attempts: d.attempts,
-  nextAttemptAt: iso(d.next_attempt_at),
-  lastError: d.last_error,
-  lastResponseStatus: d.last_response_status,
-  completedAt: iso(d.completed_at),
-  createdAt: iso(d.created_at),
-  updatedAt: iso(d.updated_at),
-});
-
-export const toAttemptResponse = (a: AttemptRow) => ({
-  id: a.id,
-  deliveryId: a.delivery_id,
-  webhookId: a.webhook_id,
-  event: a.event,
-  attemptNumber: a.attempt_number,
-  status: a.status,
-  url: a.url,
-  responseStatus: a.response_status,
-  responseBody: a.response_body,
-  error: a.error,
-  errorMessage: a.error_message,
-  durationMs: a.duration_ms,
-  createdAt: iso(a.created_at),
-  nextAttemptAt: iso(a.next_attempt_at),
-});

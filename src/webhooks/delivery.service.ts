@@ -38,7 +38,7 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
   // Re-armed since this job was added (a redeliver, the relay sweep): the newer job makes the attempt.
   if (ctx.job_seq !== seq) return 'stale job';
   if (ctx.webhook_deleted_at || ctx.webhook_status !== 'active') {
-    await stopDelivery(db, ctx.account_id, ctx.id, seq);
+    await stopDelivery(db, ctx.account_id, ctx, seq);
     return 'subscription not active';
   }
 
@@ -47,6 +47,7 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
   const record: AttemptRecord = {
     accountId: ctx.account_id,
     deliveryId: ctx.id,
+    deliveryCreatedAt: ctx.created_at,
     webhookId: ctx.webhook_id,
     event: ctx.event,
     url: ctx.url,

@@ -12,10 +12,13 @@ import { findOverdueDeliveries, findPendingDeliveriesOfEvent, rearmDeliveries, t
 /** An event with more deliveries than this gets one fan-out job, so a request never waits on a thousand adds. */
 export const INLINE_FAN_OUT_MAX = 25;
 
-export const deliveryJobId = (d: ArmedDelivery): string => `${d.id}.${d.job_seq}`;
+/** What a delivery job needs: the delivery and the job_seq it is armed with. */
+type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq'>;
+
+export const deliveryJobId = (d: JobRef): string => `${d.id}.${d.job_seq}`;
 
 /** Adds the jobs of armed deliveries, after `delayMs`. Throws when Redis refuses; callers after commit use dispatch. */
-export async function enqueueDeliveryJobs(deps: Deps, armed: ArmedDelivery[], delayMs = 0): Promise<void> {
+export async function enqueueDeliveryJobs(deps: Deps, armed: JobRef[], delayMs = 0): Promise<void> {
   await enqueueBulk(
     deps.queues,
     deps.config,
@@ -28,7 +31,7 @@ export async function enqueueDeliveryJobs(deps: Deps, armed: ArmedDelivery[], de
  * After a commit that made deliveries due: adds their jobs. Never throws; the rows already say the deliveries are
  * due, so a failed add only delays them until the relay sweep re-arms them.
  */
-export async function armDeliveryJobs(deps: Deps, armed: ArmedDelivery[], delayMs = 0): Promise<void> {
+export async function armDeliveryJobs(deps: Deps, armed: JobRef[], delayMs = 0): Promise<void> {
   if (armed.length === 0) return;
   try {
     await enqueueDeliveryJobs(deps, armed, delayMs);

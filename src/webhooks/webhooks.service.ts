@@ -8,16 +8,17 @@ import { AppError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
 import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
+import { retainedSince } from '../maintenance/retention.js';
 import {
   findDelivery,
   hastenDelivery,
   insertEventWithDeliveries,
   listAttempts,
   listDeliveries,
-  reopenDeliveries,
-  toAttemptResponse,
-  toDeliveryResponse,
+  reopenDelivery,
+  reopenFailedDeliveries,
 } from './deliveries.repository.js';
+import { toAttemptResponse, toDeliveryResponse } from './deliveries.schema.js';
 import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { generateWebhookSecret } from './signature.js';
 import type { attemptsQuery, CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
@@ -76,12 +77,12 @@ export async function listWebhookSubscriptions(deps: Deps, accountId: string, pa
 export async function listWebhookAttempts(deps: Deps, accountId: string, id: string, query: AttemptsQuery) {
   await requireWebhook(deps, accountId, id);
   const { deliveryId, ...page } = query;
-  return mapPage(await listAttempts(deps.db, accountId, id, page, deliveryId), toAttemptResponse);
+  return mapPage(await listAttempts(deps.db, accountId, id, page, retainedSince(deps.config), deliveryId), toAttemptResponse);
 }
 
 export async function listWebhookDeliveries(deps: Deps, accountId: string, id: string, page: PageQuery) {
   await requireWebhook(deps, accountId, id);
-  return mapPage(await listDeliveries(deps.db, accountId, id, page), toDeliveryResponse);
+  return mapPage(await listDeliveries(deps.db, accountId, id, page, retainedSince(deps.config)), toDeliveryResponse);
 }
 
 export async function getWebhook(deps: Deps, accountId: string, id: string) {
@@ -126,7 +127,10 @@ export async function enableWebhook(deps: Deps, actor: Actor, id: string, recove
   const { row, reopened } = await deps.db.transaction(async (trx) => {
     const activated = await activateWebhook(trx, accountId, id);
     if (!activated) throw notFound('Webhook');
-    return { row: activated, reopened: recoverSince ? await reopenDeliveries(trx, accountId, id, { failedSince: new Date(recoverSince) }) : [] };
+    if (!recoverSince) return { row: activated, reopened: [] };
+    // Nothing past retention comes back.
+    const since = new Date(Math.max(Date.parse(recoverSince), retainedSince(deps.config).getTime()));
+    return { row: activated, reopened: await reopenFailedDeliveries(trx, accountId, id, since) };
   });
   await armDeliveryJobs(deps, reopened);
   await audit(deps, actor, 'webhook.enabled', id, recoverSince ? { recoverSince, recovered: reopened.length } : {});
@@ -144,9 +148,9 @@ function requireActive(row: WebhookRow): void {
 export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId: string) {
   const accountId = actor.principal.accountId;
   requireActive(await requireWebhook(deps, accountId, id));
-  if (!/^[0-9a-f-]{36}$/i.test(deliveryId) || !(await findDelivery(deps.db, accountId, id, deliveryId))) throw notFound('Delivery');
-  const [reopened] = await reopenDeliveries(deps.db, accountId, id, { ids: [deliveryId] });
-  const armed = reopened ?? (await hastenDelivery(deps.db, accountId, id, deliveryId));
+  const delivery = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await findDelivery(deps.db, accountId, id, deliveryId, retainedSince(deps.config)) : undefined;
+  if (!delivery) throw notFound('Delivery');
+  const armed = (await reopenDelivery(deps.db, accountId, delivery)) ?? (await hastenDelivery(deps.db, accountId, delivery));
   await armDeliveryJobs(deps, armed ? [armed] : []);
   await audit(deps, actor, 'webhook.redelivered', id, { deliveryId });
   return { deliveryId, status: 'pending' as const };

@@ -55,7 +55,7 @@ describe('the delivery state machine', () => {
     await t.deps.db('webhooks').where({ id: s.wh.id }).update({ consecutive_failures: 2 });
     // The job that made the first attempt (job_seq 1) reports again, as a stalled duplicate would.
     const late: AttemptRecord = {
-      accountId: s.accountId, deliveryId: done.id, webhookId: s.wh.id, event: 'message.received', url: s.r.url, seq: 1,
+      accountId: s.accountId, deliveryId: done.id, deliveryCreatedAt: done.created_at, webhookId: s.wh.id, event: 'message.received', url: s.r.url, seq: 1,
       attemptNumber: 1, responseStatus: 500, responseBody: 'late', error: 'http_status', errorMessage: 'receiver answered 500', durationMs: 3,
     };
     expect(await recordRetries(t.deps.db, [{ ...late, nextAttemptAt: new Date() }])).toEqual([null]);
@@ -114,7 +114,7 @@ describe('one delivery\'s data never fails another\'s', () => {
       return all.every((d) => d.attempts === 1) && all;
     });
     const record = (d: (typeof rows)[number], body: string): AttemptRecord => ({
-      accountId: s.accountId, deliveryId: d.id, webhookId: s.wh.id, event: 'message.received', url: s.r.url, seq: d.job_seq,
+      accountId: s.accountId, deliveryId: d.id, deliveryCreatedAt: d.created_at, webhookId: s.wh.id, event: 'message.received', url: s.r.url, seq: d.job_seq,
       attemptNumber: 2, responseStatus: 200, responseBody: body, error: null, errorMessage: null, durationMs: 1,
     });
     // A NUL that bypassed the HTTP client's clean-up: Postgres refuses the statement it is in.
