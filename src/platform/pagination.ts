@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from './errors.js';
+import { text } from './input.js';
 
 // Keyset pagination over (created_at, id), newest first. The cursor is opaque to clients.
 
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
+  cursor: text().max(200).optional(),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 
