@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import type { Role } from '../auth/principal.js';
+import { text } from '../platform/input.js';
 
-export const email = z.string().trim().toLowerCase().email().max(254);
-export const password = z.string().min(10, 'must be at least 10 characters').max(1024);
+export const email = text().trim().toLowerCase().email().max(254);
+export const password = text().min(10, 'must be at least 10 characters').max(1024);
 
 export const signupInput = z.object({
-  accountName: z.string().trim().min(1).max(200),
+  accountName: text().trim().min(1).max(200),
   email,
   password,
 }).strict();
 
-export const loginInput = z.object({ email, password: z.string().min(1).max(1024) }).strict();
+export const loginInput = z.object({ email, password: text().min(1).max(1024) }).strict();
 
 export const accountPatch = z.object({ agentKeyMinting: z.enum(['admins', 'account_keys']) }).strict();
 

@@ -1,18 +1,15 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import type { AgentRow } from './agents.repository.js';
-import { isJsonObject } from './merge-patch.js';
+import { jsonObject, text } from '../platform/input.js';
 
-const MAX_CONFIG_BYTES = 64 * 1024;
+/** The largest config, as UTF-8 JSON; the bound keeps one agent from bloating rows. */
+export const MAX_CONFIG_BYTES = 64 * 1024;
 
-const name = z.string().trim().min(1).max(200);
+const name = text().trim().min(1).max(200);
 
-/** A config or merge patch: a JSON object of bounded size (the size bound keeps one agent from bloating rows). */
-const configObject = z
-  .unknown()
-  .refine(isJsonObject, 'must be a JSON object (a JSON merge patch, RFC 7396)')
-  .refine((v) => JSON.stringify(v).length <= MAX_CONFIG_BYTES, `must serialize to at most ${MAX_CONFIG_BYTES} bytes`)
-  .transform((v) => v as Record<string, unknown>);
+/** A config or a merge patch (RFC 7396): a JSON object, judged by the shared free-form JSON rule. */
+const configObject = jsonObject(MAX_CONFIG_BYTES);
 
 export const agentInput = z.object({ name, config: configObject.optional() }).strict();
 
@@ -27,8 +24,8 @@ export type AgentPatch = z.infer<typeof agentPatch>;
 
 /** The parts of a config the service itself reads; the rest is the agent's own business. */
 export const knownConfig = z.object({
-  runtime: z.object({ type: z.literal('http'), url: z.string().url().regex(/^https?:\/\//i, 'must be an http(s) URL') }).strict().optional(),
-  autoReply: z.string().max(10_000).optional(),
+  runtime: z.object({ type: z.literal('http'), url: text().url().regex(/^https?:\/\//i, 'must be an http(s) URL') }).strict().optional(),
+  autoReply: text().max(10_000).optional(),
 }).passthrough();
 
 export const toAgentResponse = (a: AgentRow) => ({

@@ -8,7 +8,8 @@ import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { assertAccountWide, assertAgentReach, isAgentKey } from './agent-reach.js';
 import * as repo from './agents.repository.js';
-import { knownConfig, toAgentResponse, type AgentInput, type AgentPatch } from './agents.schema.js';
+import { inspectJson } from '../platform/json-inspect.js';
+import { knownConfig, MAX_CONFIG_BYTES, toAgentResponse, type AgentInput, type AgentPatch } from './agents.schema.js';
 import { mergePatch } from './merge-patch.js';
 
 export async function listAgents(deps: Deps, principal: Principal, page: PageQuery) {
@@ -77,8 +78,10 @@ function validateConfig(config: Record<string, unknown>): Record<string, unknown
     const fields = result.error.issues.map((i) => ({ field: ['config', ...i.path].join('.'), message: i.message }));
     throw new AppError('validation_error', `Invalid request: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, { fields });
   }
-  if (JSON.stringify(config).length > 64 * 1024) {
-    throw new AppError('validation_error', 'Invalid request: config: the merged config exceeds 65536 bytes', { fields: [{ field: 'config', message: 'the merged config exceeds 65536 bytes' }] });
+  const merged = inspectJson(config);
+  if (!('bytes' in merged) || merged.bytes > MAX_CONFIG_BYTES) {
+    const message = `the merged config exceeds ${MAX_CONFIG_BYTES} bytes of JSON`;
+    throw new AppError('validation_error', `Invalid request: config: ${message}`, { fields: [{ field: 'config', message }] });
   }
   return config;
 }

@@ -1,25 +1,25 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
+import { jsonObject, text } from '../platform/input.js';
 
-export const emailAddress = z.string().trim().toLowerCase().email().max(254);
+export const emailAddress = text().trim().toLowerCase().email().max(254);
 /** E.164: a plus, then up to 15 digits. */
-export const phoneNumber = z.string().trim().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number such as +14155550123');
+export const phoneNumber = text().trim().regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number such as +14155550123');
 
-const metadata = z
-  .record(z.string().max(100), z.unknown())
-  .refine((m) => JSON.stringify(m).length <= 16 * 1024, 'must serialize to at most 16384 bytes');
+// Metadata keys are short labels; the values are free-form JSON within the size bound.
+const metadata = jsonObject(16 * 1024).pipe(z.record(text().max(100), z.unknown()));
 
 export const contactInput = z.object({
-  name: z.string().trim().min(1).max(200).optional(),
+  name: text().trim().min(1).max(200).optional(),
   email: emailAddress.optional(),
   phone: phoneNumber.optional(),
-  agentId: z.string().min(1).max(100).optional(),
+  agentId: text().min(1).max(100).optional(),
   metadata: metadata.optional(),
 }).strict().refine((c) => c.email !== undefined || c.phone !== undefined, { message: 'a contact needs an email or a phone', path: ['email'] });
 
 /** null clears a field; at least one field. */
 export const contactPatch = z.object({
-  name: z.string().trim().min(1).max(200).nullable().optional(),
+  name: text().trim().min(1).max(200).nullable().optional(),
   email: emailAddress.nullable().optional(),
   phone: phoneNumber.nullable().optional(),
   metadata: metadata.optional(),

@@ -1,6 +1,7 @@
 import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
+import { text } from '../platform/input.js';
 
 export type RecordPurpose = 'spf' | 'dkim' | 'dmarc';
 export type RecordStatus = 'pending' | 'verified' | 'missing' | 'mismatch';
@@ -31,8 +32,7 @@ export interface DomainRow {
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /** A bare domain name: lowercased, trailing dot dropped, IDNs in their ASCII (punycode) form. */
-export const domainName = z
-  .string()
+export const domainName = text()
   .trim()
   .max(253)
   .transform((v) => v.toLowerCase().replace(/\.$/, ''))

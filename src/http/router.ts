@@ -4,12 +4,14 @@ import type { Deps } from '../platform/deps.js';
 import type { Access } from '../auth/access.js';
 import type { AppContext, AppState, Handler } from './context.js';
 import { guard } from './middleware/authenticate.js';
+import { checkParams, paramRulesFor } from './path-params.js';
 
 type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
 /**
  * The API router. Every route is registered with its access declaration, which is enforced by `guard` and
- * recorded in `declarations` so a test can prove that no route was added without one.
+ * recorded in `declarations` so a test can prove that no route was added without one. Every path parameter is
+ * judged by its rule (path-params.ts) after the guard and before the handler.
  */
 export class ApiRouter {
   readonly router = new Router<AppState>();
@@ -31,11 +33,13 @@ export class ApiRouter {
 
   private add(method: Method, path: string, access: Access, handler: Handler) {
     this.declarations.set(`${method.toUpperCase()} ${path}`, access);
+    const rules = paramRulesFor(path);
     const routeName: Middleware<AppState> = async (ctx, next) => {
       ctx.state.routePath = path;
       await next();
     };
     this.router[method](path, routeName, guard(this.deps, access), async (ctx) => {
+      checkParams(rules, ctx.params);
       await handler(ctx as AppContext);
     });
     return this;

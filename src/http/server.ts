@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Deps } from '../platform/deps.js';
 import { createApp } from './app.js';
+import { answerClientError } from './client-error.js';
 
 export interface RunningServer {
   server: Server;
@@ -16,6 +17,7 @@ export interface RunningServer {
 export async function startServer(deps: Deps, port: number, host = '0.0.0.0', opts: { publicUrl?: string } = {}): Promise<RunningServer> {
   const server = createServer();
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', (err: Error & { code?: string }, socket) => answerClientError(err, socket, deps.logger));
   await new Promise<void>((resolve) => server.listen(port, host, resolve));
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { emailAddress, phoneNumber } from '../contacts/contacts.schema.js';
+import { text } from '../platform/input.js';
 
 export type Channel = 'email' | 'sms';
 
@@ -8,10 +9,10 @@ export type Channel = 'email' | 'sms';
 export const addressFor = (channel: Channel) => (channel === 'email' ? emailAddress : phoneNumber);
 
 export const inboxInput = z.object({
-  agentId: z.string().min(1).max(100),
+  agentId: text().min(1).max(100),
   channel: z.enum(['email', 'sms']),
-  address: z.string().max(254),
-  name: z.string().trim().min(1).max(200).optional(),
+  address: text().max(254),
+  name: text().trim().min(1).max(200).optional(),
 }).strict().transform((v, ctx) => {
   const address = addressFor(v.channel).safeParse(v.address);
   if (!address.success) {
@@ -22,8 +23,8 @@ export const inboxInput = z.object({
 });
 
 export const inboxPatch = z.object({
-  name: z.string().trim().min(1).max(200).nullable().optional(),
-  address: z.string().max(254).optional(),
+  name: text().trim().min(1).max(200).nullable().optional(),
+  address: text().max(254).optional(),
 }).strict().refine((p) => Object.keys(p).length > 0, 'send at least one of name, address');
 
 export type InboxInput = z.infer<typeof inboxInput>;

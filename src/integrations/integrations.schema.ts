@@ -1,34 +1,32 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
+import { text } from '../platform/input.js';
 
 export const PROVIDERS = ['smtp', 'sms-http'] as const;
 export type Provider = (typeof PROVIDERS)[number];
 export const isProvider = (value: string): value is Provider => (PROVIDERS as readonly string[]).includes(value);
 
-const hostname = z
-  .string()
+const hostname = text()
   .trim()
   .toLowerCase()
   .max(253)
   .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$|^[0-9a-f:.]+$/, 'must be a host name or IP address');
 
 // "addr@example.com" or "Name <addr@example.com>".
-const mailbox = z
-  .string()
+const mailbox = text()
   .trim()
   .max(320)
   .refine((v) => {
     const m = /^(?:[^<>\r\n]*<([^<>\s]+)>|([^<>\s]+))$/.exec(v);
-    return m !== null && z.email().safeParse(m[1] ?? m[2]).success;
+    return m !== null && text().email().safeParse(m[1] ?? m[2]).success;
   }, 'must be an email address, optionally as "Name <address>"');
 
 // Header names are RFC 9110 tokens; headers the transport sets itself may not be overridden.
 const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
-const headerName = z
-  .string()
+const headerName = text()
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name')
   .refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), 'is set by the service and cannot be overridden');
-const headerValue = z.string().max(4096).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
+const headerValue = text().max(4096).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
 
 // Where the targets point (public or internal) is judged after parsing, by the SSRF-safe client's check.
 export function smtpInput() {
@@ -37,8 +35,8 @@ export function smtpInput() {
       host: hostname,
       port: z.number().int().min(1).max(65535),
       secure: z.boolean().optional(),
-      username: z.string().min(1).max(256).optional(),
-      password: z.string().min(1).max(1024).optional(),
+      username: text().min(1).max(256).optional(),
+      password: text().min(1).max(1024).optional(),
       from: mailbox,
     })
     .refine((v) => v.password === undefined || v.username !== undefined, { path: ['username'], message: 'is required with password' });
@@ -46,13 +44,13 @@ export function smtpInput() {
 
 export function smsHttpInput() {
   return z.strictObject({
-    url: z.string().max(2048).refine((v) => URL.canParse(v), 'must be an absolute URL'),
+    url: text().max(2048).refine((v) => URL.canParse(v), 'must be an absolute URL'),
     headers: z
       .record(headerName, headerValue)
       .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
       .optional(),
     // E.164 number or an alphanumeric sender id.
-    from: z.string().trim().regex(/^(?:\+[1-9]\d{6,14}|[A-Za-z0-9][A-Za-z0-9 ]{0,10})$/, 'must be an E.164 number or a sender id of up to 11 letters and digits'),
+    from: text().trim().regex(/^(?:\+[1-9]\d{6,14}|[A-Za-z0-9][A-Za-z0-9 ]{0,10})$/, 'must be an E.164 number or a sender id of up to 11 letters and digits'),
   });
 }
 

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { isValidIpRange } from '../auth/key-ip.js';
 import type { KeyRow } from './keys.repository.js';
+import { text } from '../platform/input.js';
 
-const name = z.string().trim().min(1).max(200);
-const scopes = z.array(z.string().min(1).max(100)).min(1).max(50);
+const name = text().trim().min(1).max(200);
+const scopes = z.array(text().min(1).max(100)).min(1).max(50);
 const expiresAt = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
 const allowedIps = z
-  .array(z.string().trim().max(64).refine(isValidIpRange, 'not an IPv4/IPv6 address or CIDR range'))
+  .array(text().trim().max(64).refine(isValidIpRange, 'not an IPv4/IPv6 address or CIDR range'))
   .max(100);
 const spendCapCredits = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable();
 
@@ -33,7 +34,7 @@ export const agentKeyInput = z.object({
   scopes: scopes.optional(),
   ...restrictions,
   keyType: z.literal('agent', { message: "this route creates per-agent keys; keyType must be 'agent' or omitted" }).optional(),
-  agentId: z.string().optional(),
+  agentId: text().optional(),
 }).strict();
 
 export const keyPatch = z.object({
@@ -42,7 +43,7 @@ export const keyPatch = z.object({
 }).strict();
 
 export const keyListQuery = z.object({
-  agentId: z.string().max(100).optional(),
+  agentId: text().max(100).optional(),
 });
 
 export type AccountKeyInput = z.infer<typeof accountKeyInput>;

@@ -13,17 +13,18 @@ import { triggerAgent } from '../runs/runs.service.js';
 import { getAccountStats } from '../stats/stats.service.js';
 import { listWebhookSubscriptions } from '../webhooks/webhooks.service.js';
 import { additive, defineTool, destructive, readOnly, type McpTool } from './tools.js';
+import { text } from '../platform/input.js';
 
 // The account MCP server: one tool per account route it mirrors, with that route's access and service.
 // Arguments are parsed again with the route's own schema, so every input rule lives in one place.
 
 const paging = {
   limit: z.number().int().min(1).max(100).optional().describe('Page size (1-100, default 20); newest first'),
-  cursor: z.string().optional().describe('The nextCursor of a previous page, to read further'),
+  cursor: text().optional().describe('The nextCursor of a previous page, to read further'),
 };
-const agentId = z.string().describe('The agent id (agt_…), as returned by list_agents');
-const config = z.record(z.string(), z.unknown());
-const agentFilteredPage = pageQuery.extend({ agentId: z.string().max(100).optional() }).strict();
+const agentId = text().describe('The agent id (agt_…), as returned by list_agents');
+const config = z.record(text(), z.unknown());
+const agentFilteredPage = pageQuery.extend({ agentId: text().max(100).optional() }).strict();
 
 const listAgentsTool = defineTool({
   name: 'list_agents',
@@ -51,7 +52,7 @@ const createAgentTool = defineTool({
   description: 'Creates a new agent in the account. config is optional: autoReply (string) for the built-in runtime, or runtime {type:"http", url} to run it on your own endpoint. Returns the new agent with its id.',
   access: requireScope('write:agents'),
   input: z.object({
-    name: z.string().describe('A name for the agent (1-200 characters)'),
+    name: text().describe('A name for the agent (1-200 characters)'),
     config: config.optional().describe('Initial config, e.g. {"autoReply": "Hello!"}'),
   }),
   annotations: additive,
@@ -65,7 +66,7 @@ const updateAgentTool = defineTool({
   access: requireScope('write:agents'),
   input: z.object({
     agentId,
-    name: z.string().optional().describe('A new name'),
+    name: text().optional().describe('A new name'),
     status: z.enum(['active', 'paused']).optional().describe('"paused" or "active"'),
     config: config.optional().describe('A JSON merge patch for the config'),
   }),
@@ -102,10 +103,10 @@ const createDraftTool = defineTool({
   description: 'Writes a draft message from one of the account’s inboxes to a recipient (an email address for an email inbox, an E.164 phone number for an SMS inbox). Nothing is sent and nothing is charged: call send_message with the returned id to send it.',
   access: requireScope('write:messages'),
   input: z.object({
-    inboxId: z.string().describe('The inbox to send from (inb_…), see list_inboxes'),
-    to: z.string().describe('Recipient: an email address or an E.164 phone number, matching the inbox channel'),
-    subject: z.string().optional().describe('Subject line (email), one line'),
-    text: z.string().describe('The message body, plain text'),
+    inboxId: text().describe('The inbox to send from (inb_…), see list_inboxes'),
+    to: text().describe('Recipient: an email address or an E.164 phone number, matching the inbox channel'),
+    subject: text().optional().describe('Subject line (email), one line'),
+    text: text().describe('The message body, plain text'),
   }),
   annotations: additive,
   run: (ctx, args) => createDraft(ctx.deps, ctx.principal, parseInput(draftInput, args)),
@@ -116,7 +117,7 @@ const sendMessageTool = defineTool({
   title: 'Send a draft (spends credits)',
   description: 'Sends a draft created with create_draft as a real email or SMS. It costs credits (email 1, SMS 2) and cannot be undone; it may fail with spend_cap_exceeded, insufficient_credits or rate_limited, in which case nothing was sent. Returns the message with status "queued".',
   access: requireScope('messages:send'),
-  input: z.object({ messageId: z.string().describe('The draft’s id (msg_…)') }),
+  input: z.object({ messageId: text().describe('The draft’s id (msg_…)') }),
   annotations: { ...destructive, openWorldHint: true },
   run: (ctx, args) => sendMessage(ctx.deps, ctx.principal, args.messageId),
 });
@@ -169,7 +170,7 @@ const triggerAgentTool = defineTool({
   title: 'Send an agent a chat message (spends credits)',
   description: 'Sends a chat message to an agent and queues a run that answers it; each call costs credits (one agent trigger) and may fail with spend_cap_exceeded, insufficient_credits, rate_limited or agent_paused, in which case nothing was charged. Returns the queued run {id, status}.',
   access: requireScope('trigger:agents'),
-  input: z.object({ agentId, message: z.string().describe('The chat message for the agent') }),
+  input: z.object({ agentId, message: text().describe('The chat message for the agent') }),
   annotations: { ...destructive, openWorldHint: true },
   run: (ctx, args) => triggerAgent(ctx.deps, ctx.principal, args.agentId, parseInput(chatInput, { message: args.message }).message, ctx.ip),
 });

@@ -9,6 +9,7 @@ import { pageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
 import { triggerAgent } from '../runs/runs.service.js';
 import { defineTool, destructive, readOnly, type McpTool, type ToolContext } from './tools.js';
+import { text } from '../platform/input.js';
 
 // The per-agent MCP server: exactly these five tools, each bound to the agent of the endpoint's path (the
 // route only admits that agent's own key). Each tool carries the access of the REST route it mirrors.
@@ -53,7 +54,7 @@ const updateAgentConfig = defineTool({
     'Changes this agent’s config with a JSON merge patch (RFC 7396): keys you send replace the current values, nested objects merge, a key set to null is removed, keys you omit stay as they are. Known keys: autoReply (string, the built-in runtime’s reply) and runtime ({type:"http", url}). Returns the updated agent. Name and status cannot be changed with this tool.',
   access: requireScope('write:agents', { scope: 'agent:config:write', param: 'agentId' }),
   input: z.object({
-    config: z.record(z.string(), z.unknown()).describe('A JSON merge patch for the config, e.g. {"autoReply": "Thanks, we will get back to you"}'),
+    config: z.record(text(), z.unknown()).describe('A JSON merge patch for the config, e.g. {"autoReply": "Thanks, we will get back to you"}'),
   }),
   annotations: destructive,
   run: (ctx, args) => updateAgent(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(agentPatch, { config: args.config }), ctx.ip),
@@ -65,7 +66,7 @@ const triggerAgentTool = defineTool({
   description:
     'Sends a chat message to this agent and queues a run that answers it; each call costs credits (one agent trigger) and may fail with spend_cap_exceeded, insufficient_credits, rate_limited or agent_paused, in which case nothing was charged. Returns the queued run {id, status}; the reply appears in get_agent_conversations and get_agent_activity once the run finishes.',
   access: requireScope('trigger:agents', { scope: 'agent:trigger', param: 'agentId' }),
-  input: z.object({ message: z.string().describe('The chat message for the agent') }),
+  input: z.object({ message: text().describe('The chat message for the agent') }),
   annotations: { ...destructive, openWorldHint: true },
   run: (ctx, args) => triggerAgent(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(chatInput, args).message, ctx.ip),
 });

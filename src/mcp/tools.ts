@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Deps } from '../platform/deps.js';
 import type { Logger } from '../platform/logger.js';
 import { AppError } from '../platform/errors.js';
+import { describeRefusedInput, isRefusedInput, refusedInputError } from '../platform/pg-errors.js';
 
 /** What every tool handler receives: the same inputs a REST handler has. */
 export interface ToolContext {
@@ -91,6 +92,11 @@ export function buildMcpServer(info: { name: string; instructions: string }, too
         } catch (err) {
           const known = toAppError(err);
           if (known) return toolError(known);
+          if (isRefusedInput(err)) {
+            // As on REST (middleware/errors.ts): the client's error, logged so that the missing rule gets added.
+            ctx.log.warn({ tool: tool.name, ...describeRefusedInput(err) }, 'the database refused input that validation accepted');
+            return toolError(refusedInputError(err));
+          }
           ctx.log.error({ err, tool: tool.name }, 'MCP tool failed');
           return toolError(new AppError('internal_error', 'Something went wrong on our side; it has been logged'));
         }

@@ -1,32 +1,33 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { pageQuery } from '../platform/pagination.js';
+import { text } from '../platform/input.js';
 
 /** The largest message body accepted (characters). Bigger bodies are refused with 400, before anything is stored. */
 export const MAX_TEXT = 100_000;
-const text = z.string().min(1).max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
-const subject = z.string().max(998).regex(/^[^\r\n]*$/, 'must be one line').optional();
+const messageText = text().min(1).max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
+const subject = text().max(998).regex(/^[^\r\n]*$/, 'must be one line').optional();
 
 export const draftInput = z.object({
-  inboxId: z.string().min(1).max(100),
-  to: z.string().max(254),
+  inboxId: text().min(1).max(100),
+  to: text().max(254),
   subject,
-  text,
+  text: messageText,
 }).strict();
 
-export const inboundInput = z.object({ from: z.string().max(254), subject, text }).strict();
+export const inboundInput = z.object({ from: text().max(254), subject, text: messageText }).strict();
 
-export const chatInput = z.object({ message: text }).strict();
+export const chatInput = z.object({ message: messageText }).strict();
 
 export const messageListQuery = pageQuery.extend({
-  agentId: z.string().max(100).optional(),
-  conversationId: z.string().max(100).optional(),
-  inboxId: z.string().max(100).optional(),
+  agentId: text().max(100).optional(),
+  conversationId: text().max(100).optional(),
+  inboxId: text().max(100).optional(),
   status: z.enum(['received', 'draft', 'queued', 'sent', 'failed']).optional(),
   direction: z.enum(['inbound', 'outbound']).optional(),
 }).strict();
 
-export const conversationListQuery = pageQuery.extend({ agentId: z.string().max(100).optional() }).strict();
+export const conversationListQuery = pageQuery.extend({ agentId: text().max(100).optional() }).strict();
 
 export type DraftInput = z.infer<typeof draftInput>;
 export type InboundInput = z.infer<typeof inboundInput>;

@@ -5,6 +5,7 @@ export type ErrorCode =
   | 'invalid_scope'
   | 'invalid_webhook_url'
   | 'invalid_json'
+  | 'malformed_request'
   | 'missing_credential'
   | 'invalid_credential'
   | 'key_expired'
@@ -24,6 +25,8 @@ export type ErrorCode =
   | 'inbox_deleted'
   | 'payload_too_large'
   | 'unsupported_media_type'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'rate_limited'
   | 'unavailable'
   | 'internal_error';
@@ -44,6 +47,7 @@ export function describeCode(code: ErrorCode): { status: number; type: ErrorType
     case 'invalid_scope':
     case 'invalid_webhook_url':
     case 'invalid_json':
+    case 'malformed_request':
       return { status: 400, type: 'invalid_request_error' };
     case 'missing_credential':
     case 'invalid_credential':
@@ -72,6 +76,10 @@ export function describeCode(code: ErrorCode): { status: number; type: ErrorType
       return { status: 413, type: 'invalid_request_error' };
     case 'unsupported_media_type':
       return { status: 415, type: 'invalid_request_error' };
+    case 'request_timeout':
+      return { status: 408, type: 'invalid_request_error' };
+    case 'headers_too_large':
+      return { status: 431, type: 'invalid_request_error' };
     case 'rate_limited':
       return { status: 429, type: 'rate_limit_error' };
     case 'unavailable':

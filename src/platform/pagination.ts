@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 import { z } from 'zod';
 import { AppError } from './errors.js';
+import { hasIdShape, text, type IdKind } from './input.js';
 
-// Keyset pagination over (created_at, id), newest first. The cursor is opaque to clients.
+// Keyset pagination over (created_at, id), newest first. The cursor is opaque to clients: base64url of
+// {"t": <created_at as ISO>, "id": <row id>}. It is not signed, so it is judged in full before it reaches SQL.
 
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional(),
+  cursor: text().max(200).optional(),
 });
 export type PageQuery = z.infer<typeof pageQuery>;
 
@@ -16,28 +18,65 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-function decodeCursor(cursor: string): { t: string; id: string } {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { t?: unknown; id?: unknown };
-    if (typeof value.t === 'string' && typeof value.id === 'string' && !Number.isNaN(Date.parse(value.t))) {
-      return { t: value.t, id: value.id };
-    }
-  } catch {
-    // fall through
-  }
-  throw new AppError('validation_error', 'Invalid request: cursor: not a cursor this API returned', {
-    fields: [{ field: 'cursor', message: 'not a cursor this API returned' }],
+/**
+ * The id kind of every paginated table. A cursor's id must have this shape, so a cursor taken from another
+ * list (whose ids have another prefix) is refused here instead of by Postgres (22P02 on a uuid column).
+ */
+const TABLE_IDS = {
+  activity: 'act',
+  agents: 'agt',
+  api_keys: 'key',
+  audit_log: 'log',
+  contacts: 'ct',
+  conversations: 'conv',
+  domains: 'dom',
+  events: 'evt',
+  inboxes: 'inb',
+  messages: 'msg',
+  notifications: 'ntf',
+  oauth_grants: 'ogr',
+  users: 'usr',
+  webhook_attempts: 'att',
+  webhook_deliveries: 'uuid',
+  webhooks: 'wh',
+} as const satisfies Record<string, IdKind>;
+export type PagedTable = keyof typeof TABLE_IDS;
+
+// The exact form toISOString() writes, between 1970 and 9999: anything Postgres could refuse (year 0, "2020",
+// "-1", 30 February, six-digit years) fails this or the round trip below.
+const CURSOR_TIME = /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const badCursor = () =>
+  new AppError('validation_error', 'Invalid request: cursor: not a cursor this list returned', {
+    fields: [{ field: 'cursor', message: 'not a cursor this list returned' }],
   });
+
+export function decodeCursor(cursor: string, table: PagedTable): { t: string; id: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw badCursor();
+  }
+  if (typeof value !== 'object' || value === null) throw badCursor();
+  const { t, id } = value as { t?: unknown; id?: unknown };
+  if (typeof t !== 'string' || typeof id !== 'string' || !hasIdShape(TABLE_IDS[table], id)) throw badCursor();
+  const time = new Date(t);
+  if (!CURSOR_TIME.test(t) || Number.isNaN(time.getTime()) || time.toISOString() !== t) throw badCursor();
+  return { t, id };
 }
+
+export const encodeCursor = (createdAt: Date, id: string): string =>
+  Buffer.from(JSON.stringify({ t: new Date(createdAt).toISOString(), id })).toString('base64url');
 
 /** Applies the page to a query on `table` and returns rows plus paging info. */
 export async function paginate<Row extends { id: string; created_at: Date }>(
   query: Knex.QueryBuilder,
-  table: string,
+  table: PagedTable,
   page: PageQuery,
 ): Promise<Page<Row>> {
   if (page.cursor) {
-    const { t, id } = decodeCursor(page.cursor);
+    const { t, id } = decodeCursor(page.cursor, table);
     query.whereRaw(`(??, ??) < (?::timestamptz, ?)`, [`${table}.created_at`, `${table}.id`, t, id]);
   }
   const rows = (await query
@@ -46,10 +85,7 @@ export async function paginate<Row extends { id: string; created_at: Date }>(
   const hasMore = rows.length > page.limit;
   const data = hasMore ? rows.slice(0, page.limit) : rows;
   const last = data[data.length - 1];
-  const nextCursor =
-    hasMore && last
-      ? Buffer.from(JSON.stringify({ t: new Date(last.created_at).toISOString(), id: last.id })).toString('base64url')
-      : null;
+  const nextCursor = hasMore && last ? encodeCursor(last.created_at, last.id) : null;
   return { data, hasMore, nextCursor };
 }
 

@@ -5,6 +5,9 @@
 
 const REPLACEMENT = '\uFFFD';
 
+/** Why a client's text was refused, in the words of a validation error. */
+export const UNSTORABLE_TEXT = 'must not contain NUL (U+0000) or unpaired UTF-16 surrogates';
+
 /** True when `s` can be stored as Postgres text or inside jsonb unchanged. */
 export function isStorableText(s: string): boolean {
   return !s.includes('\u0000') && s.isWellFormed();

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { pageQuery } from '../platform/pagination.js';
 import { EVENT_NAMES } from '../events/event-types.js';
+import { text } from '../platform/input.js';
 
-const eventName = z.string().refine((v) => (EVENT_NAMES as string[]).includes(v), {
+const eventName = text().refine((v) => (EVENT_NAMES as string[]).includes(v), {
   message: `unknown event; one of ${EVENT_NAMES.join(', ')}`,
 });
 
@@ -13,10 +14,10 @@ const events = z
   .transform((list) => [...new Set(list)]);
 
 // 16–128 printable ASCII characters, chosen by the client (contract §7).
-const legacySecret = z.string().regex(/^[\x20-\x7e]{16,128}$/, '16 to 128 printable characters');
+const legacySecret = text().regex(/^[\x20-\x7e]{16,128}$/, '16 to 128 printable characters');
 
-const url = z.string().min(1).max(2048);
-const description = z.string().max(500);
+const url = text().min(1).max(2048);
+const description = text().max(500);
 
 export const createWebhookInput = z
   .object({ url, events, description: description.optional(), legacySecret: legacySecret.optional() })
@@ -27,7 +28,7 @@ export const updateWebhookInput = z
   .strict();
 
 /** `?deliveryId=` narrows the attempts list to one delivery. */
-export const attemptsQuery = pageQuery.extend({ deliveryId: z.string().uuid().optional() });
+export const attemptsQuery = pageQuery.extend({ deliveryId: text().uuid().optional() });
 
 export const enableWebhookInput = z.object({ recoverSince: z.iso.datetime({ offset: true }).optional() }).strict();
 

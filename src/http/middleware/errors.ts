@@ -2,12 +2,19 @@ import type { Middleware } from 'koa';
 import { ZodError } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import { isBackendUnavailable } from '../../platform/outage.js';
+import { describeRefusedInput, isRefusedInput, refusedInputError } from '../../platform/pg-errors.js';
 import { validationError } from '../../platform/validation.js';
 import type { AppState } from '../context.js';
 
-function toAppError(err: unknown): AppError | null {
+function toAppError(err: unknown, log: AppState['log'], route: string): AppError | null {
   if (err instanceof AppError) return err;
   if (err instanceof ZodError) return validationError(err);
+  if (isRefusedInput(err)) {
+    // Validation let through input the database refused: answered as the client's error, logged so that the
+    // missing rule gets added.
+    log.warn({ route, ...describeRefusedInput(err) }, 'the database refused input that validation accepted');
+    return refusedInputError(err);
+  }
   if (isBackendUnavailable(err)) return new AppError('unavailable', 'A backing service is unavailable; nothing was changed. Retry shortly');
   return null;
 }
@@ -23,7 +30,7 @@ export function errorRenderer(): Middleware<AppState> {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}`);
     } catch (err) {
-      const known = toAppError(err);
+      const known = toAppError(err, ctx.state.log, `${ctx.method} ${ctx.state.routePath ?? ctx.path}`);
       const appError = known ?? new AppError('internal_error', 'Something went wrong on our side; it has been logged');
       if (!known) ctx.state.log.error({ err }, 'unhandled error');
       else if (appError.code === 'unavailable') ctx.state.log.warn({ err }, 'dependency unavailable');

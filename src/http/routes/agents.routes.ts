@@ -9,12 +9,12 @@ import type { Deps } from '../../platform/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { getRun, triggerAgent } from '../../runs/runs.service.js';
-import { z } from 'zod';
 import { clientIp } from '../client-ip.js';
 import { principalOf } from '../middleware/authenticate.js';
 import type { ApiRouter } from '../router.js';
+import { text } from '../../platform/input.js';
 
-const activityQuery = pageQuery.extend({ agentId: z.string().max(100).optional() }).strict();
+const activityQuery = pageQuery.extend({ agentId: text().max(100).optional() }).strict();
 
 // The agents collection is account-only; /v1/agents/:id/** is also open to that agent's own per-agent key,
 // with the agent scope named in the second argument (interface: per-agent REST surface).

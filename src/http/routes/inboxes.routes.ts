@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { requireScope } from '../../auth/access.js';
 import { inboxInput, inboxPatch } from '../../inboxes/inboxes.schema.js';
 import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from '../../inboxes/inboxes.service.js';
@@ -7,8 +6,9 @@ import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { principalOf } from '../middleware/authenticate.js';
 import type { ApiRouter } from '../router.js';
+import { text } from '../../platform/input.js';
 
-const inboxListQuery = pageQuery.extend({ agentId: z.string().max(100).optional() }).strict();
+const inboxListQuery = pageQuery.extend({ agentId: text().max(100).optional() }).strict();
 
 export function registerInboxRoutes(api: ApiRouter, deps: Deps) {
   api.get('/v1/inboxes', requireScope('read:inboxes'), async (ctx) => {
