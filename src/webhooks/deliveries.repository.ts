@@ -51,9 +51,10 @@ export interface FannedOutEvent {
 /**
  * The event row and one delivery row per active subscription of the account that wants it, in ONE statement, so
  * they commit (or vanish) together; the delivery ids are the envelope ids. `onlyTo` (a `webhook.test` event)
- * names the one active subscription that gets a delivery, whatever it subscribes to.
+ * names the one active subscription that gets a delivery, whatever it subscribes to; `except` names one that
+ * does not (an operational event about that very subscription).
  */
-export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: NewEvent, onlyTo: string | null = null): Promise<FannedOutEvent> {
+export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: NewEvent, onlyTo: string | null = null, except: string | null = null): Promise<FannedOutEvent> {
   const { rows } = await preparedRaw(
     trx,
     'insert_event_with_deliveries',
@@ -67,10 +68,11 @@ export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: 
          FROM e JOIN webhooks w ON w.account_id = e.account_id
         WHERE w.status = 'active' AND w.deleted_at IS NULL
           AND CASE WHEN :onlyTo::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = :onlyTo END
+          AND w.id IS DISTINCT FROM :except::text
        RETURNING id
      )
      SELECT (SELECT id FROM e) AS event_id, coalesce((SELECT array_agg(id) FROM d), '{}') AS delivery_ids`,
-    { id: newId('evt'), accountId, type: e.type, inboxId: e.inboxId ?? null, messageId: e.messageId ?? null, payload: JSON.stringify(e.payload), onlyTo },
+    { id: newId('evt'), accountId, type: e.type, inboxId: e.inboxId ?? null, messageId: e.messageId ?? null, payload: JSON.stringify(e.payload), onlyTo, except },
   );
   const row = rows[0] as { event_id: string; delivery_ids: string[] };
   return { eventId: row.event_id, deliveryIds: row.delivery_ids };

@@ -1,11 +1,13 @@
 import { findOwner } from '../accounts/accounts.repository.js';
+import { operationalEvent } from '../events/event-payloads.js';
 import { sendPlatformEmail } from '../messages/transport.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
-import { now } from '../platform/clock.js';
+import { iso, now } from '../platform/clock.js';
 import type { Deps } from '../platform/deps.js';
 import { newUuid } from '../platform/ids.js';
 import { recordGone, stopDelivery, type AttemptRecord, type SendContext } from './deliveries.repository.js';
-import { armDeliveryJobs } from './dispatch.js';
+import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
+import { transactWithEvents } from './outbox.js';
 import { nextStep } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
 import { disableWebhookOnce } from './webhooks.repository.js';
@@ -71,7 +73,8 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
       return 'retry scheduled';
     }
     case 'exhausted': {
-      const count = await batches.exhaust(record);
+      const { consecutiveFailures: count, events } = await batches.exhaust({ ...record, eventId: ctx.event_id });
+      await dispatchCommitted(deps, events);
       if (count !== null && count >= config.webhooks.disableAfter) {
         await disableAndNotify(deps, ctx, `${count} consecutive deliveries failed every retry.`, config.webhooks.disableAfter);
       }
@@ -102,14 +105,28 @@ function signedHeaders(deps: Deps, ctx: SendContext, body: string): Record<strin
 }
 
 /**
- * Disables the subscription if this caller wins the transition, and writes the owner's notification in the same
- * transaction (so a disable is never left without one); the email follows the commit.
+ * Disables the subscription if this caller wins the transition, and writes the owner's notification and the
+ * webhook.disabled event in the same transaction (so a disable is never left without them); the email follows
+ * the commit.
  */
 async function disableAndNotify(deps: Deps, ctx: SendContext, reason: string, threshold?: number): Promise<void> {
   const title = 'A webhook subscription was disabled';
   const text = `Deliveries to ${ctx.url} (${ctx.webhook_id}) have stopped. ${reason} Fix the receiver, then re-enable it with POST /v1/webhooks/${ctx.webhook_id}/enable (optionally with recoverSince to re-send what failed).`;
-  const won = await deps.db.transaction(async (trx) => {
-    if (!(await disableWebhookOnce(trx, ctx.account_id, ctx.webhook_id, reason, threshold))) return false;
+  const won = await transactWithEvents(deps, ctx.account_id, async (trx, emit) => {
+    const disabled = await disableWebhookOnce(trx, ctx.account_id, ctx.webhook_id, reason, threshold);
+    if (!disabled) return false;
+    // To the account's other active subscriptions that ask for it: this one is disabled already, so the
+    // fan-out passes it over, and `exceptWebhookId` says so explicitly.
+    await emit(
+      operationalEvent('webhook.disabled', {
+        webhookId: ctx.webhook_id,
+        url: ctx.url,
+        reason,
+        consecutiveFailures: disabled.consecutive_failures,
+        disabledAt: iso(disabled.disabled_at)!,
+      }),
+      { exceptWebhookId: ctx.webhook_id },
+    );
     await insertNotification(trx, ctx.account_id, {
       kind: 'webhook.disabled',
       title,

@@ -62,13 +62,14 @@ export async function rotateWebhookSecret(conn: Conn, accountId: string, id: str
 
 /**
  * Disables the subscription if it is still active and (when given) its count reached the threshold.
- * Many exhausted deliveries may call this at once; the row lock and the status condition let exactly one win.
+ * Many exhausted deliveries may call this at once; the row lock and the status condition let exactly one win
+ * (the winner gets the disabled row).
  */
-export async function disableWebhookOnce(conn: Conn, accountId: string, webhookId: string, reason: string, threshold?: number): Promise<boolean> {
+export async function disableWebhookOnce(conn: Conn, accountId: string, webhookId: string, reason: string, threshold?: number): Promise<WebhookRow | undefined> {
   const q = live(conn, accountId).where({ id: webhookId, status: 'active' });
   if (threshold !== undefined) q.where('consecutive_failures', '>=', threshold);
-  const rows = await q.update({ status: 'disabled', disabled_at: conn.fn.now() as unknown as Date, disabled_reason: reason, updated_at: conn.fn.now() as unknown as Date }).returning('id');
-  return rows.length > 0;
+  const [row] = await q.update({ status: 'disabled', disabled_at: conn.fn.now() as unknown as Date, disabled_reason: reason, updated_at: conn.fn.now() as unknown as Date }).returning('*');
+  return row;
 }
 
 /** Active: zero the count. Returns the row (also when it was already active). */
