@@ -1,5 +1,6 @@
 import { createKeyCache } from '../auth/key-cache.js';
 import { createDeliveryBatches } from '../webhooks/delivery-batches.js';
+import { createWebhookThrottle } from '../webhooks/throttle.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createSealers } from './crypto.js';
 import { createDb, ensureDatabase, migrateLatest } from './db.js';
@@ -56,6 +57,7 @@ export function createDeps(connections: Connections): Deps {
     sealers: createSealers(config.appSecret),
     keyCache: createKeyCache(redis),
     deliveryBatches: createDeliveryBatches(db),
+    webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),
   };
 }
 

@@ -94,6 +94,8 @@ export interface SendContext extends Pick<DeliveryRow, 'id' | 'account_id' | 'we
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
   legacy_secret_sealed: string | null;
+  /** The subscription's throttle (deliveries per second), null when unthrottled. */
+  rate_limit_per_second: number | null;
   inbox_id: string | null;
   message_id: string | null;
   payload: Record<string, unknown>;
@@ -107,7 +109,7 @@ export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promi
     'load_send_contexts',
     `SELECT d.id, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts, d.round_attempts, d.job_seq,
             w.url, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
-            w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed,
+            w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed, w.rate_limit_per_second,
             e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at
        FROM webhook_deliveries d
        JOIN webhooks w ON w.id = d.webhook_id

@@ -10,6 +10,7 @@ import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { transactWithEvents } from './outbox.js';
 import { nextStep } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
+import { takeSlot, type Throttled } from './throttle.js';
 import { disableWebhookOnce } from './webhooks.repository.js';
 
 export const API_VERSION = '2026-11-01';
@@ -28,11 +29,12 @@ export function buildEnvelope(ctx: Pick<SendContext, 'id' | 'event' | 'event_cre
 }
 
 /**
- * One attempt of one delivery by the job `seq` names. Returns a short outcome for the job's record. A receiver's
- * failure is not an error here: the retry is a new job armed by the transition. Throws only when this process
- * could not do its part (Postgres away), so BullMQ runs the job again.
+ * One attempt of one delivery by the job `seq` names. Returns a short outcome for the job's record, or how long
+ * the job must wait for its subscription's throttle (nothing sent, nothing written). A receiver's failure is not
+ * an error here: the retry is a new job armed by the transition. Throws only when this process could not do its
+ * part (Postgres or Redis away), so BullMQ runs the job again.
  */
-export async function attemptDelivery(deps: Deps, deliveryId: string, seq: number): Promise<string> {
+export async function attemptDelivery(deps: Deps, deliveryId: string, seq: number, slotRps?: number): Promise<string | Throttled> {
   const { config, db, deliveryBatches: batches } = deps;
   const ctx = await batches.load(deliveryId);
   if (!ctx) return 'missing';
@@ -43,6 +45,8 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
     await stopDelivery(db, ctx.account_id, ctx.id, seq);
     return 'subscription not active';
   }
+  const throttled = await takeSlot(deps.webhookThrottle, ctx.webhook_id, ctx.rate_limit_per_second, slotRps);
+  if (throttled) return throttled;
 
   const body = JSON.stringify(buildEnvelope(ctx));
   const res = await deps.http.post(ctx.url, body, signedHeaders(deps, ctx, body));

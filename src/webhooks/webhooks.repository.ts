@@ -14,6 +14,7 @@ export interface WebhookRow {
   previous_secret_expires_at: Date | null;
   legacy_secret_sealed: string | null;
   consecutive_failures: number;
+  rate_limit_per_second: number | null;
   disabled_at: Date | null;
   disabled_reason: string | null;
   deleted_at: Date | null;
@@ -21,7 +22,7 @@ export interface WebhookRow {
   updated_at: Date;
 }
 
-export type NewWebhook = Pick<WebhookRow, 'id' | 'url' | 'events' | 'description' | 'secret_sealed' | 'legacy_secret_sealed'>;
+export type NewWebhook = Pick<WebhookRow, 'id' | 'url' | 'events' | 'description' | 'secret_sealed' | 'legacy_secret_sealed' | 'rate_limit_per_second'>;
 
 export async function insertWebhook(conn: Conn, accountId: string, w: NewWebhook): Promise<WebhookRow> {
   const [row] = await conn<WebhookRow>('webhooks').insert({ ...w, account_id: accountId }).returning('*');
@@ -85,6 +86,7 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   status: w.status,
   hasLegacySecret: w.legacy_secret_sealed !== null,
   consecutiveFailures: w.consecutive_failures,
+  rateLimitPerSecond: w.rate_limit_per_second,
   disabledAt: iso(w.disabled_at),
   disabledReason: w.disabled_reason,
   previousSecretExpiresAt: w.previous_secret_expires_at && w.previous_secret_expires_at > new Date() ? iso(w.previous_secret_expires_at) : null,

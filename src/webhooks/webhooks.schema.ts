@@ -17,13 +17,21 @@ const legacySecret = z.string().regex(/^[\x20-\x7e]{16,128}$/, '16 to 128 printa
 
 const url = z.string().min(1).max(2048);
 const description = z.string().max(500);
+// Deliveries per second to this subscription, across every worker process; null (or absent) is unthrottled.
+const rateLimitPerSecond = z.number().int().min(1).max(1000).nullable();
 
 export const createWebhookInput = z
-  .object({ url, events, description: description.optional(), legacySecret: legacySecret.optional() })
+  .object({ url, events, description: description.optional(), legacySecret: legacySecret.optional(), rateLimitPerSecond: rateLimitPerSecond.optional() })
   .strict();
 
 export const updateWebhookInput = z
-  .object({ url: url.optional(), events: events.optional(), description: description.nullable().optional(), legacySecret: legacySecret.nullable().optional() })
+  .object({
+    url: url.optional(),
+    events: events.optional(),
+    description: description.nullable().optional(),
+    legacySecret: legacySecret.nullable().optional(),
+    rateLimitPerSecond: rateLimitPerSecond.optional(),
+  })
   .strict();
 
 /** `?deliveryId=` narrows the attempts list to one delivery. */
