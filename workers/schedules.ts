@@ -8,6 +8,7 @@ export const schedules: Array<{ id: ScheduleId; job: JobDefinition }> = [
   { id: 'sweep-expired-keys', job: jobs.sweepExpiredKeys },
   { id: 'relay-outbox', job: jobs.relayOutbox },
   { id: 'requeue-stuck-work', job: jobs.requeueStuckWork },
+  { id: 'prune-webhook-stats', job: jobs.pruneWebhookStats },
 ];
 
 /** Upserts every scheduler (idempotent). Returns the ids it had to create. */

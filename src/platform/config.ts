@@ -35,6 +35,7 @@ export const SCHEDULE_DEFAULTS_MS = {
   'sweep-expired-keys': 60_000,
   'relay-outbox': 30_000,
   'requeue-stuck-work': 60_000,
+  'prune-webhook-stats': 3600_000,
 } as const;
 export type ScheduleId = keyof typeof SCHEDULE_DEFAULTS_MS;
 

@@ -80,6 +80,13 @@ export const jobs = {
     schema: empty,
     options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
   }),
+  // Every hour: deletes endpoint-health buckets older than the longest window (src/webhooks/endpoint-stats.ts).
+  pruneWebhookStats: defineJob({
+    name: 'prune-webhook-stats',
+    queue: 'maintenance',
+    schema: empty,
+    options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
+  }),
 } satisfies Record<string, JobDefinition>;
 
 export type JobData<J extends JobDefinition> = z.infer<J['schema']>;

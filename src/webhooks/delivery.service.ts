@@ -50,6 +50,7 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
 
   const body = JSON.stringify(buildEnvelope(ctx));
   const res = await deps.http.post(ctx.url, body, signedHeaders(deps, ctx, body));
+  deps.webhookStats.record({ accountId: ctx.account_id, webhookId: ctx.webhook_id, at: now().getTime(), ok: res.ok, status: res.status ?? null, error: res.ok ? null : res.error, durationMs: res.durationMs });
   const record: AttemptRecord = {
     accountId: ctx.account_id,
     deliveryId: ctx.id,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageQuery } from '../platform/pagination.js';
 import { EVENT_NAMES } from '../events/event-types.js';
+import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
 
 const eventName = z.string().refine((v) => (EVENT_NAMES as string[]).includes(v), {
   message: `unknown event; one of ${EVENT_NAMES.join(', ')}`,
@@ -38,6 +39,11 @@ export const updateWebhookInput = z
 export const attemptsQuery = pageQuery.extend({ deliveryId: z.string().uuid().optional() });
 
 export const enableWebhookInput = z.object({ recoverSince: z.iso.datetime({ offset: true }).optional() }).strict();
+
+/** GET /v1/webhooks/:id/stats?window=1h|24h|7d (default 24h). */
+export const statsQuery = z
+  .object({ window: z.enum(Object.keys(STATS_WINDOWS) as [StatsWindow, ...StatsWindow[]]).default('24h') })
+  .strict();
 
 export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
 export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;

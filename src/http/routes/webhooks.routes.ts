@@ -2,7 +2,8 @@ import { requireScope } from '../../auth/access.js';
 import type { Deps } from '../../platform/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
-import { attemptsQuery, createWebhookInput, enableWebhookInput, updateWebhookInput } from '../../webhooks/webhooks.schema.js';
+import { getWebhookStats } from '../../webhooks/endpoint-stats.service.js';
+import { attemptsQuery, createWebhookInput, enableWebhookInput, statsQuery, updateWebhookInput } from '../../webhooks/webhooks.schema.js';
 import {
   changeWebhook,
   createWebhook,
@@ -62,6 +63,10 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
 
   api.get('/v1/webhooks/:id/attempts', read, async (ctx) => {
     ctx.body = await listWebhookAttempts(deps, accountOf(ctx), param(ctx, 'id'), parseInput(attemptsQuery, ctx.query));
+  });
+
+  api.get('/v1/webhooks/:id/stats', read, async (ctx) => {
+    ctx.body = await getWebhookStats(deps, accountOf(ctx), param(ctx, 'id'), parseInput(statsQuery, ctx.query).window);
   });
 
   api.get('/v1/webhooks/:id/deliveries', read, async (ctx) => {
