@@ -12,11 +12,12 @@ import { fanOutEventProcessor } from './fan-out-event.js';
 import { relayOutboxProcessor } from './relay-outbox.js';
 import { requeueStuckWorkProcessor } from './requeue-stuck-work.js';
 import { pruneWebhookStatsProcessor } from './prune-webhook-stats.js';
+import { sweepIdempotencyKeysProcessor } from './sweep-idempotency-keys.js';
 import { runAgentProcessor } from './run-agent.js';
 import { sendMessageProcessor } from './send-message.js';
 
 /** Every processor, by job name. A queue's worker dispatches on the job's name. */
-export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor, sendMessageProcessor, runAgentProcessor, requeueStuckWorkProcessor, pruneWebhookStatsProcessor];
+export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor, sendMessageProcessor, runAgentProcessor, requeueStuckWorkProcessor, pruneWebhookStatsProcessor, sweepIdempotencyKeysProcessor];
 
 /** Per-queue worker settings beyond concurrency (which comes from config.queueConcurrency). */
 export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {

@@ -87,6 +87,13 @@ export const jobs = {
     schema: empty,
     options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
   }),
+  // Every 15 minutes: deletes Idempotency-Key records past their 24 hours (src/idempotency/).
+  sweepIdempotencyKeys: defineJob({
+    name: 'sweep-idempotency-keys',
+    queue: 'maintenance',
+    schema: empty,
+    options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
+  }),
 } satisfies Record<string, JobDefinition>;
 
 export type JobData<J extends JobDefinition> = z.infer<J['schema']>;
