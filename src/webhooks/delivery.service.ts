@@ -8,7 +8,7 @@ import { newUuid } from '../platform/ids.js';
 import { recordGone, stopDelivery, type AttemptRecord, type SendContext } from './deliveries.repository.js';
 import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { transactWithEvents } from './outbox.js';
-import { nextStep } from './retry-policy.js';
+import { nextStep, type NextStep } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
 import { takeSlot, type Throttled } from './throttle.js';
 import { disableWebhookOnce } from './webhooks.repository.js';
@@ -50,7 +50,6 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
 
   const body = JSON.stringify(buildEnvelope(ctx));
   const res = await deps.http.post(ctx.url, body, signedHeaders(deps, ctx, body));
-  deps.webhookStats.record({ accountId: ctx.account_id, webhookId: ctx.webhook_id, at: now().getTime(), ok: res.ok, status: res.status ?? null, error: res.ok ? null : res.error, durationMs: res.durationMs });
   const record: AttemptRecord = {
     accountId: ctx.account_id,
     deliveryId: ctx.id,
@@ -67,7 +66,17 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
   };
 
   const at = now().getTime();
-  const step = nextStep(config, ctx.round_attempts + 1, res, at);
+  try {
+    return await recordAndMove(deps, ctx, record, nextStep(config, ctx.round_attempts + 1, res, at), at);
+  } finally {
+    // Endpoint health counts every attempt made, after its record so the two statements do not compete.
+    deps.webhookStats.record({ accountId: ctx.account_id, webhookId: ctx.webhook_id, at, ok: res.ok, status: res.status ?? null, error: res.ok ? null : res.error, durationMs: res.durationMs });
+  }
+}
+
+/** Records the attempt and makes the transition its outcome calls for. */
+async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord, step: NextStep, at: number): Promise<string> {
+  const { config, db, deliveryBatches: batches } = deps;
   switch (step.kind) {
     case 'succeeded':
       return (await batches.succeed(record)) ? 'succeeded' : 'succeeded (delivery had moved on)';

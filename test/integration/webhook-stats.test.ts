@@ -8,21 +8,22 @@ import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js'
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Endpoint health (GET /v1/webhooks/:id/stats and the MCP tool get_webhook_stats) from real deliveries to a real
-// receiver that answers fast, slowly, 500 or not at time. One retry after 30 ms, a 400 ms timeout.
+// receiver that answers fast, slowly, 500 or not in time. One retry after 30 ms, a 1 s timeout (a slow answer takes
+// a fifth of it, so a loaded machine does not turn it into a timeout).
 
 let t: TestContext;
 let api: Client;
 let r: Receiver;
 
 beforeAll(async () => {
-  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_DELAYS_MS: '30', WEBHOOK_TIMEOUT_MS: '400', WEBHOOK_DISABLE_AFTER: '50' });
+  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_DELAYS_MS: '30', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_DISABLE_AFTER: '50' });
   api = client(t.url);
-  // The payload id says how to answer: slow_* after 250 ms, fail_* 500, hang_* never in time.
+  // The payload id says how to answer: slow_* after 200 ms, fail_* 500, hang_* never in time.
   r = await startReceiver((req) => {
     const id = String(req.body?.payload?.id ?? '');
-    if (id.startsWith('slow_')) return { stallMs: 250 };
+    if (id.startsWith('slow_')) return { stallMs: 200 };
     if (id.startsWith('fail_')) return { status: 500 };
-    if (id.startsWith('hang_')) return { stallMs: 1500 };
+    if (id.startsWith('hang_')) return { stallMs: 3000 };
   });
   await t.startWorkers();
 });
@@ -53,9 +54,11 @@ describe('GET /v1/webhooks/:id/stats', () => {
 
     await emitAll(accountId, ['ok_1', 'ok_2', 'ok_3', 'ok_4', 'ok_5', 'ok_6', 'ok_7', 'ok_8', 'slow_1', 'slow_2']);
     const first = await untilAttempts(token, wh.id, 10);
-    expect(first).toMatchObject({ succeeded: 10, failed: 0, successRate: 1, byError: {}, byStatusClass: { '2xx': 10, '3xx': 0, '4xx': 0, '5xx': 0, none: 0 } });
+    expect(first).toMatchObject({ succeeded: 10, failed: 0, successRate: 1 });
+    expect(first.byError).toEqual({});
+    expect(first.byStatusClass).toEqual({ '2xx': 10, '3xx': 0, '4xx': 0, '5xx': 0, none: 0 });
     expect(first.durationMs.p50).toBeLessThan(150);
-    expect(first.durationMs.p95).toBeGreaterThanOrEqual(250);
+    expect(first.durationMs.p95).toBeGreaterThanOrEqual(200);
     expect(first.durationMs.p95).toBeLessThan(600);
 
     // Two deliveries answered 500 and one never in time, each tried twice: six failed attempts in a row.
@@ -65,15 +68,12 @@ describe('GET /v1/webhooks/:id/stats', () => {
       const s = await statsOf(token, wh.id);
       return s.consecutiveFailures.deliveries === 3 && s;
     });
-    expect(failed).toMatchObject({
-      attempts: 16, succeeded: 10, failed: 6, successRate: 0.625,
-      byError: { http_status: 4, timeout: 2 },
-      byStatusClass: { '2xx': 10, '5xx': 4, none: 2 },
-      consecutiveFailures: { attempts: 6, deliveries: 3 },
-    });
+    expect(failed).toMatchObject({ attempts: 16, succeeded: 10, failed: 6, successRate: 0.625, consecutiveFailures: { attempts: 6, deliveries: 3 } });
+    expect(failed.byError).toEqual({ http_status: 4, timeout: 2 });
+    expect(failed.byStatusClass).toEqual({ '2xx': 10, '3xx': 0, '4xx': 0, '5xx': 4, none: 2 });
     expect(Date.parse(failed.lastFailureAt)).toBeGreaterThan(Date.parse(failed.lastSuccessAt));
     // The hung attempts took the whole timeout: they are the slowest.
-    expect(failed.durationMs.p95).toBeGreaterThanOrEqual(400);
+    expect(failed.durationMs.p95).toBeGreaterThanOrEqual(1000);
 
     // One success clears the attempts count and the exhausted-deliveries count.
     await emitAll(accountId, ['ok_9']);
@@ -100,7 +100,8 @@ describe('GET /v1/webhooks/:id/stats', () => {
     expect((await statsOf(token, wh.id, '1h')).attempts).toBe(1);
     expect((await statsOf(token, wh.id, '24h')).attempts).toBe(1);
     const week = await statsOf(token, wh.id, '7d');
-    expect(week).toMatchObject({ window: '7d', attempts: 5, succeeded: 2, byError: { http_status: 3 }, byStatusClass: { '2xx': 2, '5xx': 3 } });
+    expect(week).toMatchObject({ window: '7d', attempts: 5, succeeded: 2, byStatusClass: { '2xx': 2, '5xx': 3 } });
+    expect(week.byError).toEqual({ http_status: 3 });
     expect(Date.parse(week.to) - Date.parse(week.from)).toBeGreaterThanOrEqual(7 * 86400_000);
 
     expect(await pruneWebhookStats(t.deps)).toBe(1);
