@@ -1,14 +1,24 @@
-import type { WorkerOptions } from 'bullmq';
+import { DelayedError, type WorkerOptions } from 'bullmq';
 import type { Deps } from '../src/platform/deps.js';
 import { jobs } from '../src/platform/queues.js';
 import { attemptDelivery } from '../src/webhooks/delivery.service.js';
 import { defineProcessor } from './processor.js';
 
-/** One attempt of one delivery by the job its row names; the next attempt, if any, is a new job. */
+/**
+ * One attempt of one delivery by the job its row names; the next attempt, if any, is a new job. A delivery its
+ * subscription's throttle holds back waits as this same job (same id, same job_seq, no row written, no attempt
+ * used): moved to delayed until its slot, which the relay sweep counts as alive.
+ */
 export const deliverWebhookProcessor = defineProcessor({
   job: jobs.deliverWebhook,
-  async process(deps, data) {
-    return { outcome: await attemptDelivery(deps, data.deliveryId, data.seq) };
+  async process(deps, data, job, token) {
+    const outcome = await attemptDelivery(deps, data.deliveryId, data.seq, data.slotRps);
+    if (typeof outcome === 'string') return { outcome };
+    await job.moveToDelayed(Date.now() + outcome.waitMs, token);
+    // After the move: a process that dies in between leaves a delayed job without the mark, which asks again
+    // (later, never earlier, than its slot).
+    await job.updateData({ ...data, slotRps: outcome.slotRps });
+    throw new DelayedError();
   },
 });
 

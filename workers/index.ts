@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Worker, type WorkerOptions } from 'bullmq';
 import type { Deps } from '../src/platform/deps.js';
 import { QUEUE_NAMES, type QueueName } from '../src/platform/queues.js';
@@ -11,11 +12,13 @@ import { fanOutEventProcessor } from './fan-out-event.js';
 import { maintainPartitionsProcessor } from './maintain-partitions.js';
 import { relayOutboxProcessor } from './relay-outbox.js';
 import { requeueStuckWorkProcessor } from './requeue-stuck-work.js';
+import { pruneWebhookStatsProcessor } from './prune-webhook-stats.js';
+import { sweepIdempotencyKeysProcessor } from './sweep-idempotency-keys.js';
 import { runAgentProcessor } from './run-agent.js';
 import { sendMessageProcessor } from './send-message.js';
 
 /** Every processor, by job name. A queue's worker dispatches on the job's name. */
-export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor, sendMessageProcessor, runAgentProcessor, requeueStuckWorkProcessor, maintainPartitionsProcessor];
+export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor, sendMessageProcessor, runAgentProcessor, requeueStuckWorkProcessor, pruneWebhookStatsProcessor, sweepIdempotencyKeysProcessor, maintainPartitionsProcessor];
 
 /** Per-queue worker settings beyond concurrency (which comes from config.queueConcurrency). */
 export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {
@@ -36,12 +39,13 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     connections.push(connection);
     const worker = new Worker(
       queue,
-      async (job) => {
+      async (job, token) => {
         const processor = byName.get(job.name);
         if (!processor) throw new Error(`no processor for job ${job.name} on ${queue}`);
-        return processor.process(deps, processor.job.schema.parse(job.data), job);
+        return processor.process(deps, processor.job.schema.parse(job.data), job, token);
       },
-      { connection, prefix: deps.config.bullmqPrefix, concurrency: deps.config.queueConcurrency[queue] ?? 5, ...queueSettings[queue]?.(deps) },
+      // The name is recorded on each job it runs (processedBy, shown in bull-board): which process ran what.
+      { connection, prefix: deps.config.bullmqPrefix, name: `${hostname()}:${process.pid}`, concurrency: deps.config.queueConcurrency[queue] ?? 5, ...queueSettings[queue]?.(deps) },
     );
     worker.on('failed', (job, err) => deps.logger.warn({ queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job failed'));
     worker.on('error', (err) => deps.logger.error({ queue, err: err.message }, 'worker error'));

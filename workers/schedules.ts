@@ -9,6 +9,8 @@ export const schedules: Array<{ id: ScheduleId; job: JobDefinition }> = [
   { id: 'relay-outbox', job: jobs.relayOutbox },
   { id: 'requeue-stuck-work', job: jobs.requeueStuckWork },
   { id: 'maintain-partitions', job: jobs.maintainPartitions },
+  { id: 'prune-webhook-stats', job: jobs.pruneWebhookStats },
+  { id: 'sweep-idempotency-keys', job: jobs.sweepIdempotencyKeys },
 ];
 
 /** Upserts every scheduler (idempotent). Returns the ids it had to create. */

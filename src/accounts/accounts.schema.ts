@@ -14,7 +14,14 @@ export const signupInput = z.object({
 
 export const loginInput = z.object({ email, password: text().min(1).max(1024) }).strict();
 
-export const accountPatch = z.object({ agentKeyMinting: z.enum(['admins', 'account_keys']) }).strict();
+export const accountPatch = z
+  .object({
+    agentKeyMinting: z.enum(['admins', 'account_keys']).optional(),
+    // billing.credits_low fires when a charge takes the balance below this; 0 turns it off.
+    lowCreditsThreshold: z.number().int().min(0).max(1_000_000_000).optional(),
+  })
+  .strict()
+  .refine((p) => p.agentKeyMinting !== undefined || p.lowCreditsThreshold !== undefined, 'send agentKeyMinting and/or lowCreditsThreshold');
 
 export const memberInput = z.object({
   email,
@@ -28,6 +35,7 @@ export interface AccountRow {
   plan: 'free' | 'pro';
   credits_balance: number;
   agent_key_minting: 'admins' | 'account_keys';
+  low_credits_threshold: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -47,6 +55,7 @@ export const toAccountResponse = (a: AccountRow) => ({
   plan: a.plan,
   creditsBalance: a.credits_balance,
   agentKeyMinting: a.agent_key_minting,
+  lowCreditsThreshold: a.low_credits_threshold,
   createdAt: iso(a.created_at),
 });
 

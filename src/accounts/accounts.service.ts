@@ -9,7 +9,7 @@ import { issueSession } from '../auth/sessions.service.js';
 import type { Principal } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import * as repo from './accounts.repository.js';
-import type { accountPatch, memberInput, signupInput } from './accounts.schema.js';
+import type { AccountRow, accountPatch, memberInput, signupInput } from './accounts.schema.js';
 
 const emailTaken = () => new AppError('conflict', 'An account with this email already exists');
 
@@ -37,9 +37,12 @@ export async function getAccount(deps: Deps, accountId: string) {
 
 export async function updateAccountPolicy(deps: Deps, principal: Principal, input: z.infer<typeof accountPatch>, ip: string) {
   return deps.db.transaction(async (trx) => {
-    const account = await repo.updateAccount(trx, principal.accountId, { agent_key_minting: input.agentKeyMinting });
+    const patch: Partial<AccountRow> = {};
+    if (input.agentKeyMinting !== undefined) patch.agent_key_minting = input.agentKeyMinting;
+    if (input.lowCreditsThreshold !== undefined) patch.low_credits_threshold = input.lowCreditsThreshold;
+    const account = await repo.updateAccount(trx, principal.accountId, patch);
     if (!account) throw notFound('Account');
-    await recordAudit(trx, principal, { action: 'account.updated', targetType: 'account', targetId: account.id, ip, details: { agentKeyMinting: input.agentKeyMinting } });
+    await recordAudit(trx, principal, { action: 'account.updated', targetType: 'account', targetId: account.id, ip, details: { ...input } });
     return account;
   });
 }

@@ -11,13 +11,20 @@ export interface LedgerEntry {
 }
 
 /** Takes credits from the balance unless it would go below zero; the row lock serialises concurrent charges. */
-export async function debitAccount(conn: Conn, accountId: string, amount: number): Promise<{ plan: string; credits_balance: number } | undefined> {
+export interface Debited {
+  plan: string;
+  /** After the debit. */
+  credits_balance: number;
+  low_credits_threshold: number;
+}
+
+export async function debitAccount(conn: Conn, accountId: string, amount: number): Promise<Debited | undefined> {
   const [row] = await conn('accounts')
     .where({ id: accountId })
     .andWhere('credits_balance', '>=', amount)
     .decrement('credits_balance', amount)
-    .returning(['plan', 'credits_balance']);
-  return row as { plan: string; credits_balance: number } | undefined;
+    .returning(['plan', 'credits_balance', 'low_credits_threshold']);
+  return row as Debited | undefined;
 }
 
 export async function creditAccount(conn: Conn, accountId: string, amount: number): Promise<{ plan: string; credits_balance: number } | undefined> {

@@ -2,6 +2,7 @@ import { iso } from '../platform/clock.js';
 import type { Deps } from '../platform/deps.js';
 import { listEvents, type EventRow } from '../events/events.repository.js';
 import { EVENT_TYPES } from '../events/event-types.js';
+import { payloadJsonSchema } from '../events/event-payloads.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { retainedSince } from '../maintenance/retention.js';
 
@@ -19,7 +20,7 @@ export async function listFeed(deps: Deps, accountId: string, page: PageQuery) {
   return mapPage(await listEvents(deps.db, accountId, page, retainedSince(deps.config)), toFeedItem);
 }
 
-/** Every event name a subscription may name, with whether the service produces it yet. */
+/** Every event name a subscription may name, with whether the service produces it yet and its payload's schema. */
 export function describeEventTypes() {
-  return Object.entries(EVENT_TYPES).map(([name, t]) => ({ name, status: t.status, description: t.description }));
+  return Object.entries(EVENT_TYPES).map(([name, t]) => ({ name, status: t.status, description: t.description, payloadSchema: payloadJsonSchema(name) }));
 }

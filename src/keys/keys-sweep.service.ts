@@ -1,7 +1,10 @@
 import type { Deps } from '../platform/deps.js';
 import { now } from '../platform/clock.js';
 import { recordAudit } from '../audit/audit.repository.js';
+import { operationalEvent } from '../events/event-payloads.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
+import { transactWithEventsOfAccounts } from '../webhooks/outbox.js';
+import { keyEventRef } from './key-events.js';
 import { claimKeysToWarn, clearEndedGraces, expireDueKeys } from './keys-sweep.repository.js';
 
 const BATCH = 500;
@@ -17,16 +20,19 @@ export interface KeySweepResult {
  * The every-minute key sweep: marks keys past expiresAt as expired (the request path already rejects them by
  * time; this makes the state visible and audited), drops old secrets whose rotation grace has ended, and warns
  * the account once, seven days ahead, about each key that is about to expire. Each batch is its own
- * transaction, so a long sweep never holds many locks, and SKIP LOCKED lets two sweepers share the work.
+ * transaction, so a long sweep never holds many locks, and SKIP LOCKED lets two sweepers share the work. The
+ * api_key.expired and api_key.expiring events are written in the batch's transaction, with the UPDATE that
+ * claims each key, so each is emitted once whatever the number of sweepers.
  */
-export async function sweepExpiredKeys(deps: Pick<Deps, 'db'>): Promise<KeySweepResult> {
+export async function sweepExpiredKeys(deps: Deps): Promise<KeySweepResult> {
   const result: KeySweepResult = { expired: 0, gracesEnded: 0, warned: 0 };
   const at = now();
 
   for (;;) {
-    const n = await deps.db.transaction(async (trx) => {
+    const n = await transactWithEventsOfAccounts(deps, async (trx, emitFor) => {
       const rows = await expireDueKeys(trx, at, BATCH);
       for (const k of rows) {
+        await emitFor(k.account_id, operationalEvent('api_key.expired', keyEventRef(k)));
         await recordAudit(trx, { type: 'system', accountId: k.account_id }, {
           action: 'api_key.expired',
           targetType: 'api_key',
@@ -48,10 +54,11 @@ export async function sweepExpiredKeys(deps: Pick<Deps, 'db'>): Promise<KeySweep
 
   const horizon = new Date(at.getTime() + WARN_AHEAD_MS);
   for (;;) {
-    const n = await deps.db.transaction(async (trx) => {
+    const n = await transactWithEventsOfAccounts(deps, async (trx, emitFor) => {
       const rows = await claimKeysToWarn(trx, at, horizon, BATCH);
       for (const k of rows) {
         const expiresAt = k.expires_at!.toISOString();
+        await emitFor(k.account_id, operationalEvent('api_key.expiring', { ...keyEventRef(k), expiresAt }));
         await insertNotification(trx, k.account_id, {
           kind: 'api_key.expiring',
           title: `API key "${k.name}" expires soon`,

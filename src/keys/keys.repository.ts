@@ -105,12 +105,17 @@ export async function touchKeyUsage(conn: Conn, accountId: string, keyId: string
     .update({ last_used_at: now(conn), last_used_ip: ip });
 }
 
-/** Adds to a key's spentCredits unless that would pass its cap; the row lock serialises concurrent charges. */
-export async function addKeySpend(conn: Conn, accountId: string, keyId: string, amount: number): Promise<{ spend_cap_credits: number | null } | undefined> {
+export type KeySpend = Pick<KeyRow, 'id' | 'name' | 'key_type' | 'key_prefix' | 'agent_id' | 'expires_at' | 'spend_cap_credits' | 'spent_credits'>;
+
+/**
+ * Adds to a key's spentCredits unless that would pass its cap; the row lock serialises concurrent charges.
+ * Answers the key after the charge (spent_credits includes it).
+ */
+export async function addKeySpend(conn: Conn, accountId: string, keyId: string, amount: number): Promise<KeySpend | undefined> {
   const [row] = await conn('api_keys')
     .where({ account_id: accountId, id: keyId })
     .andWhere((q) => q.whereNull('spend_cap_credits').orWhereRaw('spent_credits + ? <= spend_cap_credits', [amount]))
     .increment('spent_credits', amount)
-    .returning(['spend_cap_credits']);
-  return row as { spend_cap_credits: number | null } | undefined;
+    .returning(['id', 'name', 'key_type', 'key_prefix', 'agent_id', 'expires_at', 'spend_cap_credits', 'spent_credits']);
+  return row as KeySpend | undefined;
 }

@@ -14,6 +14,9 @@ import * as repo from './keys.repository.js';
 import type { KeyRow } from './keys.repository.js';
 import type { AccountKeyInput, AgentKeyInput, KeyPatch } from './keys.schema.js';
 import { resolveScopes } from './key-scopes.js';
+import { keyEventRef } from './key-events.js';
+import { operationalEvent } from '../events/event-payloads.js';
+import { transactWithEvents } from '../webhooks/outbox.js';
 
 const keyNotFound = () => notFound('API key');
 
@@ -148,13 +151,17 @@ export async function rotateKey(deps: Deps, principal: Principal, keyId: string,
   });
 }
 
-/** Deactivation is final and takes effect on the next request. Deactivating twice answers the same key. */
+/**
+ * Deactivation is final and takes effect on the next request. Deactivating twice answers the same key and, the
+ * row being locked, emits api_key.deactivated only the first time.
+ */
 export async function deactivateKey(deps: Deps, principal: Principal, keyId: string, ip: string): Promise<KeyRow> {
-  return deps.db.transaction(async (trx) => {
+  return transactWithEvents(deps, principal.accountId, async (trx, emit) => {
     const before = await lockForChange(deps, trx, principal.accountId, keyId);
     if (before.status === 'deactivated') return before;
     const key = await repo.updateKey(trx, principal.accountId, keyId, { status: 'deactivated', previous_secret_hash: null, rotation_grace_until: null });
     await recordAudit(trx, principal, { action: 'api_key.deactivated', targetType: 'api_key', targetId: keyId, ip, details: { name: before.name, previousStatus: before.status } });
+    await emit(operationalEvent('api_key.deactivated', { ...keyEventRef(before), previousStatus: before.status }));
     return key!;
   });
 }

@@ -11,9 +11,11 @@ import { pageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
 import { triggerAgent } from '../runs/runs.service.js';
 import { getAccountStats } from '../stats/stats.service.js';
+import { getWebhookStats } from '../webhooks/endpoint-stats.service.js';
+import { statsQuery } from '../webhooks/webhooks.schema.js';
 import { listWebhookSubscriptions } from '../webhooks/webhooks.service.js';
 import { additive, defineTool, destructive, readOnly, type McpTool } from './tools.js';
-import { text } from '../platform/input.js';
+import { idOf, text } from '../platform/input.js';
 
 // The account MCP server: one tool per account route it mirrors, with that route's access and service.
 // Arguments are parsed again with the route's own schema, so every input rule lives in one place.
@@ -145,6 +147,19 @@ const listWebhooksTool = defineTool({
   run: (ctx, args) => listWebhookSubscriptions(ctx.deps, ctx.principal.accountId, parseInput(pageQuery, args)),
 });
 
+const getWebhookStatsTool = defineTool({
+  name: 'get_webhook_stats',
+  title: 'Get a webhook endpoint’s health',
+  description: 'Returns the delivery health of one webhook subscription over a window (1h, 24h or 7d; default 24h): attempts, success rate, p50/p95 duration in ms, counts by error code and by HTTP status class, last success and last failure times, and the current consecutive failures (attempts, and exhausted deliveries toward auto-disable).',
+  access: requireScope('read:webhooks'),
+  input: z.object({
+    webhookId: idOf('wh').describe('The subscription id (wh_…), see list_webhooks'),
+    window: z.enum(['1h', '24h', '7d']).optional().describe('The window: 1h, 24h (default) or 7d'),
+  }),
+  annotations: readOnly,
+  run: (ctx, { webhookId, ...query }) => getWebhookStats(ctx.deps, ctx.principal.accountId, webhookId, parseInput(statsQuery, query).window),
+});
+
 const getUsageTool = defineTool({
   name: 'get_usage',
   title: 'Get credit balance and usage',
@@ -184,5 +199,5 @@ export const accountServer = {
 
 export const accountTools: McpTool[] = [
   listAgentsTool, getAgentTool, createAgentTool, updateAgentTool, listContactsTool, listConversationsTool, createDraftTool, sendMessageTool,
-  listInboxesTool, listWebhooksTool, getUsageTool, getAccountStatsTool, triggerAgentTool,
+  listInboxesTool, listWebhooksTool, getWebhookStatsTool, getUsageTool, getAccountStatsTool, triggerAgentTool,
 ];

@@ -99,7 +99,7 @@ const inboxDeleted = () => new AppError('inbox_deleted', 'The inbox of this mess
 export async function sendMessage(deps: Deps, principal: Principal, messageId: string) {
   assertAccountWide(principal);
   const accountId = principal.accountId;
-  const message = await deps.db.transaction(async (trx) => {
+  const message = await transactWithEvents(deps, accountId, async (trx, emit) => {
     const current = await repo.findMessageForUpdate(trx, accountId, messageId);
     if (!current) throw notFound('Message');
     if (current.status !== 'draft') {
@@ -109,7 +109,7 @@ export async function sendMessage(deps: Deps, principal: Principal, messageId: s
     if (!inbox) throw notFound('Inbox');
     if (inbox.deleted_at) throw inboxDeleted();
     const price = current.channel === 'sms' ? deps.config.prices.sms : deps.config.prices.email;
-    await chargeCredits(deps, trx, principal, price, `message.send.${current.channel}`, { agentId: current.agent_id, messageId });
+    await chargeCredits(deps, trx, emit, principal, price, `message.send.${current.channel}`, { agentId: current.agent_id, messageId });
     const queued = (await repo.transitionMessage(trx, accountId, messageId, 'draft', 'queued', { charged_credits: price }))!;
     await recordActivity(trx, accountId, { agentId: queued.agent_id, kind: 'message.queued', subjectType: 'message', subjectId: queued.id, summary: `Sending ${queued.channel} to ${queued.to_address}`, data: { credits: price } });
     return queued;

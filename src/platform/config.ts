@@ -36,6 +36,8 @@ export const SCHEDULE_DEFAULTS_MS = {
   'relay-outbox': 30_000,
   'requeue-stuck-work': 60_000,
   'maintain-partitions': 3600_000,
+  'prune-webhook-stats': 3600_000,
+  'sweep-idempotency-keys': 15 * 60_000,
 } as const;
 export type ScheduleId = keyof typeof SCHEDULE_DEFAULTS_MS;
 
@@ -91,6 +93,8 @@ const envSchema = z.object({
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: intIn(3600, 365 * 24 * 3600).default(30 * 24 * 3600),
   OAUTH_GRANT_TTL_SECONDS: intIn(3600, 5 * 365 * 24 * 3600).default(90 * 24 * 3600),
   OAUTH_CLIENT_ID_METADATA_DOCUMENTS: bool.default(true),
+  // Idempotency keys (issue 15): how long a request in flight holds its key before another may take it over.
+  IDEMPOTENCY_LOCK_MS: intIn(1000, 3600_000).default(60_000),
 });
 
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
@@ -167,6 +171,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       // Login and consent forms are a few fields; anything larger is refused before it is read.
       maxFormBytes: 8 * 1024,
     },
+    // Idempotency-Key: a completed request is replayed for 24 h (then swept); an in-flight one holds its key for
+    // lockMs, after which a process that died with it no longer blocks a retry.
+    idempotency: { ttlMs: 24 * 3600_000, lockMs: e.IDEMPOTENCY_LOCK_MS },
   };
 }
 

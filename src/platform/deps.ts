@@ -1,5 +1,7 @@
 import type { KeyCache } from '../auth/key-cache.js';
 import type { DeliveryBatches } from '../webhooks/delivery-batches.js';
+import type { WebhookThrottle } from '../webhooks/throttle.js';
+import type { WebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import type { Config } from './config.js';
 import type { Sealers } from './crypto.js';
 import type { Db } from './db.js';
@@ -28,6 +30,10 @@ export interface Deps {
   keyCache: KeyCache;
   /** The delivery pipeline's statements, coalesced across the concurrent jobs of this process. */
   deliveryBatches: DeliveryBatches;
+  /** Per-subscription delivery slots in Redis, shared by every worker process. */
+  webhookThrottle: WebhookThrottle;
+  /** Endpoint health figures, added per coalesced batch of attempts. */
+  webhookStats: WebhookStatsRecorder;
 }
 
 /** The connections a runtime is built on; everything else in Deps is derived from them. */

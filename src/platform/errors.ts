@@ -23,6 +23,8 @@ export type ErrorCode =
   | 'conflict'
   | 'agent_paused'
   | 'inbox_deleted'
+  | 'idempotency_key_in_use'
+  | 'idempotency_key_reused'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'request_timeout'
@@ -71,7 +73,10 @@ export function describeCode(code: ErrorCode): { status: number; type: ErrorType
     case 'conflict':
     case 'agent_paused':
     case 'inbox_deleted':
+    case 'idempotency_key_in_use':
       return { status: 409, type: 'conflict_error' };
+    case 'idempotency_key_reused':
+      return { status: 422, type: 'invalid_request_error' };
     case 'payload_too_large':
       return { status: 413, type: 'invalid_request_error' };
     case 'unsupported_media_type':

@@ -33,11 +33,12 @@ export const jobs = {
   // One attempt of one delivery by the job its row names (seq = the row's job_seq; jobs enqueued before job_seq
   // existed carry none and count as the first). A receiver's failure is not a job failure: the next attempt is a
   // new job scheduled by src/webhooks/retry-policy.ts. BullMQ's own attempts only cover this process failing
-  // (Postgres away while recording), and the relay sweep covers a job that ran out of them.
+  // (Postgres away while recording), and the relay sweep covers a job that ran out of them. `slotRps`: the job
+  // was delayed by its subscription's throttle and holds a slot given at that rate (src/webhooks/throttle.ts).
   deliverWebhook: defineJob({
     name: 'deliver-webhook',
     queue: 'webhook-delivery',
-    schema: z.object({ deliveryId: z.string().uuid(), seq: z.number().int().positive().default(1) }).strict(),
+    schema: z.object({ deliveryId: z.string().uuid(), seq: z.number().int().positive().default(1), slotRps: z.number().int().min(1).max(1000).optional() }).strict(),
     options: () => ({ attempts: 5, backoff: { type: 'exponential', delay: 1000 }, ...keep }),
   }),
   runAgent: defineJob({
@@ -82,6 +83,20 @@ export const jobs = {
   // Every minute: enqueues again runs and messages left queued without a job (the enqueue after commit failed).
   requeueStuckWork: defineJob({
     name: 'requeue-stuck-work',
+    queue: 'maintenance',
+    schema: empty,
+    options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
+  }),
+  // Every hour: deletes endpoint-health buckets older than the longest window (src/webhooks/endpoint-stats.ts).
+  pruneWebhookStats: defineJob({
+    name: 'prune-webhook-stats',
+    queue: 'maintenance',
+    schema: empty,
+    options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
+  }),
+  // Every 15 minutes: deletes Idempotency-Key records past their 24 hours (src/idempotency/).
+  sweepIdempotencyKeys: defineJob({
+    name: 'sweep-idempotency-keys',
     queue: 'maintenance',
     schema: empty,
     options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),

@@ -1,5 +1,7 @@
 import { createKeyCache } from '../auth/key-cache.js';
 import { createDeliveryBatches } from '../webhooks/delivery-batches.js';
+import { createWebhookThrottle } from '../webhooks/throttle.js';
+import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createSealers } from './crypto.js';
 import { createDb, ensureDatabase, migrateLatest } from './db.js';
@@ -49,13 +51,15 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
 
 /** Everything a runtime keeps, built on its connections (the composition root of the service). */
 export function createDeps(connections: Connections): Deps {
-  const { config, db, redis } = connections;
+  const { config, db, redis, logger } = connections;
   return {
     ...connections,
     http: createHttpClient(config),
     sealers: createSealers(config.appSecret),
     keyCache: createKeyCache(redis),
     deliveryBatches: createDeliveryBatches(db),
+    webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),
+    webhookStats: createWebhookStatsRecorder(db, logger),
   };
 }
 

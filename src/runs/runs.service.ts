@@ -11,6 +11,7 @@ import type { Deps } from '../platform/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { enqueue, jobs } from '../platform/queues.js';
+import { transactWithEvents } from '../webhooks/outbox.js';
 import * as repo from './runs.repository.js';
 
 const actorLabel = (p: Principal) => (p.type === 'session' ? `user:${p.userId}` : p.oauth ? `oauth:${p.keyId}` : `key:${p.keyId}`);
@@ -24,7 +25,7 @@ export async function triggerAgent(deps: Deps, principal: Principal, agentId: st
   assertAgentReach(principal, agentId);
   const accountId = principal.accountId;
   const price = deps.config.prices.agentTrigger;
-  const run = await deps.db.transaction(async (trx) => {
+  const run = await transactWithEvents(deps, accountId, async (trx, emit) => {
     const agent = await findAgent(trx, accountId, agentId);
     if (!agent) throw notFound('Agent');
     if (agent.status === 'paused') throw new AppError('agent_paused', 'This agent is paused and does not run; resume it with PATCH {"status":"active"}');
@@ -36,7 +37,7 @@ export async function triggerAgent(deps: Deps, principal: Principal, agentId: st
       id: inputId, agent_id: agentId, conversation_id: conversation.id, inbox_id: null, contact_id: null, run_id: runId,
       direction: 'inbound', channel: 'chat', status: 'received', from_address: actorLabel(principal), to_address: null, subject: null, text: message,
     });
-    await chargeCredits(deps, trx, principal, price, 'agent.trigger', { agentId, runId, messageId: inputId });
+    await chargeCredits(deps, trx, emit, principal, price, 'agent.trigger', { agentId, runId, messageId: inputId });
     await recordActivity(trx, accountId, { agentId, kind: 'run.queued', subjectType: 'run', subjectId: runId, summary: 'Chat message received; run queued', data: { credits: price } });
     await recordAudit(trx, principal, { action: 'agent.triggered', targetType: 'run', targetId: runId, ip: ip ?? null, details: { agentId, credits: price } });
     return row;

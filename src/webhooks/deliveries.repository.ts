@@ -70,9 +70,10 @@ export interface FannedOutEvent {
 /**
  * The event row and one delivery row per active subscription of the account that wants it, in ONE statement, so
  * they commit (or vanish) together; the delivery ids are the envelope ids. `onlyTo` (a `webhook.test` event)
- * names the one active subscription that gets a delivery, whatever it subscribes to.
+ * names the one active subscription that gets a delivery, whatever it subscribes to; `except` names one that
+ * does not (an operational event about that very subscription).
  */
-export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: NewEvent, onlyTo: string | null = null): Promise<FannedOutEvent> {
+export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: NewEvent, onlyTo: string | null = null, except: string | null = null): Promise<FannedOutEvent> {
   const { rows } = await preparedRaw(
     trx,
     'insert_event_with_deliveries',
@@ -87,10 +88,11 @@ export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: 
          FROM e JOIN webhooks w ON w.account_id = e.account_id
         WHERE w.status = 'active' AND w.deleted_at IS NULL
           AND CASE WHEN :onlyTo::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = :onlyTo END
+          AND w.id IS DISTINCT FROM :except::text
        RETURNING id
      )
      SELECT (SELECT id FROM e) AS event_id, coalesce((SELECT array_agg(id) FROM d), '{}') AS delivery_ids`,
-    { id: newId('evt'), accountId, type: e.type, inboxId: e.inboxId ?? null, messageId: e.messageId ?? null, payload: JSON.stringify(e.payload), onlyTo },
+    { id: newId('evt'), accountId, type: e.type, inboxId: e.inboxId ?? null, messageId: e.messageId ?? null, payload: JSON.stringify(e.payload), onlyTo, except },
   );
   const row = rows[0] as { event_id: string; delivery_ids: string[] };
   return { eventId: row.event_id, deliveryIds: row.delivery_ids };
@@ -112,6 +114,8 @@ export interface SendContext extends Pick<DeliveryRow, 'id' | 'created_at' | 'ac
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
   legacy_secret_sealed: string | null;
+  /** The subscription's throttle (deliveries per second), null when unthrottled. */
+  rate_limit_per_second: number | null;
   inbox_id: string | null;
   message_id: string | null;
   payload: Record<string, unknown>;
@@ -120,7 +124,7 @@ export interface SendContext extends Pick<DeliveryRow, 'id' | 'created_at' | 'ac
 
 const SEND_CONTEXT = `SELECT d.id, d.created_at, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts, d.round_attempts, d.job_seq,
             w.url, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
-            w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed,
+            w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed, w.rate_limit_per_second,
             e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at`;
 
 /**

@@ -1,7 +1,8 @@
 import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
 import type { Db } from '../platform/db.js';
 import { isBackendUnavailable } from '../platform/outage.js';
-import { loadSendContexts, recordExhaustions, recordRetries, recordSuccesses, type AttemptRecord, type SendContext } from './deliveries.repository.js';
+import { loadSendContexts, recordRetries, recordSuccesses, type AttemptRecord, type SendContext } from './deliveries.repository.js';
+import { exhaustWithEvents, type Exhaustion, type ExhaustionOutcome } from './exhaustion.js';
 
 // The delivery pipeline's statements, coalesced across the concurrent jobs of one worker process: with 50+
 // deliveries in flight, one statement for all of them instead of one each is most of the worker's throughput.
@@ -11,7 +12,7 @@ export interface DeliveryBatches {
   load: Coalesced<string, SendContext | undefined>;
   succeed: Coalesced<AttemptRecord, boolean>;
   retry: Coalesced<AttemptRecord, number | null>;
-  exhaust: Coalesced<AttemptRecord, number | null>;
+  exhaust: Coalesced<Exhaustion, ExhaustionOutcome>;
 }
 
 export function createDeliveryBatches(db: Db): DeliveryBatches {
@@ -20,6 +21,6 @@ export function createDeliveryBatches(db: Db): DeliveryBatches {
     load: createCoalescer((ids: string[]) => loadSendContexts(db, ids), opts),
     succeed: createCoalescer((items: AttemptRecord[]) => recordSuccesses(db, items), opts),
     retry: createCoalescer((items: AttemptRecord[]) => recordRetries(db, items), opts),
-    exhaust: createCoalescer((items: AttemptRecord[]) => recordExhaustions(db, items), opts),
+    exhaust: createCoalescer((items: Exhaustion[]) => exhaustWithEvents(db, items), opts),
   };
 }

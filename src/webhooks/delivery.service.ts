@@ -1,13 +1,16 @@
 import { findOwner } from '../accounts/accounts.repository.js';
+import { operationalEvent } from '../events/event-payloads.js';
 import { sendPlatformEmail } from '../messages/transport.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
-import { now } from '../platform/clock.js';
+import { iso, now } from '../platform/clock.js';
 import type { Deps } from '../platform/deps.js';
 import { newUuid } from '../platform/ids.js';
 import { recordGone, stopDelivery, type AttemptRecord, type SendContext } from './deliveries.repository.js';
-import { armDeliveryJobs } from './dispatch.js';
-import { nextStep } from './retry-policy.js';
+import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
+import { transactWithEvents } from './outbox.js';
+import { nextStep, type NextStep } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
+import { takeSlot, type Throttled } from './throttle.js';
 import { disableWebhookOnce } from './webhooks.repository.js';
 
 export const API_VERSION = '2026-11-01';
@@ -26,11 +29,12 @@ export function buildEnvelope(ctx: Pick<SendContext, 'id' | 'event' | 'event_cre
 }
 
 /**
- * One attempt of one delivery by the job `seq` names. Returns a short outcome for the job's record. A receiver's
- * failure is not an error here: the retry is a new job armed by the transition. Throws only when this process
- * could not do its part (Postgres away), so BullMQ runs the job again.
+ * One attempt of one delivery by the job `seq` names. Returns a short outcome for the job's record, or how long
+ * the job must wait for its subscription's throttle (nothing sent, nothing written). A receiver's failure is not
+ * an error here: the retry is a new job armed by the transition. Throws only when this process could not do its
+ * part (Postgres or Redis away), so BullMQ runs the job again.
  */
-export async function attemptDelivery(deps: Deps, deliveryId: string, seq: number): Promise<string> {
+export async function attemptDelivery(deps: Deps, deliveryId: string, seq: number, slotRps?: number): Promise<string | Throttled> {
   const { config, db, deliveryBatches: batches } = deps;
   const ctx = await batches.load(deliveryId);
   if (!ctx) return 'missing';
@@ -41,6 +45,8 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
     await stopDelivery(db, ctx.account_id, ctx, seq);
     return 'subscription not active';
   }
+  const throttled = await takeSlot(deps.webhookThrottle, ctx.webhook_id, ctx.rate_limit_per_second, slotRps);
+  if (throttled) return throttled;
 
   const body = JSON.stringify(buildEnvelope(ctx));
   const res = await deps.http.post(ctx.url, body, signedHeaders(deps, ctx, body));
@@ -61,7 +67,17 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
   };
 
   const at = now().getTime();
-  const step = nextStep(config, ctx.round_attempts + 1, res, at);
+  try {
+    return await recordAndMove(deps, ctx, record, nextStep(config, ctx.round_attempts + 1, res, at), at);
+  } finally {
+    // Endpoint health counts every attempt made, after its record so the two statements do not compete.
+    deps.webhookStats.record({ accountId: ctx.account_id, webhookId: ctx.webhook_id, at, ok: res.ok, status: res.status ?? null, error: res.ok ? null : res.error, durationMs: res.durationMs });
+  }
+}
+
+/** Records the attempt and makes the transition its outcome calls for. */
+async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord, step: NextStep, at: number): Promise<string> {
+  const { config, db, deliveryBatches: batches } = deps;
   switch (step.kind) {
     case 'succeeded':
       return (await batches.succeed(record)) ? 'succeeded' : 'succeeded (delivery had moved on)';
@@ -72,7 +88,8 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
       return 'retry scheduled';
     }
     case 'exhausted': {
-      const count = await batches.exhaust(record);
+      const { consecutiveFailures: count, events } = await batches.exhaust({ ...record, eventId: ctx.event_id });
+      await dispatchCommitted(deps, events);
       if (count !== null && count >= config.webhooks.disableAfter) {
         await disableAndNotify(deps, ctx, `${count} consecutive deliveries failed every retry.`, config.webhooks.disableAfter);
       }
@@ -103,14 +120,28 @@ function signedHeaders(deps: Deps, ctx: SendContext, body: string): Record<strin
 }
 
 /**
- * Disables the subscription if this caller wins the transition, and writes the owner's notification in the same
- * transaction (so a disable is never left without one); the email follows the commit.
+ * Disables the subscription if this caller wins the transition, and writes the owner's notification and the
+ * webhook.disabled event in the same transaction (so a disable is never left without them); the email follows
+ * the commit.
  */
 async function disableAndNotify(deps: Deps, ctx: SendContext, reason: string, threshold?: number): Promise<void> {
   const title = 'A webhook subscription was disabled';
   const text = `Deliveries to ${ctx.url} (${ctx.webhook_id}) have stopped. ${reason} Fix the receiver, then re-enable it with POST /v1/webhooks/${ctx.webhook_id}/enable (optionally with recoverSince to re-send what failed).`;
-  const won = await deps.db.transaction(async (trx) => {
-    if (!(await disableWebhookOnce(trx, ctx.account_id, ctx.webhook_id, reason, threshold))) return false;
+  const won = await transactWithEvents(deps, ctx.account_id, async (trx, emit) => {
+    const disabled = await disableWebhookOnce(trx, ctx.account_id, ctx.webhook_id, reason, threshold);
+    if (!disabled) return false;
+    // To the account's other active subscriptions that ask for it: this one is disabled already, so the
+    // fan-out passes it over, and `exceptWebhookId` says so explicitly.
+    await emit(
+      operationalEvent('webhook.disabled', {
+        webhookId: ctx.webhook_id,
+        url: ctx.url,
+        reason,
+        consecutiveFailures: disabled.consecutive_failures,
+        disabledAt: iso(disabled.disabled_at)!,
+      }),
+      { exceptWebhookId: ctx.webhook_id },
+    );
     await insertNotification(trx, ctx.account_id, {
       kind: 'webhook.disabled',
       title,

@@ -4,7 +4,14 @@ import type { Deps } from '../platform/deps.js';
 import { insertEventWithDeliveries, type FannedOutEvent } from './deliveries.repository.js';
 import { dispatchCommitted } from './dispatch.js';
 
-export type Emit = (event: NewEvent) => Promise<string>;
+export interface EmitOptions {
+  /** A subscription that must not get this event (the one it is about). */
+  exceptWebhookId?: string;
+}
+
+export type Emit = (event: NewEvent, opts?: EmitOptions) => Promise<string>;
+/** Emit for any account: for work that spans accounts (sweeps, a worker's batch). */
+export type EmitFor = (accountId: string, event: NewEvent, opts?: EmitOptions) => Promise<string>;
 
 /**
  * Runs `work` in one transaction with an `emit` that writes each event, and one delivery row per subscription
@@ -16,15 +23,19 @@ export async function transactWithEvents<T>(
   accountId: string,
   work: (trx: Trx, emit: Emit) => Promise<T>,
 ): Promise<T> {
+  return transactWithEventsOfAccounts(deps, (trx, emitFor) => work(trx, (event, opts) => emitFor(accountId, event, opts)));
+}
+
+/** transactWithEvents for work that writes events of several accounts in one transaction (sweeps). */
+export async function transactWithEventsOfAccounts<T>(deps: Deps, work: (trx: Trx, emitFor: EmitFor) => Promise<T>): Promise<T> {
   const emitted: FannedOutEvent[] = [];
-  const result = await deps.db.transaction(async (trx) => {
-    const emit: Emit = async (event) => {
-      const fannedOut = await insertEventWithDeliveries(trx, accountId, event);
+  const result = await deps.db.transaction(async (trx) =>
+    work(trx, async (accountId, event, opts) => {
+      const fannedOut = await insertEventWithDeliveries(trx, accountId, event, null, opts?.exceptWebhookId ?? null);
       emitted.push(fannedOut);
       return fannedOut.eventId;
-    };
-    return work(trx, emit);
-  });
+    }),
+  );
   await dispatchCommitted(deps, emitted);
   return result;
 }

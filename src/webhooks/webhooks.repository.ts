@@ -14,6 +14,7 @@ export interface WebhookRow {
   previous_secret_expires_at: Date | null;
   legacy_secret_sealed: string | null;
   consecutive_failures: number;
+  rate_limit_per_second: number | null;
   disabled_at: Date | null;
   disabled_reason: string | null;
   deleted_at: Date | null;
@@ -21,7 +22,7 @@ export interface WebhookRow {
   updated_at: Date;
 }
 
-export type NewWebhook = Pick<WebhookRow, 'id' | 'url' | 'events' | 'description' | 'secret_sealed' | 'legacy_secret_sealed'>;
+export type NewWebhook = Pick<WebhookRow, 'id' | 'url' | 'events' | 'description' | 'secret_sealed' | 'legacy_secret_sealed' | 'rate_limit_per_second'>;
 
 export async function insertWebhook(conn: Conn, accountId: string, w: NewWebhook): Promise<WebhookRow> {
   const [row] = await conn<WebhookRow>('webhooks').insert({ ...w, account_id: accountId }).returning('*');
@@ -62,13 +63,14 @@ export async function rotateWebhookSecret(conn: Conn, accountId: string, id: str
 
 /**
  * Disables the subscription if it is still active and (when given) its count reached the threshold.
- * Many exhausted deliveries may call this at once; the row lock and the status condition let exactly one win.
+ * Many exhausted deliveries may call this at once; the row lock and the status condition let exactly one win
+ * (the winner gets the disabled row).
  */
-export async function disableWebhookOnce(conn: Conn, accountId: string, webhookId: string, reason: string, threshold?: number): Promise<boolean> {
+export async function disableWebhookOnce(conn: Conn, accountId: string, webhookId: string, reason: string, threshold?: number): Promise<WebhookRow | undefined> {
   const q = live(conn, accountId).where({ id: webhookId, status: 'active' });
   if (threshold !== undefined) q.where('consecutive_failures', '>=', threshold);
-  const rows = await q.update({ status: 'disabled', disabled_at: conn.fn.now() as unknown as Date, disabled_reason: reason, updated_at: conn.fn.now() as unknown as Date }).returning('id');
-  return rows.length > 0;
+  const [row] = await q.update({ status: 'disabled', disabled_at: conn.fn.now() as unknown as Date, disabled_reason: reason, updated_at: conn.fn.now() as unknown as Date }).returning('*');
+  return row;
 }
 
 /** Active: zero the count. Returns the row (also when it was already active). */
@@ -84,6 +86,7 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   status: w.status,
   hasLegacySecret: w.legacy_secret_sealed !== null,
   consecutiveFailures: w.consecutive_failures,
+  rateLimitPerSecond: w.rate_limit_per_second,
   disabledAt: iso(w.disabled_at),
   disabledReason: w.disabled_reason,
   previousSecretExpiresAt: w.previous_secret_expires_at && w.previous_secret_expires_at > new Date() ? iso(w.previous_secret_expires_at) : null,

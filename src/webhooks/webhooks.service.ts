@@ -63,6 +63,7 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
     description: input.description ?? null,
     secret_sealed: sealer.seal(secret),
     legacy_secret_sealed: input.legacySecret ? sealer.seal(input.legacySecret) : null,
+    rate_limit_per_second: input.rateLimitPerSecond ?? null,
   });
   await audit(deps, actor, 'webhook.created', row.id, { url: row.url, events: row.events });
   return { ...toWebhookResponse(row), secret };
@@ -97,6 +98,7 @@ export async function changeWebhook(deps: Deps, actor: Actor, id: string, input:
   if (input.url !== undefined) patch.url = input.url;
   if (input.events !== undefined) patch.events = input.events;
   if (input.description !== undefined) patch.description = input.description;
+  if (input.rateLimitPerSecond !== undefined) patch.rate_limit_per_second = input.rateLimitPerSecond;
   if (input.legacySecret !== undefined) patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
   const row = Object.keys(patch).length ? await updateWebhook(deps.db, accountId, id, patch) : await findWebhook(deps.db, accountId, id);
   if (!row) throw notFound('Webhook');

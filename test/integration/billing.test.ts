@@ -3,6 +3,7 @@ import { resolveCredential } from '../../src/auth/credentials.js';
 import type { Principal } from '../../src/auth/principal.js';
 import { chargeCredits } from '../../src/billing/billing.service.js';
 import { AppError } from '../../src/platform/errors.js';
+import { transactWithEvents } from '../../src/webhooks/outbox.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
@@ -24,7 +25,7 @@ const principalOf = async (token: string): Promise<Principal> => (await resolveC
 /** One charge in its own transaction, as a money-spending route does it; resolves to the error code or 'ok'. */
 async function charge(principal: Principal, amount: number, reason = 'agent.trigger'): Promise<string> {
   try {
-    await t.deps.db.transaction((trx) => chargeCredits(t.deps, trx, principal, amount, reason));
+    await transactWithEvents(t.deps, principal.accountId, (trx, emit) => chargeCredits(t.deps, trx, emit, principal, amount, reason));
     return 'ok';
   } catch (err) {
     if (err instanceof AppError) return err.code;
@@ -118,7 +119,7 @@ describe('chargeCredits', () => {
     expect(first.every((r) => r === 'ok')).toBe(true);
     let limited: AppError | undefined;
     try {
-      await t.deps.db.transaction((trx) => chargeCredits(t.deps, trx, uncapped, 1, 'message.email'));
+      await transactWithEvents(t.deps, uncapped.accountId, (trx, emit) => chargeCredits(t.deps, trx, emit, uncapped, 1, 'message.email'));
     } catch (err) {
       limited = err as AppError;
     }

@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 // Every event name of the interface (the Events table and the further catalog), with the status decided in
-// contract §6: the nine listed there are written by the service; the rest are planned.
+// contract §6: the nine listed there are written by the service; the rest are planned; and the platform's
+// operational events.
 const EXPECTED: Record<string, 'emitted' | 'planned'> = {
   'message.received': 'emitted',
   'message.sent': 'emitted',
@@ -29,6 +30,15 @@ const EXPECTED: Record<string, 'emitted' | 'planned'> = {
   'message.complained': 'planned',
   'message.rejected': 'planned',
   'escalation.triggered': 'planned',
+  // Operational events (issue 15).
+  'webhook.disabled': 'emitted',
+  'webhook.delivery_exhausted': 'emitted',
+  'api_key.expiring': 'emitted',
+  'api_key.expired': 'emitted',
+  'api_key.deactivated': 'emitted',
+  'api_key.spend_cap_reached': 'emitted',
+  'billing.credits_low': 'emitted',
+  'billing.credits_exhausted': 'emitted',
 };
 
 describe('GET /v1/event-types', () => {

@@ -5,7 +5,7 @@ import { createAccountKey, createAgent } from '../helpers/keys.js';
 import { callTool, connectMcp, toolNames, type McpConnection } from '../helpers/mcp.js';
 
 const ACCOUNT_TOOLS = [
-  'create_agent', 'create_draft', 'get_account_stats', 'get_agent', 'get_usage', 'list_agents', 'list_contacts',
+  'create_agent', 'create_draft', 'get_account_stats', 'get_agent', 'get_usage', 'get_webhook_stats', 'list_agents', 'list_contacts',
   'list_conversations', 'list_inboxes', 'list_webhooks', 'send_message', 'trigger_agent', 'update_agent',
 ];
 
@@ -66,7 +66,7 @@ describe('account MCP: tool lists by scope', () => {
     expect(await toolNames(await connect(await keyWith(['read:billing', 'read:account'])))).toEqual(['get_account_stats', 'get_usage']);
     expect(await toolNames(await connect(await keyWith(['*:agents'])))).toEqual(['create_agent', 'get_agent', 'list_agents', 'trigger_agent', 'update_agent']);
     expect(await toolNames(await connect(await keyWith(['read:*'])))).toEqual([
-      'get_account_stats', 'get_agent', 'get_usage', 'list_agents', 'list_contacts', 'list_conversations', 'list_inboxes', 'list_webhooks',
+      'get_account_stats', 'get_agent', 'get_usage', 'get_webhook_stats', 'list_agents', 'list_contacts', 'list_conversations', 'list_inboxes', 'list_webhooks',
     ]);
     expect(await toolNames(await connect(await keyWith(['write:messages', 'messages:send'])))).toEqual(['create_draft', 'send_message']);
   });

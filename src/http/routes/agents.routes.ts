@@ -11,8 +11,8 @@ import { parseInput } from '../../platform/validation.js';
 import { getRun, triggerAgent } from '../../runs/runs.service.js';
 import { clientIp } from '../client-ip.js';
 import { principalOf } from '../middleware/authenticate.js';
-import type { ApiRouter } from '../router.js';
 import { text } from '../../platform/input.js';
+import { idempotent, type ApiRouter } from '../router.js';
 
 const activityQuery = pageQuery.extend({ agentId: text().max(100).optional() }).strict();
 
@@ -28,7 +28,7 @@ export function registerAgentRoutes(api: ApiRouter, deps: Deps) {
   api.post('/v1/agents', requireScope('write:agents'), async (ctx) => {
     ctx.status = 201;
     ctx.body = await createAgent(deps, principalOf(ctx), parseInput(agentInput, ctx.request.body), ip(ctx));
-  });
+  }, idempotent());
 
   api.get('/v1/agents/:id', requireScope('read:agents', { scope: 'agent:config:read' }), async (ctx) => {
     ctx.body = await getAgent(deps, principalOf(ctx), ctx.params.id!);
@@ -62,7 +62,7 @@ export function registerAgentRoutes(api: ApiRouter, deps: Deps) {
     const { message } = parseInput(chatInput, ctx.request.body);
     ctx.status = 202;
     ctx.body = await triggerAgent(deps, principalOf(ctx), ctx.params.id!, message, ip(ctx));
-  });
+  }, idempotent());
 
   // Account-wide timeline: a bulk route, so no agent scope (per-agent keys get 403 agent_forbidden).
   api.get('/v1/activity', requireScope('read:activity'), async (ctx) => {

@@ -10,7 +10,7 @@ import { AppError } from '../../platform/errors.js';
 import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/authenticate.js';
-import type { ApiRouter } from '../router.js';
+import { idempotent, type ApiRouter } from '../router.js';
 
 const sessionBody = (s: { token: string; expiresAt: Date }) => ({ token: s.token, expiresAt: iso(s.expiresAt) });
 
@@ -54,5 +54,5 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
     const user = await addMember(deps, principalOf(ctx), parseInput(memberInput, ctx.request.body), ip(ctx));
     ctx.status = 201;
     ctx.body = toUserResponse(user);
-  });
+  }, idempotent());
 }

@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/deps.js';
 import { parseInput } from '../../platform/validation.js';
 import { clientIp } from '../client-ip.js';
 import { principalOf } from '../middleware/authenticate.js';
-import type { ApiRouter } from '../router.js';
+import { idempotent, type ApiRouter } from '../router.js';
 
 const creditsInput = z.object({ amount: z.number().int().min(1).max(1_000_000_000) }).strict();
 
@@ -17,5 +17,5 @@ export function registerBillingRoutes(api: ApiRouter, deps: Deps) {
   api.post('/v1/billing/credits', adminOnly, async (ctx) => {
     const { amount } = parseInput(creditsInput, ctx.request.body);
     ctx.body = await addCredits(deps, principalOf(ctx), amount, clientIp(ctx, deps.config.trustProxyHops));
-  });
+  }, idempotent());
 }

@@ -5,7 +5,7 @@ import type { Deps } from '../../platform/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { principalOf } from '../middleware/authenticate.js';
-import type { ApiRouter } from '../router.js';
+import { idempotent, type ApiRouter } from '../router.js';
 
 export function registerContactRoutes(api: ApiRouter, deps: Deps) {
   api.get('/v1/contacts', requireScope('read:contacts'), async (ctx) => {
@@ -15,7 +15,7 @@ export function registerContactRoutes(api: ApiRouter, deps: Deps) {
   api.post('/v1/contacts', requireScope('write:contacts'), async (ctx) => {
     ctx.status = 201;
     ctx.body = await createContact(deps, principalOf(ctx), parseInput(contactInput, ctx.request.body));
-  });
+  }, idempotent());
 
   api.get('/v1/contacts/:id', requireScope('read:contacts'), async (ctx) => {
     ctx.body = await getContact(deps, principalOf(ctx), ctx.params.id!);

@@ -5,7 +5,7 @@ import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { clientIp } from '../client-ip.js';
 import { principalOf } from '../middleware/authenticate.js';
-import type { ApiRouter } from '../router.js';
+import { idempotent, type ApiRouter } from '../router.js';
 
 export function registerDomainRoutes(api: ApiRouter, deps: Deps) {
   const ip = (ctx: Parameters<typeof clientIp>[0]) => clientIp(ctx, deps.config.trustProxyHops);
@@ -17,7 +17,7 @@ export function registerDomainRoutes(api: ApiRouter, deps: Deps) {
   api.post('/v1/domains', requireScope('write:domains'), async (ctx) => {
     ctx.status = 201;
     ctx.body = await addDomain(deps, principalOf(ctx), ctx.request.body, ip(ctx));
-  });
+  }, idempotent());
 
   api.get('/v1/domains/:id', requireScope('read:domains'), async (ctx) => {
     ctx.body = await getDomain(deps, principalOf(ctx).accountId, ctx.params.id!);

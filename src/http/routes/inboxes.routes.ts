@@ -5,8 +5,8 @@ import type { Deps } from '../../platform/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { principalOf } from '../middleware/authenticate.js';
-import type { ApiRouter } from '../router.js';
 import { text } from '../../platform/input.js';
+import { idempotent, type ApiRouter } from '../router.js';
 
 const inboxListQuery = pageQuery.extend({ agentId: text().max(100).optional() }).strict();
 
@@ -19,7 +19,7 @@ export function registerInboxRoutes(api: ApiRouter, deps: Deps) {
   api.post('/v1/inboxes', requireScope('write:inboxes'), async (ctx) => {
     ctx.status = 201;
     ctx.body = await createInbox(deps, principalOf(ctx), parseInput(inboxInput, ctx.request.body));
-  });
+  }, idempotent('ingestToken'));
 
   api.get('/v1/inboxes/:id', requireScope('read:inboxes'), async (ctx) => {
     ctx.body = await getInbox(deps, principalOf(ctx), ctx.params.id!);

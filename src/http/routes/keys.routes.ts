@@ -7,7 +7,7 @@ import { parseInput } from '../../platform/validation.js';
 import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/authenticate.js';
-import type { ApiRouter } from '../router.js';
+import { idempotent, type ApiRouter } from '../router.js';
 
 export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
   const ip = (ctx: AppContext) => clientIp(ctx, deps.config.trustProxyHops);
@@ -17,7 +17,7 @@ export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
     const issued = await keys.createAccountKey(deps, principalOf(ctx), parseInput(accountKeyInput, ctx.request.body), ip(ctx));
     ctx.status = 201;
     ctx.body = toKeyWithSecret(issued.row, issued.secret);
-  });
+  }, idempotent('key'));
 
   api.get('/v1/api_keys', requireScope('read:api_keys'), async (ctx) => {
     const query = parseInput(pageQuery.extend(keyListQuery.shape), ctx.query);
@@ -52,5 +52,5 @@ export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
     const issued = await keys.mintAgentKey(deps, principalOf(ctx), ctx.params.agentId!, input, ip(ctx));
     ctx.status = 201;
     ctx.body = toKeyWithSecret(issued.row, issued.secret);
-  });
+  }, idempotent('key'));
 }

@@ -6,7 +6,7 @@ import type { Deps } from '../../platform/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { principalOf } from '../middleware/authenticate.js';
-import type { ApiRouter } from '../router.js';
+import { idempotent, type ApiRouter } from '../router.js';
 
 // Account-wide message routes; per-agent keys use /v1/agents/:id/{conversations,drafts} instead.
 export function registerMessageRoutes(api: ApiRouter, deps: Deps) {
@@ -17,7 +17,7 @@ export function registerMessageRoutes(api: ApiRouter, deps: Deps) {
   api.post('/v1/messages', requireScope('write:messages'), async (ctx) => {
     ctx.status = 201;
     ctx.body = await createDraft(deps, principalOf(ctx), parseInput(draftInput, ctx.request.body));
-  });
+  }, idempotent());
 
   api.get('/v1/messages/:id', requireScope('read:messages'), async (ctx) => {
     ctx.body = await getMessage(deps, principalOf(ctx), ctx.params.id!);
@@ -27,7 +27,7 @@ export function registerMessageRoutes(api: ApiRouter, deps: Deps) {
     parseInput(z.object({}).strict(), ctx.request.body);
     ctx.status = 202;
     ctx.body = await sendMessage(deps, principalOf(ctx), ctx.params.id!);
-  });
+  }, idempotent());
 
   api.get('/v1/drafts', requireScope('read:messages'), async (ctx) => {
     ctx.body = await listDrafts(deps, principalOf(ctx), parseInput(pageQuery, ctx.query));

@@ -2,7 +2,8 @@ import { requireScope } from '../../auth/access.js';
 import type { Deps } from '../../platform/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
-import { attemptsQuery, createWebhookInput, enableWebhookInput, updateWebhookInput } from '../../webhooks/webhooks.schema.js';
+import { getWebhookStats } from '../../webhooks/endpoint-stats.service.js';
+import { attemptsQuery, createWebhookInput, enableWebhookInput, statsQuery, updateWebhookInput } from '../../webhooks/webhooks.schema.js';
 import {
   changeWebhook,
   createWebhook,
@@ -20,7 +21,7 @@ import {
 import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/authenticate.js';
-import type { ApiRouter } from '../router.js';
+import { idempotent, type ApiRouter } from '../router.js';
 
 export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   const read = requireScope('read:webhooks');
@@ -32,7 +33,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   api.post('/v1/webhooks', write, async (ctx) => {
     ctx.status = 201;
     ctx.body = await createWebhook(deps, actor(ctx), parseInput(createWebhookInput, ctx.request.body));
-  });
+  }, idempotent('secret'));
 
   api.get('/v1/webhooks', read, async (ctx) => {
     ctx.body = await listWebhookSubscriptions(deps, accountOf(ctx), parseInput(pageQuery, ctx.query));
@@ -64,6 +65,10 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     ctx.body = await listWebhookAttempts(deps, accountOf(ctx), param(ctx, 'id'), parseInput(attemptsQuery, ctx.query));
   });
 
+  api.get('/v1/webhooks/:id/stats', read, async (ctx) => {
+    ctx.body = await getWebhookStats(deps, accountOf(ctx), param(ctx, 'id'), parseInput(statsQuery, ctx.query).window);
+  });
+
   api.get('/v1/webhooks/:id/deliveries', read, async (ctx) => {
     ctx.body = await listWebhookDeliveries(deps, accountOf(ctx), param(ctx, 'id'), parseInput(pageQuery, ctx.query));
   });
@@ -71,10 +76,10 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   api.post('/v1/webhooks/:id/deliveries/:deliveryId/redeliver', write, async (ctx) => {
     ctx.status = 202;
     ctx.body = await redeliver(deps, actor(ctx), param(ctx, 'id'), param(ctx, 'deliveryId'));
-  });
+  }, idempotent());
 
   api.post('/v1/webhooks/:id/test', write, async (ctx) => {
     ctx.status = 202;
     ctx.body = await sendTestEvent(deps, actor(ctx), param(ctx, 'id'));
-  });
+  }, idempotent());
 }

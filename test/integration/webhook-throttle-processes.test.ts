@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { client, signupAccount, type Client } from '../helpers/http.js';
+import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
+
+// The throttle is per subscription, not per process: two worker processes share one subscription's 10/s.
+
+let t: TestContext;
+let api: Client;
+let r: Receiver;
+const children: WorkerChild[] = [];
+
+beforeAll(async () => {
+  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  api = client(t.url);
+  r = await startReceiver();
+});
+afterAll(async () => {
+  await Promise.all(children.map((c) => killHard(c.proc)));
+  await r?.close();
+  await t?.close();
+});
+
+describe('throttling across worker processes', () => {
+  it('holds 10/s for the subscription with two worker processes sending its deliveries', async () => {
+    for (let i = 0; i < 2; i++) children.push(spawnWorkerProcess(t, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }));
+    await Promise.all(children.map((c) => c.ready));
+    const { token, accountId } = await signupAccount(api);
+    const wh = await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['message.received'], rateLimitPerSecond: 10 } });
+
+    await transactWithEvents(t.deps, accountId, async (_trx, emit) => {
+      for (let i = 0; i < 40; i++) await emit({ type: 'message.received', payload: { id: `msg_${i}` } });
+    });
+    const got = await r.waitFor(40, 20_000);
+    const ats = got.map((x) => x.at);
+    const rate = (ats.length - 1) / ((ats[ats.length - 1]! - ats[0]!) / 1000);
+    expect(rate).toBeGreaterThanOrEqual(8);
+    expect(rate).toBeLessThanOrEqual(12);
+
+    // Both processes did send: the jobs name the worker that ran them last.
+    const jobs = await waitUntil(async () => {
+      const done = await t.deps.queues['webhook-delivery'].getCompleted(0, 100);
+      return done.length === 40 && done;
+    });
+    expect(new Set(jobs.map((j) => j.processedBy)).size).toBe(2);
+    expect(await t.deps.db('webhook_attempts').where({ webhook_id: wh.body.id })).toHaveLength(40);
+  });
+});
