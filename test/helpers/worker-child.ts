@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Env } from '../../src/platform/config.js';
+import { describeRedis } from '../../src/platform/redis.js';
 import type { TestContext } from './test-context.js';
 
 export interface WorkerChild {
@@ -22,7 +23,7 @@ export function spawnWorkerProcess(t: TestContext, env: Env, opts: { schedule?: 
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
       DATABASE_URL: config.database.url,
-      REDIS_URL: config.redis.url,
+      ...(config.redis.clusterNodes ? { REDIS_CLUSTER_NODES: describeRedis(config.redis) } : { REDIS_URL: config.redis.url }),
       BULLMQ_PREFIX: config.bullmqPrefix,
       APP_SECRET: config.appSecret,
     },
