@@ -12,7 +12,7 @@ import { verifySwitchboardSignature } from '../helpers/webhook-verify.js';
 // The service on a real 3-master Redis Cluster of the test's own (redis-server children on spare ports): the
 // delivery pipeline (events → jobs → signed POSTs → attempts, with retries through delayed jobs), the job
 // schedulers, and a key revocation seen by a second API instance with its own cluster connection. Then the cluster
-// is stopped, and the real entry point, given its nodes, refuses to start with one line.
+// is stopped, and the real worker entry point, given its nodes, refuses to start with one line.
 
 const CONTACTS = 12;
 
@@ -126,7 +126,8 @@ describe('on a Redis Cluster', () => {
     await t.close();
     t = undefined as unknown as TestContext;
     await cluster.destroy();
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/web.ts'], {
+    // The worker entry point (the Procfile's `worker`): the same start-up as `web`, with less to load.
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
       env: { ...process.env, NODE_ENV: 'test', APP_SECRET: TEST_APP_SECRET, DATABASE_URL: databaseUrl, REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes, BULLMQ_PREFIX: '{sb}', PORT: '0' },
       encoding: 'utf8',
       timeout: 20_000,
