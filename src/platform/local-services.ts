@@ -37,7 +37,7 @@ export async function ensureLocalServices(config: Config, logger: Logger): Promi
       throw new StartupError(`Redis Cluster does not answer at REDIS_CLUSTER_NODES (${describeRedis(config.redis)}), or its state is not ok`);
     }
   } else if (!(await redisAnswers(redisUrl))) {
-    if (config.redis.explicit) throw new StartupError(`Redis does not answer at REDIS_URL (${redact(redisUrl)})`);
+    if (config.redis.explicit) throw new StartupError(`Redis does not answer at REDIS_URL (${describeRedis(redisUrl)})`);
     const started = await startRedisServer(config.dataDir, logger);
     redisUrl = started.url;
     stops.push(started.stop);

@@ -16,10 +16,14 @@ const clusterNodesOf = (target: RedisTarget): RedisNode[] | null =>
   typeof target === 'string' || !target.clusterNodes ? null : [...target.clusterNodes];
 const urlOf = (target: RedisTarget): string => (typeof target === 'string' ? target : target.url);
 
-/** "host:port, host:port" for messages (no credentials: nodes are host:port only). */
+/** Where Redis is, for messages: the URL without its password, or "host:port, host:port" (nodes carry none). */
 export function describeRedis(target: RedisTarget): string {
   const nodes = clusterNodesOf(target);
-  if (!nodes) return urlOf(target);
+  if (!nodes) {
+    const url = new URL(urlOf(target));
+    if (url.password) url.password = '***';
+    return url.toString();
+  }
   return nodes.map((n) => `${n.host.includes(':') ? `[${n.host}]` : n.host}:${n.port}`).join(', ');
 }
 
