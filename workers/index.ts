@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { Worker, type WorkerOptions } from 'bullmq';
 import type { Deps } from '../src/platform/deps.js';
 import { QUEUE_NAMES, type QueueName } from '../src/platform/queues.js';
-import { createWorkerRedis, type Redis } from '../src/platform/redis.js';
+import { createWorkerRedis, type RedisClient } from '../src/platform/redis.js';
 import type { Processor } from './processor.js';
 import { ensureSchedules, watchSchedules } from './schedules.js';
 import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
@@ -32,10 +32,12 @@ export interface RunningWorkers {
 }
 
 export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}): Promise<RunningWorkers> {
-  const connections: Redis[] = [];
+  const connections: RedisClient[] = [];
+  // Recorded on every job as processedBy: which process ran it (bull-board shows it; the multi-process test counts it).
+  const name = `${hostname()}:${process.pid}`;
   const workers = QUEUE_NAMES.map((queue) => {
     const byName = new Map(processors.filter((p) => p.job.queue === queue).map((p) => [p.job.name, p]));
-    const connection = createWorkerRedis(deps.config.redis.url);
+    const connection = createWorkerRedis(deps.config.redis);
     connections.push(connection);
     const worker = new Worker(
       queue,
@@ -44,8 +46,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
         if (!processor) throw new Error(`no processor for job ${job.name} on ${queue}`);
         return processor.process(deps, processor.job.schema.parse(job.data), job, token);
       },
-      // The name is recorded on each job it runs (processedBy, shown in bull-board): which process ran what.
-      { connection, prefix: deps.config.bullmqPrefix, name: `${hostname()}:${process.pid}`, concurrency: deps.config.queueConcurrency[queue] ?? 5, ...queueSettings[queue]?.(deps) },
+      { connection, name, prefix: deps.config.bullmqPrefix, concurrency: deps.config.queueConcurrency[queue] ?? 5, ...queueSettings[queue]?.(deps) },
     );
     worker.on('failed', (job, err) => deps.logger.warn({ queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job failed'));
     worker.on('error', (err) => deps.logger.error({ queue, err: err.message }, 'worker error'));

@@ -1,7 +1,7 @@
 import type { Deps } from '../platform/deps.js';
 import { findKeyBySecretHash, type KeyRow } from '../keys/keys.repository.js';
 import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
-import type { Redis } from '../platform/redis.js';
+import type { RedisClient } from '../platform/redis.js';
 
 // A per-instance cache of key rows that can never outlive a deactivate, delete, rotate or edit, on any instance.
 //
@@ -46,7 +46,7 @@ export interface KeyCache {
  * every read is still sent after its request arrived: it sees every bump committed before that request, which
  * is all the guarantee above needs. An MGET fails as a whole (Redis is away), so no item is re-run alone.
  */
-export function createKeyCache(redis: Redis): KeyCache {
+export function createKeyCache(redis: RedisClient): KeyCache {
   return {
     rows: new Map(),
     readEpoch: createCoalescer((keys: string[]) => redis.mget(keys), { maxBatch: 1000, failsAll: () => true }),

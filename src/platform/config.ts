@@ -29,6 +29,33 @@ const dnsServers = z
     'expected a comma-separated list of IP[:port], e.g. 1.1.1.1,[2606:4700::1111]:53',
   );
 
+// Redis Cluster: "host:port,host:port,…" (a few nodes are enough; the client discovers the others).
+export interface RedisNode {
+  host: string;
+  port: number;
+}
+const redisNodes = z
+  .string()
+  .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
+  .refine(
+    (list) => list.length > 0 && list.every((v) => {
+      const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(v);
+      return m !== null && Number(m[2]) >= 1 && Number(m[2]) <= 65535;
+    }),
+    'expected host:port pairs separated by commas, e.g. 10.0.0.1:6379,10.0.0.2:6379',
+  )
+  .transform((list): RedisNode[] => list.map((v) => {
+    const at = v.lastIndexOf(':');
+    return { host: v.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(v.slice(at + 1)) };
+  }));
+
+/** Redis's hash-tag rule: the text between the first "{" and the first "}" after it, when not empty, picks the slot. */
+export function hashTagOf(prefix: string): string | null {
+  const open = prefix.indexOf('{');
+  const close = open < 0 ? -1 : prefix.indexOf('}', open + 1);
+  return close > open + 1 ? prefix.slice(open + 1, close) : null;
+}
+
 // Repeating maintenance jobs and how often each runs (SCHEDULE_INTERVALS_MS overrides any of them).
 export const SCHEDULE_DEFAULTS_MS = {
   'sweep-expired-sessions': 15 * 60_000,
@@ -58,6 +85,7 @@ const envSchema = z.object({
   PORT: intIn(0, 65535).default(3000),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  REDIS_CLUSTER_NODES: redisNodes.optional(),
   BULLMQ_PREFIX: z.string().min(1).max(64).regex(/^[^:\s]+$/, 'must not contain ":" or spaces').default('sb'),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   OPS_USERNAME: z.string().min(1).optional(),
@@ -115,6 +143,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
     throw new ConfigError('APP_SECRET: required when NODE_ENV=production (at least 32 characters)');
   }
+  // On a cluster every key the service writes must hash to one slot (BullMQ's scripts and our MGET/MULTI span keys).
+  if (e.REDIS_CLUSTER_NODES && e.REDIS_URL) {
+    throw new ConfigError('REDIS_CLUSTER_NODES: set either REDIS_CLUSTER_NODES or REDIS_URL, not both');
+  }
+  if (e.REDIS_CLUSTER_NODES && hashTagOf(e.BULLMQ_PREFIX) === null) {
+    throw new ConfigError(`BULLMQ_PREFIX: must be in {…} hash-tag form (e.g. {${e.BULLMQ_PREFIX.replace(/[{}]/g, '') || 'sb'}}) when REDIS_CLUSTER_NODES is set, so that every key is in one cluster slot`);
+  }
   if (Boolean(e.OPS_USERNAME) !== Boolean(e.OPS_PASSWORD)) {
     throw new ConfigError('OPS_USERNAME/OPS_PASSWORD: set both or neither');
   }
@@ -123,7 +158,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     dataDir: DATA_DIR,
     database: { url: e.DATABASE_URL ?? DEFAULT_DATABASE_URL, explicit: e.DATABASE_URL !== undefined },
-    redis: { url: e.REDIS_URL ?? DEFAULT_REDIS_URL, explicit: e.REDIS_URL !== undefined },
+    // With clusterNodes set, url is not used: connect through src/platform/redis.ts, which takes this whole object.
+    redis: {
+      url: e.REDIS_URL ?? DEFAULT_REDIS_URL,
+      explicit: e.REDIS_URL !== undefined || e.REDIS_CLUSTER_NODES !== undefined,
+      clusterNodes: e.REDIS_CLUSTER_NODES ?? null,
+    },
     bullmqPrefix: e.BULLMQ_PREFIX,
     appSecret: e.APP_SECRET ?? readOrCreateDevSecret(),
     ops: e.OPS_USERNAME && e.OPS_PASSWORD ? { username: e.OPS_USERNAME, password: e.OPS_PASSWORD } : null,

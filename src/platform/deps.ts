@@ -8,7 +8,7 @@ import type { Db } from './db.js';
 import type { HttpClient } from './http-client.js';
 import type { Logger } from './logger.js';
 import type { Queues } from './queues.js';
-import type { Redis } from './redis.js';
+import type { RedisClient } from './redis.js';
 
 /**
  * What services, routes and processors are given. Nothing in the service is a module-level singleton: every
@@ -19,7 +19,7 @@ export interface Deps {
   config: Config;
   db: Db;
   /** Fail-fast connection for request-time use (rate limits, caches). */
-  redis: Redis;
+  redis: RedisClient;
   queues: Queues;
   logger: Logger;
   /** The one SSRF-safe outbound HTTP client (webhooks, agent runtimes, SMS providers) and its pool. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Config } from './config.js';
 import { canConnect } from './db.js';
 import type { Logger } from './logger.js';
-import { redisAnswers } from './redis.js';
+import { describeRedis, redisAnswers } from './redis.js';
 
 // Development fallbacks (contract §1): when no URL is configured and nothing answers at the default address,
 // start an embedded Postgres and a child redis-server. With an explicit URL we never start anything.
@@ -32,8 +32,12 @@ export async function ensureLocalServices(config: Config, logger: Logger): Promi
     stops.push(started.stop);
   }
 
-  if (!(await redisAnswers(redisUrl))) {
-    if (config.redis.explicit) throw new StartupError(`Redis does not answer at REDIS_URL (${redact(redisUrl)})`);
+  if (config.redis.clusterNodes) {
+    if (!(await redisAnswers(config.redis))) {
+      throw new StartupError(`Redis Cluster does not answer at REDIS_CLUSTER_NODES (${describeRedis(config.redis)}), or its state is not ok`);
+    }
+  } else if (!(await redisAnswers(redisUrl))) {
+    if (config.redis.explicit) throw new StartupError(`Redis does not answer at REDIS_URL (${describeRedis(redisUrl)})`);
     const started = await startRedisServer(config.dataDir, logger);
     redisUrl = started.url;
     stops.push(started.stop);

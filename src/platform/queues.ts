@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createCoalescer } from './coalescer.js';
 import type { Config } from './config.js';
 import { isBackendUnavailable } from './outage.js';
-import type { Redis } from './redis.js';
+import type { RedisClient } from './redis.js';
 
 // The job catalog: every job the service runs, its queue, its payload schema and its retry policy.
 // Job data carries ids only; processors reload rows and return early when the work is already done.
@@ -113,7 +113,7 @@ export type Queues = Record<QueueName, Queue> & {
   close(): Promise<void>;
 };
 
-export function createQueues(connection: Redis, prefix: string, onError: (err: Error) => void): Queues {
+export function createQueues(connection: RedisClient, prefix: string, onError: (err: Error) => void): Queues {
   const entries = QUEUE_NAMES.map((name) => {
     const queue = new Queue(name, { connection, prefix });
     queue.on('error', onError);

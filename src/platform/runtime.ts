@@ -10,7 +10,7 @@ import { createHttpClient } from './http-client.js';
 import { ensureLocalServices, StartupError } from './local-services.js';
 import { createLogger } from './logger.js';
 import { createQueues } from './queues.js';
-import { createApiRedis } from './redis.js';
+import { createApiRedis, describeRedis, whenRedisReady } from './redis.js';
 
 export interface Runtime {
   deps: Deps;
@@ -36,8 +36,13 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
     const applied = await migrateLatest(db);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
-  const redis = createApiRedis(resolved.redis.url);
-  redis.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const redis = createApiRedis(resolved.redis);
+  redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
+  // The API connection has no offline queue: a cluster client needs its slot map before the first command.
+  await whenRedisReady(redis).catch(() => {
+    redis.disconnect();
+    throw new StartupError(`Redis at ${describeRedis(resolved.redis)} stopped answering during start-up`);
+  });
   const queues = createQueues(redis, resolved.bullmqPrefix, (err) => logger.warn({ err: err.message }, 'queue error'));
   const deps = createDeps({ config: resolved, db, redis, queues, logger });
   return {

@@ -1,4 +1,4 @@
-import type { Redis } from '../platform/redis.js';
+import type { RedisClient } from '../platform/redis.js';
 
 // Per-subscription throttling, shared by every worker process through one Redis hash per subscription.
 //
@@ -28,7 +28,7 @@ export interface WebhookThrottle {
   reserve(webhookId: string, perSecond: number): Promise<number>;
 }
 
-export function createWebhookThrottle(redis: Redis, prefix: string): WebhookThrottle {
+export function createWebhookThrottle(redis: RedisClient, prefix: string): WebhookThrottle {
   return {
     async reserve(webhookId, perSecond) {
       const wait = await redis.eval(RESERVE, 1, `${prefix}:throttle:${webhookId}`, String(perSecond));

@@ -6,7 +6,7 @@ import { adminQuery, createDb, ensureDatabase, migrateLatest } from '../../src/p
 import type { Deps } from '../../src/platform/deps.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createQueues } from '../../src/platform/queues.js';
-import { createApiRedis, createWorkerRedis } from '../../src/platform/redis.js';
+import { createApiRedis, createWorkerRedis, whenRedisReady } from '../../src/platform/redis.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { createDeps } from '../../src/platform/runtime.js';
 import { startWorkers, type RunningWorkers } from '../../workers/index.js';
@@ -21,7 +21,7 @@ export interface TestContext {
   url: string;
   /** Starts the real BullMQ workers for this context (off by default). */
   startWorkers(opts?: { schedule?: boolean }): Promise<RunningWorkers>;
-  /** Another API instance on the same database and Redis (multi-instance tests). */
+  /** Another API instance on the same database and Redis, with its own Redis connection, queues and key cache. */
   startAnotherServer(): Promise<RunningServer>;
   close(): Promise<void>;
 }
@@ -54,17 +54,24 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
     APP_SECRET: TEST_APP_SECRET,
     DATABASE_URL: dbUrl.toString(),
     REDIS_URL: redisUrl,
-    BULLMQ_PREFIX: `sbt-${suffix}`,
+    // A cluster needs the prefix in hash-tag form; a single server does not mind it.
+    BULLMQ_PREFIX: env.REDIS_CLUSTER_NODES ? `{sbt-${suffix}}` : `sbt-${suffix}`,
     ...env,
   });
   const logger = createLogger(config.logLevel);
   const db = createDb(config.database.url, { logger });
-  const redis = createApiRedis(config.redis.url);
-  redis.on('error', () => undefined);
-  const queues = createQueues(redis, config.bullmqPrefix, () => undefined);
+  const connect = async () => {
+    const redis = createApiRedis(config.redis);
+    redis.on('error', () => undefined);
+    // A cluster client refuses commands until it has the slot map; a single server may be meant to be dead here.
+    if (config.redis.clusterNodes) await whenRedisReady(redis);
+    return { redis, queues: createQueues(redis, config.bullmqPrefix, () => undefined) };
+  };
+  const { redis, queues } = await connect();
   const deps: Deps = createDeps({ config, db, redis, queues, logger });
   const servers: RunningServer[] = [await startServer(deps, 0, '127.0.0.1')];
   const workers: RunningWorkers[] = [];
+  const others: Deps[] = [];
 
   return {
     deps,
@@ -77,17 +84,22 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
       return running;
     },
     async startAnotherServer() {
-      // Another instance of the same service: same public URL (OAuth issuer and resources) as the first.
-      const s = await startServer(deps, 0, '127.0.0.1', { publicUrl: servers[0]!.url });
+      // Another instance of the same service: nothing in memory shared with the first (its own Redis connection,
+      // queues, key cache), the same database pool, and the same public URL (OAuth issuer and resources).
+      const other = createDeps({ config, db, logger, ...(await connect()) });
+      others.push(other);
+      const s = await startServer(other, 0, '127.0.0.1', { publicUrl: servers[0]!.url });
       servers.push(s);
       return s;
     },
     async close() {
       await Promise.all(servers.map((s) => s.close()));
       await Promise.all(workers.map((w) => w.close()));
-      await queues.close();
-      await deps.http.close();
-      redis.disconnect();
+      for (const d of [deps, ...others]) {
+        await d.queues.close();
+        await d.http.close();
+        d.redis.disconnect();
+      }
       // Clean up through the run's real Redis: a test may have pointed its own deps at a dead one.
       const cleaner = createWorkerRedis(redisUrl);
       await deleteKeys(cleaner, `${config.bullmqPrefix}:*`);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Env } from '../../src/platform/config.js';
+import { describeRedis } from '../../src/platform/redis.js';
 import type { TestContext } from './test-context.js';
 
 export interface WorkerChild {
@@ -8,24 +9,30 @@ export interface WorkerChild {
   ready: Promise<void>;
 }
 
+/** The environment of a child process of the service on the context's database, Redis and prefix, `env` on top. */
+export function childEnv(t: TestContext, env: Env): NodeJS.ProcessEnv {
+  const { config } = t.deps;
+  return {
+    ...process.env,
+    ...env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: config.database.url,
+    // Empty means unset: a REDIS_URL inherited from the shell must not meet REDIS_CLUSTER_NODES.
+    ...(config.redis.clusterNodes ? { REDIS_URL: '', REDIS_CLUSTER_NODES: describeRedis(config.redis) } : { REDIS_URL: config.redis.url }),
+    BULLMQ_PREFIX: config.bullmqPrefix,
+    APP_SECRET: config.appSecret,
+  };
+}
+
 /**
  * Starts worker-process.ts as a child on the context's database, Redis and BullMQ prefix, with `env` on top.
  * The process is returned at once (a crash test may need to kill it before it says it is ready), by its own pid.
  */
 export function spawnWorkerProcess(t: TestContext, env: Env, opts: { schedule?: boolean } = {}): WorkerChild {
-  const { config } = t.deps;
   const args = ['--import', 'tsx', 'test/helpers/worker-process.ts', ...(opts.schedule ? ['--schedule'] : [])];
   const proc = spawn(process.execPath, args, {
-    env: {
-      ...process.env,
-      ...env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: config.database.url,
-      REDIS_URL: config.redis.url,
-      BULLMQ_PREFIX: config.bullmqPrefix,
-      APP_SECRET: config.appSecret,
-    },
+    env: childEnv(t, env),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/platform/config.js';
+import { ConfigError, hashTagOf, loadConfig } from '../../src/platform/config.js';
 
 const base = { APP_SECRET: 'x'.repeat(40) };
 
@@ -25,7 +25,24 @@ describe('config', () => {
     expect(c.signupEnabled).toBe(false);
   });
 
+  it('takes Redis Cluster nodes instead of a URL, with a hash-tagged prefix', () => {
+    const c = loadConfig({ ...base, REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b.internal:7001,[::1]:7002', BULLMQ_PREFIX: '{sb}' });
+    expect(c.redis.clusterNodes).toEqual([{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b.internal', port: 7001 }, { host: '::1', port: 7002 }]);
+    expect(c.redis.explicit).toBe(true);
+    expect(loadConfig({ ...base, REDIS_CLUSTER_NODES: 'r:1', BULLMQ_PREFIX: 'app{x}' }).bullmqPrefix).toBe('app{x}');
+    expect(loadConfig(base).redis.clusterNodes).toBeNull();
+    expect(hashTagOf('{sb}')).toBe('sb');
+    expect(hashTagOf('{}sb')).toBeNull();
+    expect(hashTagOf('a{b')).toBeNull();
+  });
+
   it.each([
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: expected host:port/],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:70000', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: /],
+    [{ REDIS_CLUSTER_NODES: 'redis://10.0.0.1:7000', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: /],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_URL: 'redis://10.0.0.1:6379', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: set either/],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000' }, /^BULLMQ_PREFIX: must be in \{…\} hash-tag form \(e\.g\. \{sb\}\)/],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000', BULLMQ_PREFIX: '{}sb' }, /^BULLMQ_PREFIX: must be in \{…\} hash-tag form/],
     [{ PORT: 'eighty' }, /^PORT: /],
     [{ PORT: '70000' }, /^PORT: /],
     [{ WEBHOOK_RETRY_DELAYS_MS: '30s,1m' }, /^WEBHOOK_RETRY_DELAYS_MS: /],
