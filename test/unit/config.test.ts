@@ -49,6 +49,9 @@ describe('config', () => {
     [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' }, /^WEBHOOK_ALLOW_PRIVATE_TARGETS: /],
     [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL: /],
     [{ BULLMQ_PREFIX: 'a:b' }, /^BULLMQ_PREFIX: /],
+    [{ WEBHOOK_RETENTION_DAYS: '0' }, /^WEBHOOK_RETENTION_DAYS: /],
+    [{ WEBHOOK_RETENTION_DAYS: '2.5' }, /^WEBHOOK_RETENTION_DAYS: /],
+    [{ WEBHOOK_RETENTION_DAYS: 'thirty' }, /^WEBHOOK_RETENTION_DAYS: /],
     [{ OPS_USERNAME: 'only-user' }, /^OPS_USERNAME\/OPS_PASSWORD: /],
     [{ NODE_ENV: 'production', APP_SECRET: undefined }, /^APP_SECRET: required/],
   ])('rejects %o with one line naming the variable', (env, pattern) => {
