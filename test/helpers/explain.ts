@@ -1,0 +1,93 @@
+import pg from 'pg';
+import type { Db, Trx } from '../../src/platform/db.js';
+
+// Plans of the statements the service really sends. A statement is captured from knex's query event while the
+// service code runs it (in a transaction rolled back afterwards), then explained the way Postgres would run it:
+// with its parameters (a custom plan, as every unnamed statement gets) and, for the named prepared statements
+// (preparedRaw), also as the generic plan Postgres may settle on after five executions.
+
+export interface Captured {
+  sql: string;
+  bindings: unknown[];
+  /** Named prepared statements may be run with a generic plan. */
+  named: boolean;
+}
+
+export async function captureStatements(db: Db, run: (trx: Trx) => Promise<unknown>): Promise<Captured[]> {
+  const captured: Captured[] = [];
+  const listener = (q: { sql: string; bindings?: unknown[]; options?: { name?: string } }) => {
+    if (/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)/i.test(q.sql)) return;
+    captured.push({ sql: q.sql, bindings: q.bindings ?? [], named: Boolean(q.options?.name) });
+  };
+  db.on('query', listener);
+  try {
+    await db
+      .transaction(async (trx) => {
+        await run(trx);
+        throw new RolledBack();
+      })
+      .catch((err: unknown) => {
+        if (!(err instanceof RolledBack)) throw err;
+      });
+  } finally {
+    db.off('query', listener);
+  }
+  return captured;
+}
+
+class RolledBack extends Error {}
+
+/** A value as an SQL literal, for EXECUTE's arguments (EXECUTE takes no bind parameters of its own). */
+function literal(client: pg.Client, v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v instanceof Date) return client.escapeLiteral(v.toISOString());
+  if (Array.isArray(v)) {
+    const items = v.map((x) => (x === null || x === undefined ? 'NULL' : `"${String(x instanceof Date ? x.toISOString() : x).replace(/["\\]/g, '\\$&')}"`));
+    return client.escapeLiteral(`{${items.join(',')}}`);
+  }
+  return client.escapeLiteral(typeof v === 'object' ? JSON.stringify(v) : String(v));
+}
+
+export interface ScanNode {
+  nodeType: string;
+  relation: string;
+}
+
+function scans(plan: Record<string, unknown>, out: ScanNode[] = []): ScanNode[] {
+  const relation = plan['Relation Name'];
+  if (typeof relation === 'string') out.push({ nodeType: String(plan['Node Type']), relation });
+  for (const child of (plan.Plans as Array<Record<string, unknown>> | undefined) ?? []) scans(child, out);
+  return out;
+}
+
+let counter = 0;
+
+/** The scan nodes of the statement's custom plan, and of its generic plan when it is a named statement. */
+export async function explain(client: pg.Client, s: Captured): Promise<{ custom: ScanNode[]; generic: ScanNode[] | null }> {
+  const custom = await client.query(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.bindings as unknown[]);
+  let generic: ScanNode[] | null = null;
+  if (s.named) {
+    const name = `plan_check_${++counter}`;
+    await client.query(`PREPARE ${name} AS ${s.sql}`);
+    await client.query('SET plan_cache_mode = force_generic_plan');
+    const args = s.bindings.map((b) => literal(client, b)).join(', ');
+    const res = await client.query(`EXPLAIN (FORMAT JSON) EXECUTE ${name}${args ? `(${args})` : ''}`);
+    await client.query('RESET plan_cache_mode');
+    await client.query(`DEALLOCATE ${name}`);
+    generic = scans(res.rows[0]['QUERY PLAN'][0].Plan);
+  }
+  return { custom: scans(custom.rows[0]['QUERY PLAN'][0].Plan), generic };
+}
+
+/** The relations a SELECT actually read when run (EXPLAIN ANALYZE): subplans pruned at run time never execute. */
+export async function scannedRelations(client: pg.Client, s: Captured): Promise<string[]> {
+  const res = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.sql}`, s.bindings as unknown[]);
+  const read: string[] = [];
+  const walk = (plan: Record<string, unknown>) => {
+    if (typeof plan['Relation Name'] === 'string' && Number(plan['Actual Loops'] ?? 0) > 0) read.push(plan['Relation Name']);
+    for (const child of (plan.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
+  };
+  walk(res.rows[0]['QUERY PLAN'][0].Plan);
+  return [...new Set(read)];
+}
