@@ -15,7 +15,7 @@ import {
 } from './partitions.repository.js';
 import { DAY_MS, retainedSince } from './retention.js';
 
-// Retention by whole days. Each run (the maintain-partitions job, hourly, and once when workers start):
+// Retention by whole days. Each run (the maintain-partitions job, hourly; a newly created scheduler runs at once):
 //   1. creates the day partitions of today and the next PARTITION_DAYS_AHEAD days (an insert never misses one);
 //   2. finishes what an interrupted run left: a detach to FINALIZE, a detached table to drop;
 //   3. drops, oldest first, each day entirely older than the retention cutoff: its attempts, then its deliveries
