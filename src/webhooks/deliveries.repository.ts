@@ -312,8 +312,11 @@ export async function hastenDelivery(conn: Conn, accountId: string, delivery: De
 
 /** Pending deliveries due before `dueBefore`, oldest first, keyset-paged (the relay sweep's candidates). */
 export async function findOverdueDeliveries(conn: Conn, dueBefore: Date, limit: number, after?: { dueAt: Date; id: string }): Promise<Array<ArmedDelivery & { next_attempt_at: Date }>> {
-  // The status is a literal so that even a generic plan uses the partial index webhook_deliveries_due.
-  const { rows } = await conn.raw(
+  // The status is a literal so that even a generic plan uses the partial index webhook_deliveries_due. Prepared:
+  // planning a query that no partition bound prunes costs a few ms at 49 day partitions; a kept plan 0.6-0.9 ms.
+  const { rows } = await preparedRaw(
+    conn,
+    'find_overdue_deliveries',
     `SELECT id, created_at, job_seq, next_attempt_at FROM webhook_deliveries
       WHERE status = 'pending' AND next_attempt_at < ? AND (next_attempt_at, id) > (?::timestamptz, ?::uuid)
       ORDER BY next_attempt_at, id LIMIT ?`,
