@@ -75,6 +75,10 @@ export function spawnWorkerProcess(deps: Deps, script = 'test/helpers/worker-pro
     env: { ...process.env, ...WEBHOOK_ENV, ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: config.database.url, REDIS_URL: config.redis.url, BULLMQ_PREFIX: config.bullmqPrefix, APP_SECRET: config.appSecret },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  // Never outlive the bench, even when it fails before its own cleanup.
+  const orphan = () => proc.kill('SIGKILL');
+  process.once('exit', orphan);
+  proc.once('exit', () => process.off('exit', orphan));
   return new Promise((resolve, reject) => {
     proc.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(proc));
     proc.on('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
@@ -157,6 +161,8 @@ let nextN = 0;
 export async function arrivalLatency(receiver: Receiver, path: string, rate: number, fire: (n: number) => Promise<unknown>, opts: LatencyOptions = {}) {
   const sentAt = new Map<number, number>();
   const latencies: number[] = [];
+  let failed = 0;
+  let lastError: string | undefined;
   receiver.respond = (req) => {
     const t0 = req.path === path ? sentAt.get(req.body?.payload?.n) : undefined;
     if (t0 !== undefined) latencies.push(performance.now() - t0);
@@ -167,15 +173,20 @@ export async function arrivalLatency(receiver: Receiver, path: string, rate: num
     nextN += 100_000_000;
     const count = await pacedWhile(rate, first, more, (n) => {
       sentAt.set(n, performance.now());
-      return fire(n);
+      // A commit that fails (a pool timeout under overload) is counted, not thrown mid-round.
+      return fire(n).catch((err: unknown) => {
+        failed += 1;
+        lastError = (err as Error).message;
+      });
     });
     const deadline = Date.now() + 30_000;
-    while (latencies.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (latencies.length < count - failed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     return count;
   };
   const warmup = Math.round(rate);
   await round((i) => i < warmup);
   latencies.length = 0;
+  failed = 0;
 
   const total = Math.round(rate * (opts.seconds ?? LATENCY_SECONDS));
   let finished = !opts.during;
@@ -214,6 +225,7 @@ export async function arrivalLatency(receiver: Receiver, path: string, rate: num
     p99Ms: +percentile(sorted, 99).toFixed(1),
     maxMs: +sorted[sorted.length - 1]!.toFixed(1),
     ...(duringMs !== undefined ? { duringMs: Math.round(duringMs) } : {}),
+    ...(failed ? { failedCommits: failed, lastError } : {}),
     ...cpu,
   };
 }
