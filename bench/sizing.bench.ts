@@ -17,7 +17,8 @@ import { commitEvent, commitEvents, machineCpuMs, processCpuMs, spawnWorkerProce
 //     options, summed with MEMORY USAGE over this run's keys (exact), and INFO used_memory's delta (the whole
 //     server; noisy on a shared Redis);
 //   - deliveries/s of one worker process (the service's workers as deployed) draining a backlog, between its 10th
-//     and 90th percentile of arrivals, with that process's CPU and the whole machine's per delivery;
+//     and 90th percentile of arrivals, with the CPU per delivery of that process, of this database's Postgres
+//     backends, of the Redis server and of the whole machine (shared: other work on it counts there);
 //   - the API side of an event: single-event transactions (event + one delivery row + its job) committed by 20
 //     concurrent callers, with this process's CPU per event.
 
@@ -93,8 +94,28 @@ async function redisPerJob(deps: Deps, redis: Redis, delayMs: number) {
   };
 }
 
+/** CPU used so far by this database's Postgres backends (their pids from pg_stat_activity; Linux only). */
+async function postgresCpu(deps: Deps): Promise<Map<number, number>> {
+  const { rows } = await deps.db.raw(`SELECT pid FROM pg_stat_activity WHERE datname = current_database()`);
+  const out = new Map<number, number>();
+  for (const { pid } of rows as Array<{ pid: number }>) {
+    const ms = processCpuMs(pid);
+    if (ms !== null) out.set(pid, ms);
+  }
+  return out;
+}
+
+/** Postgres CPU ms between two postgresCpu() readings (backends present at both; pools keep theirs open). */
+const postgresCpuMs = (a: Map<number, number>, b: Map<number, number>) => [...b].reduce((sum, [pid, ms]) => sum + (a.has(pid) ? ms - a.get(pid)! : 0), 0);
+
+/** Redis server CPU ms so far (INFO cpu; the whole server, shared with whatever else uses it). */
+async function redisCpuMs(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  return (Number(/used_cpu_user:([\d.]+)/.exec(info)![1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)![1])) * 1000;
+}
+
 /** One worker process draining a backlog of `DRAIN` deliveries: rate and CPU between 10 % and 90 % of arrivals. */
-async function workerProcessRate(deps: Deps, receiver: Receiver) {
+async function workerProcessRate(deps: Deps, redis: Redis, receiver: Receiver) {
   const { principal } = await subscriber(deps, 5, `${receiver.url}/w`, 'message.received');
   await commitEvents(deps, principal.accountId, DRAIN);
   receiver.received.length = 0;
@@ -102,7 +123,7 @@ async function workerProcessRate(deps: Deps, receiver: Receiver) {
   try {
     const mark = async (n: number) => {
       await receiver.waitFor(n, 300_000);
-      return { at: performance.now(), proc: processCpuMs(worker.pid!), machine: machineCpuMs() };
+      return { at: performance.now(), proc: processCpuMs(worker.pid!), machine: machineCpuMs(), pg: await postgresCpu(deps), redis: await redisCpuMs(redis) };
     };
     const lo = Math.round(DRAIN * 0.1);
     const hi = Math.round(DRAIN * 0.9);
@@ -116,6 +137,9 @@ async function workerProcessRate(deps: Deps, receiver: Receiver) {
           machineCoresBusy: +((b.machine - a.machine) / 1000 / seconds).toFixed(2),
           deliveriesPerWorkerCpuSecond: Math.round(count / ((b.proc - a.proc) / 1000)),
           deliveriesPerMachineCpuSecond: Math.round(count / ((b.machine - a.machine) / 1000)),
+          workerCpuUsPerDelivery: Math.round(((b.proc - a.proc) * 1000) / count),
+          postgresCpuUsPerDelivery: Math.round((postgresCpuMs(a.pg, b.pg) * 1000) / count),
+          redisCpuUsPerDelivery: Math.round(((b.redis - a.redis) * 1000) / count),
         }
       : {};
     return { deliveriesPerS: Math.round(count / seconds), deliveries: count, ...cpu };
@@ -125,7 +149,7 @@ async function workerProcessRate(deps: Deps, receiver: Receiver) {
 }
 
 /** The API side: single-event transactions from 20 concurrent callers for COMMIT_S seconds, no workers running. */
-async function commitCost(deps: Deps, receiver: Receiver) {
+async function commitCost(deps: Deps, redis: Redis, receiver: Receiver) {
   const { principal } = await subscriber(deps, 6, `${receiver.url}/x`, 'message.sent');
   const commit = commitEvent(deps, principal.accountId);
   let n = 0;
@@ -136,16 +160,22 @@ async function commitCost(deps: Deps, receiver: Receiver) {
   n = 0;
   const cpu0 = process.cpuUsage();
   const machine0 = machineCpuMs();
+  const pg0 = await postgresCpu(deps);
+  const redis0 = await redisCpuMs(redis);
   const started = performance.now();
   await Promise.all(Array.from({ length: 20 }, () => loop(started + COMMIT_S * 1000)));
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const machine1 = machineCpuMs();
+  const pg1 = await postgresCpu(deps);
+  const redis1 = await redisCpuMs(redis);
   await deps.queues['webhook-delivery'].obliterate({ force: true });
   return {
     eventsPerS: Math.round(n / seconds),
     apiProcessCpuUsPerEvent: Math.round((cpu.user + cpu.system) / n),
     apiProcessCoresBusy: +((cpu.user + cpu.system) / 1e6 / seconds).toFixed(2),
+    postgresCpuUsPerEvent: Math.round((postgresCpuMs(pg0, pg1) * 1000) / n),
+    redisCpuUsPerEvent: Math.round(((redis1 - redis0) * 1000) / n),
     ...(machine0 !== null && machine1 !== null ? { machineCpuUsPerEvent: Math.round(((machine1 - machine0) * 1000) / n) } : {}),
   };
 }
@@ -172,8 +202,8 @@ export const sizingBenchmark: Benchmark = {
       const rows = await tableSizes(deps.db, ROWS);
       const queued = await redisPerJob(deps, redis, 0);
       const delayed = await redisPerJob(deps, redis, 60_000);
-      const worker = await workerProcessRate(deps, receiver);
-      const api = await commitCost(deps, receiver);
+      const worker = await workerProcessRate(deps, redis, receiver);
+      const api = await commitCost(deps, redis, receiver);
       return {
         bytes_per_row_with_indexes: rows,
         redis_per_queued_delivery_job: queued,
