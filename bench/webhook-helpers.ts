@@ -161,11 +161,16 @@ let nextN = 0;
 export async function arrivalLatency(receiver: Receiver, path: string, rate: number, fire: (n: number) => Promise<unknown>, opts: LatencyOptions = {}) {
   const sentAt = new Map<number, number>();
   const latencies: number[] = [];
+  /** When each counted event was fired, aligned with `latencies`. */
+  const firedAt: number[] = [];
   let failed = 0;
   let lastError: string | undefined;
   receiver.respond = (req) => {
     const t0 = req.path === path ? sentAt.get(req.body?.payload?.n) : undefined;
-    if (t0 !== undefined) latencies.push(performance.now() - t0);
+    if (t0 !== undefined) {
+      latencies.push(performance.now() - t0);
+      firedAt.push(t0);
+    }
   };
   // Every call numbers its events apart, so that a straggler of an earlier call is never counted here.
   const round = async (more: (i: number) => boolean) => {
@@ -186,11 +191,13 @@ export async function arrivalLatency(receiver: Receiver, path: string, rate: num
   const warmup = Math.round(rate);
   await round((i) => i < warmup);
   latencies.length = 0;
+  firedAt.length = 0;
   failed = 0;
 
   const total = Math.round(rate * (opts.seconds ?? LATENCY_SECONDS));
   let finished = !opts.during;
   let duringMs: number | undefined;
+  let duringSpan: [number, number] | undefined;
   let duringError: unknown;
   const side = opts.during
     ? (async () => {
@@ -202,6 +209,7 @@ export async function arrivalLatency(receiver: Receiver, path: string, rate: num
           duringError = err;
         } finally {
           duringMs = performance.now() - t0;
+          duringSpan = [t0, t0 + duringMs];
           finished = true;
         }
       })()
@@ -217,6 +225,8 @@ export async function arrivalLatency(receiver: Receiver, path: string, rate: num
   receiver.respond = () => undefined;
   if (duringError) throw duringError;
   const sorted = [...latencies].sort((a, b) => a - b);
+  // The events fired while `during` ran, on their own.
+  const inside = duringSpan ? latencies.filter((_l, i) => firedAt[i]! >= duringSpan![0] && firedAt[i]! <= duringSpan![1]).sort((a, b) => a - b) : [];
   return {
     rate: Math.round(rate),
     events: fired,
@@ -225,6 +235,7 @@ export async function arrivalLatency(receiver: Receiver, path: string, rate: num
     p99Ms: +percentile(sorted, 99).toFixed(1),
     maxMs: +sorted[sorted.length - 1]!.toFixed(1),
     ...(duringMs !== undefined ? { duringMs: Math.round(duringMs) } : {}),
+    ...(inside.length ? { firedDuring: inside.length, firedDuringP50Ms: +percentile(inside, 50).toFixed(1), firedDuringP99Ms: +percentile(inside, 99).toFixed(1) } : {}),
     ...(failed ? { failedCommits: failed, lastError } : {}),
     ...cpu,
   };
