@@ -9,6 +9,8 @@ import { ensureLocalServices } from '../src/platform/local-services.js';
 import { createQueues } from '../src/platform/queues.js';
 import { createApiRedis } from '../src/platform/redis.js';
 import { authBenchmark } from './auth.bench.js';
+import { scaleBenchmark } from './scale.bench.js';
+import { sizingBenchmark } from './sizing.bench.js';
 import { webhooksBenchmark } from './webhooks.bench.js';
 
 // `npm run bench`: runs each benchmark module in turn and prints its figures. A benchmark gets a BenchEnv
@@ -32,7 +34,7 @@ export interface Benchmark {
 }
 
 /** The benchmarks, run sequentially. Add new modules here. */
-export const benchmarks: Benchmark[] = [authBenchmark, webhooksBenchmark];
+export const benchmarks: Benchmark[] = [authBenchmark, webhooksBenchmark, scaleBenchmark, sizingBenchmark];
 
 async function main() {
   const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });

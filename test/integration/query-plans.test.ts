@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEvents } from '../../src/events/events.repository.js';
 import { clearEndedGraces, claimKeysToWarn, expireDueKeys } from '../../src/keys/keys-sweep.repository.js';
 import { deleteExpiredSessions } from '../../src/auth/sessions.repository.js';
-import { ensureDayPartitions } from '../../src/maintenance/partitions.service.js';
 import { hasPendingDeliveries, listPartitions } from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Trx } from '../../src/platform/db.js';
@@ -11,6 +10,7 @@ import * as deliveries from '../../src/webhooks/deliveries.repository.js';
 import { addStats, findHealth, findStatBuckets, pruneStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
 import { deleteExpiredKeys } from '../../src/idempotency/idempotency.repository.js';
 import { captureStatements, explain, scannedRelations } from '../helpers/explain.js';
+import { seedAccountId, seedAccountSql, seedTraffic, seedWebhookId, seedWebhookSql } from '../helpers/seed-traffic.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Every hot statement (request path, delivery path, sweeps) stays on an index when its tables are large: a
@@ -26,37 +26,21 @@ let large: Set<string>;
 let t: TestContext;
 let explainer: pg.Client;
 let ref: { pending: deliveries.ArmedDelivery; succeeded: deliveries.ArmedDelivery; eventId: string; partition: string };
-const A = 'acct_seed7';
-const W = 'wh_seed7';
+const A = seedAccountId(7);
+const W = seedWebhookId(7);
 const since = () => new Date(Date.now() - 30 * DAY_MS);
 
 async function seed(): Promise<void> {
   const db = t.deps.db;
-  await ensureDayPartitions(t.deps, new Date(Date.now() - 21 * DAY_MS), 21);
-  await db.raw(`INSERT INTO accounts (id, name) SELECT 'acct_seed' || a, 'Seed' FROM generate_series(0, 199) a`);
-  await db.raw(`INSERT INTO webhooks (id, account_id, url, events, secret_sealed)
-    SELECT 'wh_seed' || w, 'acct_seed' || (w % 200), 'https://example.com/' || w, '{message.received}', 'v1.a.b.c' FROM generate_series(0, 999) w`);
-  // Twenty days of traffic; event g goes to webhook g % 1000 of account g % 200 (the same account).
-  await db.raw(`INSERT INTO events (id, account_id, type, payload, created_at)
-    SELECT 'evt_seed' || g, 'acct_seed' || (g % 200), 'message.received', '{"n":1}',
-           date_trunc('milliseconds', now() - interval '1 hour' - g * interval '1.728 seconds')
-      FROM generate_series(1, ${N}) g`);
-  // 1% pending (waiting for a retry an hour out), 2% failed or exhausted, the rest succeeded.
-  await db.raw(`INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, status, attempts, round_attempts, next_attempt_at, completed_at, created_at, updated_at)
-    SELECT sb_uuid_v7(e.created_at), e.account_id, 'wh_seed' || (e.g % 1000), e.id, e.type,
-           CASE e.g / 1000 % 100 WHEN 0 THEN 'pending' WHEN 1 THEN 'exhausted' WHEN 2 THEN 'failed' ELSE 'succeeded' END,
-           1, 1, CASE WHEN e.g / 1000 % 100 = 0 THEN now() + interval '1 hour' END, CASE WHEN e.g / 1000 % 100 <> 0 THEN e.created_at END,
-           e.created_at, e.created_at
-      FROM (SELECT *, substr(id, 9)::int AS g FROM events) e`);
-  await db.raw(`INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url, response_status, duration_ms, created_at)
-    SELECT 'att_seed' || row_number() OVER (), id, webhook_id, account_id, event, 1,
-           CASE WHEN status = 'succeeded' THEN 'succeeded' ELSE 'failed' END, 'https://example.com/', 200, 40, created_at
-      FROM webhook_deliveries`);
+  // Twenty days of traffic; event g goes to webhook g % 1000 of account g % 200 (the same account); 1% pending
+  // (waiting for a retry an hour out), 2% failed or exhausted, the rest succeeded.
+  const to = new Date(Date.now() - 3600_000);
+  await seedTraffic(t.deps, { rows: N, from: new Date(to.getTime() - 20 * DAY_MS), to, accounts: 200, webhooks: 1000, payload: 'tiny' });
   await db.raw(`INSERT INTO webhook_stats (webhook_id, account_id, bucket_start, attempts, successes, by_error, by_status, durations)
-    SELECT 'wh_seed' || w, 'acct_seed' || (w % 200), date_trunc('hour', now()) - b * interval '5 minutes', 10, 9, '{}', '{}', '{}'
+    SELECT ${seedWebhookSql('w')}, ${seedAccountSql('w % 200')}, date_trunc('hour', now()) - b * interval '5 minutes', 10, 9, '{}', '{}', '{}'
       FROM generate_series(0, 999) w, generate_series(0, 299) b`);
   await db.raw(`INSERT INTO api_keys (id, account_id, name, key_type, key_prefix, scopes, secret_hash, expires_at)
-    SELECT 'key_seed' || k, 'acct_seed' || (k % 200), 'k', 'account', 'ca_acct_', '{read:agents}', md5(k::text),
+    SELECT 'key_seed' || k, ${seedAccountSql('k % 200')}, 'k', 'account', 'ca_acct_', '{read:agents}', md5(k::text),
            CASE WHEN k % 50 = 0 THEN now() + (k % 90) * interval '1 day' END
       FROM generate_series(1, 200000) k`);
   await db.raw('ANALYZE');

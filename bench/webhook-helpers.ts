@@ -1,0 +1,252 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { SessionPrincipal } from '../src/auth/principal.js';
+import { signup } from '../src/accounts/accounts.service.js';
+import { transactWithEvents } from '../src/webhooks/outbox.js';
+import type { Deps } from '../src/platform/deps.js';
+import { createWebhook } from '../src/webhooks/webhooks.service.js';
+import { startWorkers } from '../workers/index.js';
+import type { EventType } from '../src/events/event-types.js';
+import type { Receiver } from '../test/helpers/receiver.js';
+
+// The pieces of the webhook benchmarks (bench/webhooks.bench.ts, bench/scale.bench.ts, bench/sizing.bench.ts):
+// an account and subscription to a receiver, events committed as the service commits them, the service's
+// workers in-process or in a process of their own, steady-rate load and commit → arrival latency.
+
+export const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 100);
+const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_S ?? 5);
+
+/** The environment of a webhook benchmark's database and its worker processes. */
+export const WEBHOOK_ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_RETRY_DELAYS_MS: '1000' } as const;
+
+export async function owner(deps: Deps, n: number): Promise<SessionPrincipal> {
+  const { account, user } = await signup(deps, { accountName: `Bench ${n}`, email: `bench${n}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'correct horse battery' });
+  return { type: 'session', accountId: account.id, userId: user.id, sessionId: 'bench', role: 'owner' };
+}
+
+/** A new account with one subscription to `url` for `event`. */
+export async function subscriber(deps: Deps, n: number, url: string, event: EventType): Promise<{ principal: SessionPrincipal; webhookId: string }> {
+  const principal = await owner(deps, n);
+  const webhook = await createWebhook(deps, { principal, ip: null }, { url, events: [event] });
+  return { principal, webhookId: webhook.id };
+}
+
+export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** Attempts recorded for one subscription (on its page index, so a large table costs nothing). */
+export async function countAttempts(deps: Deps, webhookId: string): Promise<number> {
+  const [row] = await deps.db('webhook_attempts').where({ webhook_id: webhookId }).count<{ count: string }[]>('* as count');
+  return Number(row!.count);
+}
+
+/** `n` events for `accountId`, 500 per transaction, committed one transaction after another. */
+export async function commitEvents(deps: Deps, accountId: string, n: number, type: EventType = 'message.received'): Promise<void> {
+  for (let done = 0; done < n; done += 500) {
+    await transactWithEvents(deps, accountId, async (_trx, emit) => {
+      for (let i = done; i < Math.min(n, done + 500); i++) await emit({ type, payload: { n: i, text: 'hello' } });
+    });
+  }
+}
+
+/**
+ * N events committed (500 per transaction) while the workers are stopped, then the workers started and timed
+ * to the N-th attempt row. The commit writes the delivery rows and adds their jobs (fan-out happens at commit),
+ * so the commit phase is timed too and reported with the drain.
+ */
+export async function endToEnd(deps: Deps, receiver: Receiver, n: number): Promise<{ drainPerS: number; commitMs: number }> {
+  const { principal, webhookId } = await subscriber(deps, 1, `${receiver.url}/a`, 'message.received');
+  const committing = performance.now();
+  await commitEvents(deps, principal.accountId, n);
+  const commitMs = performance.now() - committing;
+  receiver.received.length = 0;
+  const started = performance.now();
+  const workers = await startWorkers(deps, { schedule: false });
+  await receiver.waitFor(n, 120_000);
+  while ((await countAttempts(deps, webhookId)) < n) await new Promise((r) => setTimeout(r, 5));
+  const seconds = (performance.now() - started) / 1000;
+  await workers.close();
+  return { drainPerS: n / seconds, commitMs };
+}
+
+/** A worker process on this bench's database and prefix: the service's workers as deployed, or the bare baseline. */
+export function spawnWorkerProcess(deps: Deps, script = 'test/helpers/worker-process.ts', env: Record<string, string> = {}): Promise<ChildProcess> {
+  const { config } = deps;
+  const proc = spawn(process.execPath, ['--import', 'tsx', script], {
+    env: { ...process.env, ...WEBHOOK_ENV, ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: config.database.url, REDIS_URL: config.redis.url, BULLMQ_PREFIX: config.bullmqPrefix, APP_SECRET: config.appSecret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  // Never outlive the bench, even when it fails before its own cleanup.
+  const orphan = () => proc.kill('SIGKILL');
+  process.once('exit', orphan);
+  proc.once('exit', () => process.off('exit', orphan));
+  return new Promise((resolve, reject) => {
+    proc.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve(proc));
+    proc.on('exit', (code) => reject(new Error(`worker process exited with ${code}`)));
+  });
+}
+
+/**
+ * Calls `fire(n)` for n = first, first + 1, … at `rate`/s without waiting for each other, for as long as
+ * `more(i)` says so; resolves with the number fired once all have settled.
+ */
+export async function pacedWhile(rate: number, first: number, more: (i: number) => boolean, fire: (n: number) => Promise<unknown>): Promise<number> {
+  const intervalMs = 1000 / rate;
+  const start = performance.now();
+  const inflight: Promise<unknown>[] = [];
+  let i = 0;
+  for (; more(i); i++) {
+    const wait = start + i * intervalMs - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    inflight.push(fire(first + i));
+  }
+  await Promise.all(inflight);
+  return i;
+}
+
+/** Calls `fire(n)` for n = first … first + count - 1 at `rate`/s; resolves when all settled. */
+export const paced = (rate: number, first: number, count: number, fire: (n: number) => Promise<unknown>) => pacedWhile(rate, first, (i) => i < count, fire);
+
+/** One event per transaction, as an API request commits it. */
+export const commitEvent = (deps: Deps, accountId: string, type: EventType = 'message.sent') => (n: number) =>
+  transactWithEvents(deps, accountId, (_trx, emit) => emit({ type, payload: { n } }));
+
+/** CPU time used by the whole machine so far (Linux /proc/stat), or null elsewhere. */
+export function machineCpuMs(): number | null {
+  try {
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return (user! + nice! + system! + irq! + softirq! + steal!) * (1000 / 100);
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time used so far by one process (Linux /proc/<pid>/stat, user + system), or null elsewhere. */
+export function processCpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+  } catch {
+    return null;
+  }
+}
+
+/** Runs `work` and reports the share of the machine it kept busy (this process, workers, Postgres, Redis). */
+export async function withMachineCpu(events: number | (() => number), work: () => Promise<unknown>) {
+  const before = machineCpuMs();
+  const started = performance.now();
+  await work();
+  const after = machineCpuMs();
+  const elapsedMs = performance.now() - started;
+  if (before === null || after === null) return {};
+  const count = typeof events === 'number' ? events : events();
+  return { machineCoresBusy: +((after - before) / elapsedMs).toFixed(2), cpuUsPerEvent: Math.round(((after - before) * 1000) / count) };
+}
+
+export interface LatencyOptions {
+  /** Length of the measured round (BENCH_LATENCY_S, 5 s by default). */
+  seconds?: number;
+  /** Work run alongside the measured round, `duringAfterMs` into it; the round goes on until it is done. */
+  during?: () => Promise<unknown>;
+  duringAfterMs?: number;
+}
+
+let nextN = 0;
+
+/**
+ * Latency from `fire(n)` to the arrival of `payload.n` at `path`, at `rate`/s for LATENCY_SECONDS (or
+ * `opts.seconds`, or longer while `opts.during` runs) after one second of warm-up (JIT, pools, keep-alive
+ * sockets) that is not counted.
+ */
+export async function arrivalLatency(receiver: Receiver, path: string, rate: number, fire: (n: number) => Promise<unknown>, opts: LatencyOptions = {}) {
+  const sentAt = new Map<number, number>();
+  const latencies: number[] = [];
+  /** When each counted event was fired, aligned with `latencies`. */
+  const firedAt: number[] = [];
+  let failed = 0;
+  let lastError: string | undefined;
+  receiver.respond = (req) => {
+    const t0 = req.path === path ? sentAt.get(req.body?.payload?.n) : undefined;
+    if (t0 !== undefined) {
+      latencies.push(performance.now() - t0);
+      firedAt.push(t0);
+    }
+  };
+  // Every call numbers its events apart, so that a straggler of an earlier call is never counted here.
+  const round = async (more: (i: number) => boolean) => {
+    const first = nextN;
+    nextN += 100_000_000;
+    const count = await pacedWhile(rate, first, more, (n) => {
+      sentAt.set(n, performance.now());
+      // A commit that fails (a pool timeout under overload) is counted, not thrown mid-round.
+      return fire(n).catch((err: unknown) => {
+        failed += 1;
+        lastError = (err as Error).message;
+      });
+    });
+    const deadline = Date.now() + 30_000;
+    while (latencies.length < count - failed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return count;
+  };
+  const warmup = Math.round(rate);
+  await round((i) => i < warmup);
+  latencies.length = 0;
+  firedAt.length = 0;
+  failed = 0;
+
+  const total = Math.round(rate * (opts.seconds ?? LATENCY_SECONDS));
+  let finished = !opts.during;
+  let duringMs: number | undefined;
+  let duringSpan: [number, number] | undefined;
+  let duringError: unknown;
+  const side = opts.during
+    ? (async () => {
+        await new Promise((r) => setTimeout(r, opts.duringAfterMs ?? 1000));
+        const t0 = performance.now();
+        try {
+          await opts.during!();
+        } catch (err) {
+          duringError = err;
+        } finally {
+          duringMs = performance.now() - t0;
+          duringSpan = [t0, t0 + duringMs];
+          finished = true;
+        }
+      })()
+    : undefined;
+  let fired = 0;
+  const cpu = await withMachineCpu(
+    () => fired,
+    async () => {
+      fired = await round((i) => i < total || !finished);
+    },
+  );
+  await side;
+  receiver.respond = () => undefined;
+  if (duringError) throw duringError;
+  const sorted = [...latencies].sort((a, b) => a - b);
+  // The events fired while `during` ran, on their own.
+  const inside = duringSpan ? latencies.filter((_l, i) => firedAt[i]! >= duringSpan![0] && firedAt[i]! <= duringSpan![1]).sort((a, b) => a - b) : [];
+  return {
+    rate: Math.round(rate),
+    events: fired,
+    arrived: sorted.length,
+    p50Ms: +percentile(sorted, 50).toFixed(1),
+    p99Ms: +percentile(sorted, 99).toFixed(1),
+    maxMs: +sorted[sorted.length - 1]!.toFixed(1),
+    ...(duringMs !== undefined ? { duringMs: Math.round(duringMs) } : {}),
+    ...(inside.length ? { firedDuring: inside.length, firedDuringP50Ms: +percentile(inside, 50).toFixed(1), firedDuringP99Ms: +percentile(inside, 99).toFixed(1) } : {}),
+    ...(failed ? { failedCommits: failed, lastError } : {}),
+    ...cpu,
+  };
+}
+
+/**
+ * Events committed one by one at `rate`/s by this process (the API side), delivered by the service's workers in
+ * their own process (`worker`); latency from just before the commit to arrival at the receiver.
+ */
+export async function commitToArrival(deps: Deps, receiver: Receiver, rate: number, opts: LatencyOptions = {}) {
+  const path = `/c/${Math.round(rate)}/${nextN}`;
+  const { principal } = await subscriber(deps, 2, `${receiver.url}${path}`, 'message.sent');
+  return arrivalLatency(receiver, path, rate, commitEvent(deps, principal.accountId), opts);
+}
