@@ -8,6 +8,7 @@ import { registerMessageRoutes } from './messages.routes.js';
 import { registerAuditRoutes } from './audit.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerBillingRoutes } from './billing.routes.js';
+import { registerDocsRoutes } from './docs.routes.js';
 import { registerDomainRoutes } from './domains.routes.js';
 import { registerEventTypeRoutes } from './event-types.routes.js';
 import { registerFeedRoutes } from './feed.routes.js';
@@ -22,6 +23,7 @@ import { registerWebhookRoutes } from './webhooks.routes.js';
 /** Every route module of the API, in one list. */
 export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerHealthRoutes,
+  registerDocsRoutes,
   registerAuthRoutes,
   registerAuditRoutes,
   registerAgentRoutes,
