@@ -52,7 +52,11 @@ function successResponses(route: RouteRecord, schemas: SchemaSet): Record<string
         },
       }
     : {};
-  return Object.fromEntries(statuses.map((s) => [String(s), { description: s === 204 ? 'Done; no body' : 'Success', headers, ...content }]));
+  const other = Object.entries(doc.otherResponses ?? {}).map(([status, r]) => [
+    status,
+    { description: r.description, headers: { 'X-Request-Id': ref('XRequestId') }, content: { 'application/json': { schema: schemas.convert(r.schema, 'output') } } },
+  ]);
+  return Object.fromEntries([...statuses.map((s) => [String(s), { description: s === 204 ? 'Done; no body' : 'Success', headers, ...content }]), ...other]);
 }
 
 /**

@@ -5,7 +5,7 @@ import { serveMcpRequest } from '../../mcp/serve.js';
 import { buildMcpServer, type McpTool } from '../../mcp/tools.js';
 import type { Deps } from '../../platform/deps.js';
 import { text } from '../../platform/input.js';
-import { jsonRecord } from '../../platform/output.js';
+import { jsonRecord, outText } from '../../platform/output.js';
 import { z } from 'zod';
 import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
@@ -16,6 +16,12 @@ import type { ApiRouter } from '../router.js';
  * The MCP endpoints (Streamable HTTP, stateless). Only POST is routed: GET (a server-sent stream) and DELETE
  * (ending a session) have no meaning without sessions, so the router's allowedMethods answers them 405.
  */
+const jsonRpcError = z.object({
+  jsonrpc: z.literal('2.0'),
+  error: z.object({ code: z.number().int(), message: outText() }).catchall(z.unknown()),
+  id: z.union([outText(), z.number(), z.null()]),
+});
+
 // JSON-RPC over Streamable HTTP (stateless): the MCP SDK's transport judges the message and may answer with
 // application/json or text/event-stream, so the document describes the envelope only.
 const mcpDoc = {
@@ -23,7 +29,10 @@ const mcpDoc = {
   description: 'Model Context Protocol, Streamable HTTP, stateless. Send `Accept: application/json, text/event-stream`. `tools/list` shows the tools the credential allows. OAuth access tokens for this resource are accepted too (see /.well-known/oauth-protected-resource).',
   body: z.object({ jsonrpc: z.literal('2.0'), method: text(), id: z.union([text(), z.number()]).optional(), params: z.record(text(), z.unknown()).optional() }).catchall(z.unknown()),
   response: jsonRecord().describe('A JSON-RPC response (or, with text/event-stream, its events)'),
-  errors: ['method_not_allowed' as const],
+  otherResponses: {
+    400: { description: 'A message the MCP transport refuses (JSON-RPC error)', schema: jsonRpcError },
+    406: { description: 'The Accept header does not allow both application/json and text/event-stream (JSON-RPC error)', schema: jsonRpcError },
+  },
 };
 
 export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
