@@ -5,7 +5,7 @@ import type { LocalServices } from '../platform/local-services.js';
 import type { Logger } from '../platform/logger.js';
 import { describeRedis } from '../platform/redis.js';
 import { OPS_METRICS_PATH, OPS_QUEUES_PATH } from './ops.js';
-import { DOCS_PATH } from './routes/docs.routes.js';
+import { DOCS_PATH } from './docs.js';
 
 // The one message a person reads at start: where the API, its docs and the operator pages are, and which Postgres
 // and Redis this process uses. It names the file that holds the operator password, never a password itself:

@@ -8,7 +8,6 @@ import { registerMessageRoutes } from './messages.routes.js';
 import { registerAuditRoutes } from './audit.routes.js';
 import { registerAuthRoutes } from './auth.routes.js';
 import { registerBillingRoutes } from './billing.routes.js';
-import { registerDocsRoutes } from './docs.routes.js';
 import { registerDomainRoutes } from './domains.routes.js';
 import { registerEventTypeRoutes } from './event-types.routes.js';
 import { registerFeedRoutes } from './feed.routes.js';
@@ -16,6 +15,7 @@ import { registerHealthRoutes } from './health.routes.js';
 import { registerIntegrationRoutes } from './integrations.routes.js';
 import { registerMcpRoutes } from './mcp.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
+import { registerOpenApiRoutes } from './openapi.routes.js';
 import { registerKeyRoutes } from './keys.routes.js';
 import { registerStatsRoutes } from './stats.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
@@ -23,7 +23,6 @@ import { registerWebhookRoutes } from './webhooks.routes.js';
 /** Every route module of the API, in one list. */
 export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerHealthRoutes,
-  registerDocsRoutes,
   registerAuthRoutes,
   registerAuditRoutes,
   registerAgentRoutes,
@@ -41,4 +40,5 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerKeyRoutes,
   registerBillingRoutes,
   registerWebhookRoutes,
+  registerOpenApiRoutes,
 ];

@@ -1,15 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { publicAccess } from '../../auth/access.js';
-import type { Deps } from '../../platform/deps.js';
-import type { AppContext } from '../context.js';
-import type { ApiRouter } from '../router.js';
+import type { Context, Middleware } from 'koa';
+import type { AppState } from './context.js';
 
 // The API reference at /docs: Swagger UI (the swagger-ui-dist package) rendering /openapi.json. The page and every
 // asset come from this server, out of the installed package, so it works with no internet; the validator badge
 // (which would call out to the web) is off. The page is the same for everyone: nothing from the environment,
-// the configuration or the request is written into it.
+// the configuration or the request is written into it. Like the ops pages it is served before the API router: it
+// is not an API operation, so it is neither in the router's declarations nor in /openapi.json.
 
 export const DOCS_PATH = '/docs';
 const SPEC_PATH = '/openapi.json';
@@ -63,7 +62,7 @@ const CSP = [
   "base-uri 'none'",
 ].join('; ');
 
-function send(ctx: AppContext, type: string, body: string | Buffer, cacheControl: string): void {
+function send(ctx: Context, type: string, body: string | Buffer, cacheControl: string): void {
   ctx.set('Content-Security-Policy', CSP);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('X-Frame-Options', 'DENY');
@@ -73,15 +72,21 @@ function send(ctx: AppContext, type: string, body: string | Buffer, cacheControl
   ctx.body = body;
 }
 
-export function registerDocsRoutes(api: ApiRouter, _deps: Deps) {
+/** GET (and HEAD) /docs and its assets; every other request passes through. */
+export function docsPage(): Middleware<AppState> {
   const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   // Read on first use and kept: the files of the installed package do not change while the process runs.
   const cache = new Map<string, Buffer>();
-  const asset = (name: string) => cache.get(name) ?? cache.set(name, readFileSync(join(dist, name))).get(name)!;
+  const asset = (name: keyof typeof ASSETS) => cache.get(name) ?? cache.set(name, readFileSync(join(dist, name))).get(name)!;
+  const isAsset = (name: string): name is keyof typeof ASSETS => Object.hasOwn(ASSETS, name);
 
-  api.get(DOCS_PATH, publicAccess, (ctx) => send(ctx, 'text/html; charset=utf-8', PAGE, 'no-cache'));
-  api.get(`${DOCS_PATH}/init.js`, publicAccess, (ctx) => send(ctx, 'text/javascript; charset=utf-8', INIT_JS, 'no-cache'));
-  for (const [name, type] of Object.entries(ASSETS)) {
-    api.get(`${DOCS_PATH}/${name}`, publicAccess, (ctx) => send(ctx, type, asset(name), 'public, max-age=3600'));
-  }
+  return async (ctx, next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || (ctx.path !== DOCS_PATH && !ctx.path.startsWith(`${DOCS_PATH}/`))) return next();
+    const name = ctx.path.slice(DOCS_PATH.length + 1);
+    if (ctx.path === DOCS_PATH) send(ctx, 'text/html; charset=utf-8', PAGE, 'no-cache');
+    else if (name === 'init.js') send(ctx, 'text/javascript; charset=utf-8', INIT_JS, 'no-cache');
+    else if (isAsset(name)) send(ctx, ASSETS[name], asset(name), 'public, max-age=3600');
+    else return next(); // the router answers 404
+    ctx.state.routePath = ctx.path === DOCS_PATH ? DOCS_PATH : `${DOCS_PATH}/:asset`;
+  };
 }
