@@ -72,5 +72,5 @@ export const inboxResponse = z
 
 /** The create response: the inbox and its ingest token for POST /v1/inbound/:inboxId, shown this once. */
 export const inboxWithTokenResponse = inboxResponse
-  .extend({ ingestToken: outText().describe('Send as X-Inbound-Token to POST /v1/inbound/{inboxId}; shown once') })
+  .extend({ ingestToken: outText().nullable().describe('Send as X-Inbound-Token to POST /v1/inbound/{inboxId}; shown once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)') })
   .meta({ id: 'InboxWithIngestToken' });

@@ -94,5 +94,5 @@ export const keyResponse = z
   .meta({ id: 'ApiKey', description: 'Key metadata: never the secret, never its hash' });
 
 export const keyWithSecretResponse = keyResponse
-  .extend({ key: outText().describe('The secret (ca_acct_… or ca_agt_…), shown this once') })
+  .extend({ key: outText().nullable().describe('The secret (ca_acct_… or ca_agt_…), shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)') })
   .meta({ id: 'ApiKeyWithSecret' });

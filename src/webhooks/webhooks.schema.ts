@@ -70,7 +70,9 @@ export const webhookResponse = z
 
 const secret = outText().describe('whsec_ followed by the base64 of 32 random bytes; shown this once');
 
-export const webhookWithSecretResponse = webhookResponse.extend({ secret }).meta({ id: 'WebhookWithSecret' });
+export const webhookWithSecretResponse = webhookResponse
+  .extend({ secret: secret.nullable().describe('whsec_…, shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)') })
+  .meta({ id: 'WebhookWithSecret' });
 
 export const webhookEnabledResponse = webhookResponse
   .extend({ recovered: z.number().int().describe('Failed deliveries re-queued because of recoverSince') })

@@ -35,6 +35,7 @@ export async function runTypedFlow(baseUrl: string) {
     }),
     'mint per-agent key',
   );
+  if (!minted.key) throw new Error('a new key shows its secret');
   const agentKey: string = minted.key;
 
   const own = must(await client.GET('/v1/agents/{id}', { params: { path: { id: agentId } }, headers: bearer(agentKey) }), 'read own agent');

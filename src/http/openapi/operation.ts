@@ -106,7 +106,7 @@ function mergeResponses(success: Record<string, Json>, errors: Record<string, Js
 /** The operation of `route`; shared error responses are added to `responses` (components.responses). */
 export function buildOperation(route: RouteRecord, schemas: SchemaSet, responses: Record<string, Json>): Json {
   const { doc, access } = route;
-  const description = [doc.description, describeAccess(access), doc.spends ? 'Money-spending: charges credits; uncapped keys are rate-limited by plan.' : null]
+  const description = [doc.description, doc.security ? null : describeAccess(access), doc.spends ? 'Money-spending: charges credits; uncapped keys are rate-limited by plan.' : null]
     .filter(Boolean)
     .join('\n\n');
   const op: Json = {

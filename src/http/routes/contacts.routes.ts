@@ -16,7 +16,7 @@ export function registerContactRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.post('/v1/contacts', requireScope('write:contacts'), {
-    summary: 'Create a contact', tag, body: contactInput, response: contactResponse, status: 201, errors: ['conflict'],
+    summary: 'Create a contact', tag, body: contactInput, response: contactResponse, status: 201, errors: ['not_found', 'conflict'],
     examples: { request: { name: 'Grace', email: 'grace@example.com', metadata: { plan: 'pro' } } },
   }, async (ctx) => {
     ctx.status = 201;

@@ -20,7 +20,7 @@ export function registerInboxRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.post('/v1/inboxes', requireScope('write:inboxes'), {
-    summary: 'Create an inbox', tag, body: inboxInput, response: inboxWithTokenResponse, status: 201, errors: ['conflict'],
+    summary: 'Create an inbox', tag, body: inboxInput, response: inboxWithTokenResponse, status: 201, errors: ['not_found', 'conflict'],
     examples: { request: { agentId: 'agt_5Vb0QmLr8TzXc1Nh2Kp4', channel: 'email', address: 'support@mail.example.com', name: 'Support' } },
   }, async (ctx) => {
     ctx.status = 201;

@@ -32,6 +32,7 @@ const mcpDoc = {
   otherResponses: {
     400: { description: 'A message the MCP transport refuses (JSON-RPC error)', schema: jsonRpcError },
     406: { description: 'The Accept header does not allow both application/json and text/event-stream (JSON-RPC error)', schema: jsonRpcError },
+    415: { description: 'A request without Content-Type: application/json (JSON-RPC error)', schema: jsonRpcError },
   },
 };
 

@@ -19,7 +19,7 @@ export function registerMessageRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.post('/v1/messages', requireScope('write:messages'), {
-    summary: 'Create a draft (does not send)', tag, body: draftInput, response: messageResponse, status: 201, errors: ['inbox_deleted'],
+    summary: 'Create a draft (does not send)', tag, body: draftInput, response: messageResponse, status: 201, errors: ['not_found', 'inbox_deleted'],
     examples: { request: { inboxId: 'inb_8Kd2PzW5qLr0Tb3Xn7Vm', to: 'grace@example.com', subject: 'Your order', text: 'It ships today.' } },
   }, async (ctx) => {
     ctx.status = 201;
