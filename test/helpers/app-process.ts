@@ -38,7 +38,7 @@ export async function startAppProcess(entry: 'main' | 'web', opts: { cwd: string
   await waitUntil(async () => {
     if (proc.exitCode !== null) throw new Error(`${entry}.ts exited with ${proc.exitCode}: ${err.trim().slice(0, 500)}`);
     return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-  }, 60_000, `${entry}.ts on ${url} to answer`);
+  }, 120_000, `${entry}.ts on ${url} to answer`);
   return {
     proc,
     url,

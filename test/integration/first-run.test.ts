@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 const bannerOf = async (app: AppProcess, title: string) => {
-  await waitUntil(() => app.stdout().includes(title), 20_000, 'the start-up banner');
+  await waitUntil(() => app.stdout().includes(title), 30_000, 'the start-up banner');
   return app.stdout();
 };
 
@@ -45,7 +45,7 @@ describe('first run in development, nothing configured but where Postgres and Re
   beforeAll(async () => {
     app = await startAppProcess('main', { cwd, env });
     await bannerOf(app, 'switchboard listening');
-  }, 90_000);
+  }, 180_000);
   afterAll(() => app?.stop());
 
   it('generates operator credentials into .data/ops-credentials, readable by its owner only', () => {
@@ -112,7 +112,7 @@ describe('LOG_FORMAT', () => {
     } finally {
       await app.stop();
     }
-  }, 90_000);
+  }, 180_000);
 
   it('json: one JSON object a line', async () => {
     const app = await startAppProcess('web', { cwd, env: { ...env, LOG_FORMAT: 'json' } });
@@ -123,5 +123,5 @@ describe('LOG_FORMAT', () => {
     } finally {
       await app.stop();
     }
-  }, 90_000);
+  }, 180_000);
 });

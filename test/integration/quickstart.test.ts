@@ -83,7 +83,7 @@ describe('the README quickstart', () => {
     await waitUntil(async () => {
       if (server!.proc.exitCode !== null) throw new Error(`npm start exited: ${server!.output().slice(-800)}`);
       return fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-    }, 90_000, 'npm start to answer');
+    }, 120_000, 'npm start to answer');
 
     const script = blocks.filter((b) => b.kind === 'client').map((b) => b.code).join('\n')
       .replaceAll(README_BASE, base)
@@ -122,5 +122,5 @@ describe('the README quickstart', () => {
     } finally {
       await conn.close();
     }
-  }, 180_000);
+  }, 300_000);
 });
