@@ -1,3 +1,4 @@
+import { logStartup } from './http/banner.js';
 import { startServer } from './http/server.js';
 import { bootRuntime, onShutdown, runMain } from './platform/runtime.js';
 import { startWorkers } from '../workers/index.js';
@@ -8,7 +9,7 @@ runMain(async () => {
   const { deps } = runtime;
   const workers = await startWorkers(deps);
   const server = await startServer(deps, deps.config.port);
-  deps.logger.info({ port: deps.config.port }, 'switchboard listening (api + workers + scheduler)');
+  logStartup(deps.logger, { config: deps.config, url: server.publicUrl, roles: 'api + workers + scheduler', started: runtime.started });
   onShutdown(deps.logger, async () => {
     await server.close();
     await workers.close();

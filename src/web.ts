@@ -1,3 +1,4 @@
+import { logStartup } from './http/banner.js';
 import { startServer } from './http/server.js';
 import { bootRuntime, onShutdown, runMain } from './platform/runtime.js';
 
@@ -6,7 +7,7 @@ runMain(async () => {
   const runtime = await bootRuntime({ migrate: false });
   const { deps } = runtime;
   const server = await startServer(deps, deps.config.port);
-  deps.logger.info({ port: deps.config.port }, 'switchboard api listening');
+  logStartup(deps.logger, { config: deps.config, url: server.publicUrl, roles: 'api', started: runtime.started });
   onShutdown(deps.logger, async () => {
     await server.close();
     await runtime.close();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import type { Role } from '../auth/principal.js';
 import { text } from '../platform/input.js';
+import { idString, outText, timestamp } from '../platform/output.js';
 
 export const email = text().trim().toLowerCase().email().max(254);
 export const password = text().min(10, 'must be at least 10 characters').max(1024);
@@ -66,3 +67,23 @@ export const toUserResponse = (u: UserRow) => ({
   role: u.role,
   createdAt: iso(u.created_at),
 });
+
+export const accountResponse = z
+  .object({
+    id: idString('acct'),
+    name: outText(),
+    plan: z.enum(['free', 'pro']),
+    creditsBalance: z.number().int(),
+    agentKeyMinting: z.enum(['admins', 'account_keys']),
+    lowCreditsThreshold: z.number().int(),
+    createdAt: timestamp(),
+  })
+  .meta({ id: 'Account' });
+
+export const userResponse = z
+  .object({ id: idString('usr'), accountId: idString('acct'), email: outText(), role: z.enum(['owner', 'admin', 'member']), createdAt: timestamp() })
+  .meta({ id: 'User' });
+
+export const sessionResponse = z
+  .object({ token: outText().describe('ca_sess_…, sent as Authorization: Bearer; shown once'), expiresAt: timestamp() })
+  .meta({ id: 'Session' });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import type { AgentRow } from './agents.repository.js';
 import { jsonObject, text } from '../platform/input.js';
+import { idString, jsonRecord, outText, timestamp } from '../platform/output.js';
 
 /** The largest config, as UTF-8 JSON; the bound keeps one agent from bloating rows. */
 export const MAX_CONFIG_BYTES = 64 * 1024;
@@ -37,3 +38,14 @@ export const toAgentResponse = (a: AgentRow) => ({
   updatedAt: iso(a.updated_at),
 });
 export type AgentResponse = ReturnType<typeof toAgentResponse>;
+
+export const agentResponse = z
+  .object({
+    id: idString('agt'),
+    name: outText(),
+    status: z.enum(['active', 'paused']),
+    config: jsonRecord(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  })
+  .meta({ id: 'Agent' });

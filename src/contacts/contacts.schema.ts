@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { jsonObject, text } from '../platform/input.js';
+import { idString, jsonRecord, outText, timestamp } from '../platform/output.js';
 
 export const emailAddress = text().trim().toLowerCase().email().max(254);
 /** E.164: a plus, then up to 15 digits. */
@@ -50,3 +51,16 @@ export const toContactResponse = (c: ContactRow) => ({
   createdAt: iso(c.created_at),
   updatedAt: iso(c.updated_at),
 });
+
+export const contactResponse = z
+  .object({
+    id: idString('ct'),
+    agentId: idString('agt').nullable(),
+    name: outText().nullable(),
+    email: outText().nullable(),
+    phone: outText().nullable(),
+    metadata: jsonRecord(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  })
+  .meta({ id: 'Contact' });

@@ -2,6 +2,7 @@ import { domainToASCII } from 'node:url';
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { text } from '../platform/input.js';
+import { idString, outText, timestamp } from '../platform/output.js';
 
 export type RecordPurpose = 'spf' | 'dkim' | 'dmarc';
 export type RecordStatus = 'pending' | 'verified' | 'missing' | 'mismatch';
@@ -86,3 +87,27 @@ export function toDomainResponse(row: DomainRow, spfInclude: string) {
     updatedAt: iso(row.updated_at),
   };
 }
+
+export const domainResponse = z
+  .object({
+    id: idString('dom'),
+    name: outText(),
+    status: z.enum(['pending', 'verified']),
+    dkimSelector: outText(),
+    records: z.array(
+      z.object({
+        purpose: z.enum(['spf', 'dkim', 'dmarc']),
+        type: z.literal('TXT'),
+        name: outText(),
+        value: outText(),
+        status: z.enum(['pending', 'verified', 'missing', 'mismatch']),
+        detail: outText().nullable(),
+        found: z.array(outText()).describe('What the last lookup found at that name'),
+      }),
+    ),
+    lastCheckedAt: timestamp().nullable(),
+    verifiedAt: timestamp().nullable(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  })
+  .meta({ id: 'Domain' });

@@ -1,7 +1,8 @@
 import { iso } from '../platform/clock.js';
 import type { Deps } from '../platform/deps.js';
 import { listEvents, type EventRow } from '../events/events.repository.js';
-import { EVENT_TYPES } from '../events/event-types.js';
+import { EVENT_TYPES, type EventType } from '../events/event-types.js';
+import { envelopeJsonSchema } from '../events/event-schemas.js';
 import { payloadJsonSchema } from '../events/event-payloads.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { retainedSince } from '../maintenance/retention.js';
@@ -20,7 +21,11 @@ export async function listFeed(deps: Deps, accountId: string, page: PageQuery) {
   return mapPage(await listEvents(deps.db, accountId, page, retainedSince(deps.config)), toFeedItem);
 }
 
-/** Every event name a subscription may name, with whether the service produces it yet and its payload's schema. */
+/**
+ * Every event name a subscription may name, with whether the service produces it yet, the schema of an
+ * operational event's payload (`payloadSchema`, null for domain events, as before) and the JSON Schema of the
+ * whole delivery envelope of that event, payload included, for every event (`schema`).
+ */
 export function describeEventTypes() {
-  return Object.entries(EVENT_TYPES).map(([name, t]) => ({ name, status: t.status, description: t.description, payloadSchema: payloadJsonSchema(name) }));
+  return Object.entries(EVENT_TYPES).map(([name, t]) => ({ name, status: t.status, description: t.description, payloadSchema: payloadJsonSchema(name), schema: envelopeJsonSchema(name as EventType) }));
 }

@@ -2,6 +2,7 @@ import Koa from 'koa';
 import type { Deps } from '../platform/deps.js';
 import { AppError } from '../platform/errors.js';
 import type { AppState } from './context.js';
+import { docsPage } from './docs.js';
 import { createHttpMetrics } from './metrics.js';
 import { errorRenderer } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -31,6 +32,7 @@ export function createApp(deps: Deps, opts: { publicUrl?: string } = {}) {
   app.use(oauthServer(deps, publicUrl));
   app.use(errorRenderer());
   app.use(opsMiddleware(deps, metrics));
+  app.use(docsPage());
   app.use(jsonBody(deps.config.http.maxBodyBytes));
   app.use(api.router.routes());
   app.use(

@@ -11,9 +11,15 @@ import { parseInput } from '../platform/validation.js';
 interface Rule {
   what: string;
   accepts: (value: string) => boolean;
+  /** The same rule as JSON Schema, for the OpenAPI document. */
+  schema: Record<string, unknown>;
 }
 
-const id = (what: string, kind: IdKind): Rule => ({ what, accepts: (v) => hasIdShape(kind, v) });
+const id = (what: string, kind: IdKind): Rule => ({
+  what,
+  accepts: (v) => hasIdShape(kind, v),
+  schema: kind === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', pattern: `^${kind}_[0-9A-Za-z]{1,64}$` },
+});
 
 const RULES: Record<string, Rule> = {
   agents: id('Agent', 'agt'),
@@ -27,7 +33,7 @@ const RULES: Record<string, Rule> = {
   webhooks: id('Webhook', 'wh'),
   deliveries: id('Delivery', 'uuid'),
   grants: id('OAuth grant', 'ogr'),
-  integrations: { what: 'Integration provider', accepts: (v) => (PROVIDERS as readonly string[]).includes(v) },
+  integrations: { what: 'Integration provider', accepts: (v) => (PROVIDERS as readonly string[]).includes(v), schema: { type: 'string', enum: [...PROVIDERS] } },
 };
 
 export interface ParamRule extends Rule {

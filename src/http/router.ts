@@ -5,9 +5,20 @@ import type { Access } from '../auth/access.js';
 import type { AppContext, AppState, Handler } from './context.js';
 import { guard } from './middleware/authenticate.js';
 import { idempotency, type IdempotencyOptions } from './middleware/idempotency.js';
-import { checkParams, paramRulesFor } from './path-params.js';
+import type { RouteDoc } from './openapi/route-doc.js';
+import { checkParams, paramRulesFor, type ParamRule } from './path-params.js';
 
-type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+/** One registered route, as the OpenAPI document describes it. */
+export interface RouteRecord {
+  method: Method;
+  path: string;
+  access: Access;
+  doc: RouteDoc;
+  params: ParamRule[];
+  idempotent: boolean;
+}
 
 export interface RouteOptions {
   /** The route creates or spends: it honours Idempotency-Key (src/http/middleware/idempotency.ts). */
@@ -20,32 +31,30 @@ export const idempotent = (...redact: string[]): RouteOptions => ({ idempotency:
 /**
  * The API router. Every route is registered with its access declaration, which is enforced by `guard` and
  * recorded in `declarations` so a test can prove that no route was added without one. Every path parameter is
- * judged by its rule (path-params.ts) after the guard and before the handler.
+ * judged by its rule (path-params.ts) after the guard and before the handler. Every route also carries its
+ * OpenAPI metadata (`RouteDoc`), recorded in `routes`, from which GET /openapi.json is built.
  */
 export class ApiRouter {
   readonly router = new Router<AppState>();
   readonly declarations = new Map<string, Access>();
   /** The routes that honour Idempotency-Key, as "POST /v1/…". */
   readonly idempotentRoutes = new Set<string>();
+  /** Every route with its OpenAPI metadata, in registration order. */
+  readonly routes: RouteRecord[] = [];
 
   constructor(private readonly deps: Deps) {}
 
-  get(path: string, access: Access, handler: Handler) { return this.add('get', path, access, handler); }
-  post(path: string, access: Access, handler: Handler, opts: RouteOptions = {}) { return this.add('post', path, access, handler, opts); }
-  patch(path: string, access: Access, handler: Handler) { return this.add('patch', path, access, handler); }
-  put(path: string, access: Access, handler: Handler) { return this.add('put', path, access, handler); }
-  delete(path: string, access: Access, handler: Handler) { return this.add('delete', path, access, handler); }
+  get(path: string, access: Access, doc: RouteDoc, handler: Handler) { return this.add('get', path, access, doc, handler); }
+  post(path: string, access: Access, doc: RouteDoc, handler: Handler, opts: RouteOptions = {}) { return this.add('post', path, access, doc, handler, opts); }
+  patch(path: string, access: Access, doc: RouteDoc, handler: Handler) { return this.add('patch', path, access, doc, handler); }
+  put(path: string, access: Access, doc: RouteDoc, handler: Handler) { return this.add('put', path, access, doc, handler); }
+  delete(path: string, access: Access, doc: RouteDoc, handler: Handler) { return this.add('delete', path, access, doc, handler); }
 
-  /** For routes that hand the raw request to another library (MCP transport, bull-board). */
-  use(path: string, access: Access, methods: Method[], middleware: Middleware) {
-    for (const m of methods) this.add(m, path, access, middleware as unknown as Handler);
-    return this;
-  }
-
-  private add(method: Method, path: string, access: Access, handler: Handler, opts: RouteOptions = {}) {
+  private add(method: Method, path: string, access: Access, doc: RouteDoc, handler: Handler, opts: RouteOptions = {}) {
     const route = `${method.toUpperCase()} ${path}`;
     this.declarations.set(route, access);
     const rules = paramRulesFor(path);
+    this.routes.push({ method, path, access, doc, params: rules, idempotent: Boolean(opts.idempotency) });
     const routeName: Middleware<AppState> = async (ctx, next) => {
       ctx.state.routePath = path;
       await next();

@@ -6,6 +6,8 @@ import { answerClientError } from './client-error.js';
 export interface RunningServer {
   server: Server;
   url: string;
+  /** The origin clients reach it at: PUBLIC_URL, else the address listened on. */
+  publicUrl: string;
   /** Stops accepting connections and waits for requests in flight. */
   close(): Promise<void>;
 }
@@ -22,11 +24,13 @@ export async function startServer(deps: Deps, port: number, host = '0.0.0.0', op
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const listenUrl = host === '0.0.0.0' || host === '::' ? `http://localhost:${actualPort}` : `http://127.0.0.1:${actualPort}`;
-  const { app } = createApp(deps, { publicUrl: opts.publicUrl ?? deps.config.oauth.publicUrl ?? listenUrl });
+  const publicUrl = opts.publicUrl ?? deps.config.oauth.publicUrl ?? listenUrl;
+  const { app } = createApp(deps, { publicUrl });
   server.on('request', app.callback());
   return {
     server,
     url: `http://127.0.0.1:${actualPort}`,
+    publicUrl,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

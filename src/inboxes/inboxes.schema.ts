@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { emailAddress, phoneNumber } from '../contacts/contacts.schema.js';
 import { text } from '../platform/input.js';
+import { idString, outText, timestamp } from '../platform/output.js';
 
 export type Channel = 'email' | 'sms';
 
@@ -54,3 +55,22 @@ export const toInboxResponse = (i: InboxRow) => ({
   updatedAt: iso(i.updated_at),
   deletedAt: iso(i.deleted_at),
 });
+
+export const inboxResponse = z
+  .object({
+    id: idString('inb'),
+    agentId: idString('agt'),
+    channel: z.enum(['email', 'sms']),
+    address: outText(),
+    name: outText().nullable(),
+    status: z.enum(['active', 'deleted']),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+    deletedAt: timestamp().nullable(),
+  })
+  .meta({ id: 'Inbox' });
+
+/** The create response: the inbox and its ingest token for POST /v1/inbound/:inboxId, shown this once. */
+export const inboxWithTokenResponse = inboxResponse
+  .extend({ ingestToken: outText().nullable().describe('Send as X-Inbound-Token to POST /v1/inbound/{inboxId}; shown once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)') })
+  .meta({ id: 'InboxWithIngestToken' });

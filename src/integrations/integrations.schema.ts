@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { text } from '../platform/input.js';
+import { outText, timestamp } from '../platform/output.js';
 
 export const PROVIDERS = ['smtp', 'sms-http'] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -117,3 +118,29 @@ export function toIntegrationResponse(provider: Provider, row: IntegrationRow | 
     updatedAt: iso(row.updated_at),
   };
 }
+
+const connected = { connected: z.literal(true), connectedAt: timestamp(), updatedAt: timestamp() };
+
+/** A provider as shown: its settings when connected, never its secrets (a password, a full URL, header values). */
+export const integrationResponse = z
+  .union([
+    z.object({ provider: z.enum(PROVIDERS), connected: z.literal(false) }),
+    z.object({
+      provider: z.literal('smtp'),
+      ...connected,
+      host: outText(),
+      port: z.number().int(),
+      secure: z.boolean(),
+      username: outText().nullable(),
+      from: outText(),
+      hasPassword: z.boolean(),
+    }),
+    z.object({
+      provider: z.literal('sms-http'),
+      ...connected,
+      url: outText().describe('The URL with every query value replaced by "redacted"'),
+      from: outText(),
+      headerNames: z.array(outText()),
+    }),
+  ])
+  .meta({ id: 'Integration' });

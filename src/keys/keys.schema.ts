@@ -3,6 +3,7 @@ import { iso } from '../platform/clock.js';
 import { isValidIpRange } from '../auth/key-ip.js';
 import type { KeyRow } from './keys.repository.js';
 import { text } from '../platform/input.js';
+import { idString, outText, timestamp } from '../platform/output.js';
 
 const name = text().trim().min(1).max(200);
 const scopes = z.array(text().min(1).max(100)).min(1).max(50);
@@ -71,3 +72,27 @@ export const toKeyResponse = (k: KeyRow) => ({
 
 /** The create and rotate responses: metadata plus the secret, shown this once. */
 export const toKeyWithSecret = (k: KeyRow, secret: string) => ({ ...toKeyResponse(k), key: secret });
+
+export const keyResponse = z
+  .object({
+    id: idString('key'),
+    name: outText(),
+    keyType: z.enum(['account', 'agent']),
+    keyPrefix: z.enum(['ca_acct_', 'ca_agt_']),
+    agentId: idString('agt').nullable(),
+    scopes: z.array(outText()),
+    status: z.enum(['active', 'deactivated', 'expired']),
+    expiresAt: timestamp().nullable(),
+    allowedIps: z.array(outText()),
+    spendCapCredits: z.number().int().nullable(),
+    spentCredits: z.number().int(),
+    lastUsedAt: timestamp().nullable().describe('Kept to the minute'),
+    lastUsedIp: outText().nullable(),
+    createdAt: timestamp(),
+    rotationGraceUntil: timestamp().nullable().describe('Until when the secret before the last rotation still works'),
+  })
+  .meta({ id: 'ApiKey', description: 'Key metadata: never the secret, never its hash' });
+
+export const keyWithSecretResponse = keyResponse
+  .extend({ key: outText().nullable().describe('The secret (ca_acct_… or ca_agt_…), shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)') })
+  .meta({ id: 'ApiKeyWithSecret' });

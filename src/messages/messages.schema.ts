@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { pageQuery } from '../platform/pagination.js';
 import { text } from '../platform/input.js';
+import { idString, outText, timestamp } from '../platform/output.js';
 
 /** The largest message body accepted (characters). Bigger bodies are refused with 400, before anything is stored. */
 export const MAX_TEXT = 100_000;
@@ -104,3 +105,39 @@ export const toConversationResponse = (c: ConversationRow, recent: MessageRow[])
   createdAt: iso(c.created_at),
   recentMessages: recent.map(toMessageResponse),
 });
+
+export const messageResponse = z
+  .object({
+    id: idString('msg'),
+    agentId: idString('agt'),
+    conversationId: idString('conv'),
+    inboxId: idString('inb').nullable(),
+    contactId: idString('ct').nullable(),
+    runId: idString('run').nullable(),
+    direction: z.enum(['inbound', 'outbound']),
+    channel: z.enum(['email', 'sms', 'chat']),
+    status: z.enum(['received', 'draft', 'queued', 'sent', 'failed']),
+    from: outText().nullable(),
+    to: outText().nullable(),
+    subject: outText().nullable(),
+    text: outText(),
+    error: outText().nullable(),
+    sentAt: timestamp().nullable(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  })
+  .meta({ id: 'Message' });
+
+export const conversationResponse = z
+  .object({
+    id: idString('conv'),
+    agentId: idString('agt'),
+    channel: z.enum(['email', 'sms', 'chat']),
+    inboxId: idString('inb').nullable(),
+    contactId: idString('ct').nullable(),
+    subject: outText().nullable(),
+    lastMessageAt: timestamp(),
+    createdAt: timestamp(),
+    recentMessages: z.array(messageResponse).describe('The most recent messages, oldest first'),
+  })
+  .meta({ id: 'Conversation' });

@@ -1,8 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { z } from 'zod';
+import { randomSecret, readOrCreateDevFile } from './dev-files.js';
 
 // The only module that reads process.env. Everything else receives a Config.
 
@@ -106,6 +105,7 @@ const envSchema = z.object({
   TRUST_PROXY_HOPS: intIn(0, 10).default(0),
   SIGNUP_ENABLED: bool.default(true),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['pretty', 'json']).optional(),
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().min(3).default('Switchboard <no-reply@switchboard.local>'),
   AGENT_RUNTIME_TIMEOUT_MS: intIn(100, 600_000).default(30_000),
@@ -129,9 +129,18 @@ export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/switchboard';
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
-const DATA_DIR = resolve('.data');
+/** The operator user name written into a generated credentials file. */
+export const GENERATED_OPS_USERNAME = 'ops';
 
-export function loadConfig(env: Record<string, string | undefined> = process.env) {
+export interface LoadOptions {
+  /** Where development files are generated (app secret, ops credentials); `.data` under the working directory. */
+  dataDir?: string;
+  /** Whether stdout is a terminal: logs are pretty there and JSON elsewhere, unless LOG_FORMAT says. */
+  terminal?: boolean;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, opts: LoadOptions = {}) {
+  const dataDir = opts.dataDir ?? resolve('.data');
   // Empty strings mean "unset", as they do in most dotenv files and compose files.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = envSchema.safeParse(cleaned);
@@ -156,7 +165,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     env: e.NODE_ENV,
     port: e.PORT,
-    dataDir: DATA_DIR,
+    dataDir,
     database: { url: e.DATABASE_URL ?? DEFAULT_DATABASE_URL, explicit: e.DATABASE_URL !== undefined },
     // With clusterNodes set, url is not used: connect through src/platform/redis.ts, which takes this whole object.
     redis: {
@@ -165,8 +174,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clusterNodes: e.REDIS_CLUSTER_NODES ?? null,
     },
     bullmqPrefix: e.BULLMQ_PREFIX,
-    appSecret: e.APP_SECRET ?? readOrCreateDevSecret(),
-    ops: e.OPS_USERNAME && e.OPS_PASSWORD ? { username: e.OPS_USERNAME, password: e.OPS_PASSWORD } : null,
+    appSecret: e.APP_SECRET ?? readOrCreateDevFile(resolve(dataDir, 'app-secret'), () => randomSecret()),
+    // Given, generated on a development machine so that bull-board and /metrics work on the first run, or off
+    // (404) in production. `file` is where generated credentials are: the banner names it, never the password.
+    ops: e.OPS_USERNAME && e.OPS_PASSWORD
+      ? { username: e.OPS_USERNAME, password: e.OPS_PASSWORD, file: null }
+      : e.NODE_ENV === 'production' ? null : readOrCreateOpsCredentials(dataDir),
+    logFormat: e.LOG_FORMAT ?? ((opts.terminal ?? Boolean(process.stdout.isTTY)) ? 'pretty' : 'json'),
     webhooks: {
       retryDelaysMs: e.WEBHOOK_RETRY_DELAYS_MS,
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
@@ -221,11 +235,13 @@ export type Config = ReturnType<typeof loadConfig>;
 
 export class ConfigError extends Error {}
 
-function readOrCreateDevSecret(): string {
-  const file = resolve(DATA_DIR, 'app-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dirname(file), { recursive: true });
-  const secret = randomBytes(32).toString('base64url');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
-  return secret;
+/** `.data/ops-credentials` holds one line, user:password, the form `curl -u "$(cat .data/ops-credentials)"` takes. */
+function readOrCreateOpsCredentials(dataDir: string) {
+  const file = resolve(dataDir, 'ops-credentials');
+  const line = readOrCreateDevFile(file, () => `${GENERATED_OPS_USERNAME}:${randomSecret(24)}`);
+  const sep = line.indexOf(':');
+  if (sep < 1 || sep === line.length - 1 || line.includes('\n')) {
+    throw new ConfigError(`${relative(process.cwd(), file)}: expected one line user:password (delete the file to generate new credentials)`);
+  }
+  return { username: line.slice(0, sep), password: line.slice(sep + 1), file };
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import { canConnect } from './db.js';
+import { canConnect, describeDatabase } from './db.js';
 import type { Logger } from './logger.js';
 import { describeRedis, redisAnswers } from './redis.js';
 
@@ -14,6 +14,8 @@ export class StartupError extends Error {}
 export interface LocalServices {
   databaseUrl: string;
   redisUrl: string;
+  /** What this process started itself: the embedded Postgres, a child redis-server. */
+  started: { postgres: boolean; redis: boolean };
   stop(): Promise<void>;
 }
 
@@ -24,12 +26,14 @@ export async function ensureLocalServices(config: Config, logger: Logger): Promi
   const stops: Array<() => Promise<void>> = [];
   let databaseUrl = config.database.url;
   let redisUrl = config.redis.url;
+  const started = { postgres: false, redis: false };
 
   if (!(await canConnect(databaseUrl))) {
-    if (config.database.explicit) throw new StartupError(`Postgres does not answer at DATABASE_URL (${redact(databaseUrl)})`);
-    const started = await startEmbeddedPostgres(config.dataDir, logger);
-    databaseUrl = started.url;
-    stops.push(started.stop);
+    if (config.database.explicit) throw new StartupError(`Postgres does not answer at DATABASE_URL (${describeDatabase(databaseUrl)})`);
+    const embedded = await startEmbeddedPostgres(config.dataDir, logger);
+    databaseUrl = embedded.url;
+    stops.push(embedded.stop);
+    started.postgres = true;
   }
 
   if (config.redis.clusterNodes) {
@@ -38,14 +42,16 @@ export async function ensureLocalServices(config: Config, logger: Logger): Promi
     }
   } else if (!(await redisAnswers(redisUrl))) {
     if (config.redis.explicit) throw new StartupError(`Redis does not answer at REDIS_URL (${describeRedis(redisUrl)})`);
-    const started = await startRedisServer(config.dataDir, logger);
-    redisUrl = started.url;
-    stops.push(started.stop);
+    const child = await startRedisServer(config.dataDir, logger);
+    redisUrl = child.url;
+    stops.push(child.stop);
+    started.redis = true;
   }
 
   return {
     databaseUrl,
     redisUrl,
+    started,
     stop: async () => {
       for (const stop of stops.reverse()) await stop();
     },
@@ -95,10 +101,4 @@ async function startRedisServer(dataDir: string, logger: Logger) {
   };
   process.once('exit', () => child.kill('SIGTERM'));
   return { url, stop };
-}
-
-export function redact(url: string): string {
-  const u = new URL(url);
-  if (u.password) u.password = '***';
-  return u.toString();
 }

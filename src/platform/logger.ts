@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 // Paths whose values never reach a log line, wherever they appear.
 const REDACT = [
@@ -18,6 +19,17 @@ const REDACT = [
 export function createLogger(level: string, name = 'switchboard', destination?: NodeJS.WritableStream): Logger {
   const options = { name, level, redact: { paths: REDACT, censor: '[redacted]' } };
   return destination ? pino(options, destination) : pino(options);
+}
+
+export type LogFormat = 'pretty' | 'json';
+
+/**
+ * The service's logger: one JSON object a line for machines, or pino-pretty's readable lines for a person at a
+ * terminal. Pretty output is written synchronously on this thread, so it keeps its order with everything else.
+ */
+export function createServiceLogger(level: string, format: LogFormat): Logger {
+  if (format === 'json') return createLogger(level);
+  return createLogger(level, 'switchboard', pinoPretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }));
 }
 
 export type { Logger };

@@ -7,20 +7,22 @@ import { createSealers } from './crypto.js';
 import { createDb, ensureDatabase, migrateLatest } from './db.js';
 import type { Connections, Deps } from './deps.js';
 import { createHttpClient } from './http-client.js';
-import { ensureLocalServices, StartupError } from './local-services.js';
-import { createLogger } from './logger.js';
+import { ensureLocalServices, StartupError, type LocalServices } from './local-services.js';
+import { createServiceLogger } from './logger.js';
 import { createQueues } from './queues.js';
 import { createApiRedis, describeRedis, whenRedisReady } from './redis.js';
 
 export interface Runtime {
   deps: Deps;
+  /** What this process started itself (development fallbacks), for the start-up banner. */
+  started: LocalServices['started'];
   close(): Promise<void>;
 }
 
 /** Connects to (or starts, in development) Postgres and Redis, and applies migrations when asked to. */
 export async function bootRuntime(opts: { migrate: boolean; config?: Config }): Promise<Runtime> {
   const config = opts.config ?? loadConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createServiceLogger(config.logLevel, config.logFormat);
   if (config.webhooks.allowPrivateTargets) {
     logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may target http:// and private addresses. Never in production');
   }
@@ -47,6 +49,7 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
   const deps = createDeps({ config: resolved, db, redis, queues, logger });
   return {
     deps,
+    started: local.started,
     close: async () => {
       await closeDeps(deps);
       await local.stop();

@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { iso } from '../platform/clock.js';
+import { idString, outText, timestamp, uuidString } from '../platform/output.js';
 import type { AttemptRow, DeliveryRow } from './deliveries.repository.js';
 
 // How deliveries and attempts are shown by the API (REST and MCP).
@@ -34,3 +36,39 @@ export const toAttemptResponse = (a: AttemptRow) => ({
   createdAt: iso(a.created_at),
   nextAttemptAt: iso(a.next_attempt_at),
 });
+
+export const deliveryResponse = z
+  .object({
+    id: uuidString().describe('The envelope id, the same on every attempt'),
+    webhookId: idString('wh'),
+    eventId: idString('evt'),
+    event: outText(),
+    status: z.enum(['pending', 'succeeded', 'failed', 'exhausted']),
+    attempts: z.number().int(),
+    nextAttemptAt: timestamp().nullable(),
+    lastError: outText().nullable(),
+    lastResponseStatus: z.number().int().nullable(),
+    completedAt: timestamp().nullable(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const attemptResponse = z
+  .object({
+    id: idString('att'),
+    deliveryId: uuidString(),
+    webhookId: idString('wh'),
+    event: outText(),
+    attemptNumber: z.number().int(),
+    status: z.enum(['succeeded', 'failed']),
+    url: outText(),
+    responseStatus: z.number().int().nullable(),
+    responseBody: outText().nullable().describe("The first 4 KiB of the receiver's answer"),
+    error: outText().nullable().describe('timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url'),
+    errorMessage: outText().nullable(),
+    durationMs: z.number().int(),
+    createdAt: timestamp(),
+    nextAttemptAt: timestamp().nullable(),
+  })
+  .meta({ id: 'WebhookAttempt' });

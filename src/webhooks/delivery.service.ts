@@ -1,5 +1,6 @@
 import { findOwner } from '../accounts/accounts.repository.js';
 import { operationalEvent } from '../events/event-payloads.js';
+import { API_VERSION } from '../events/event-schemas.js';
 import { sendPlatformEmail } from '../messages/transport.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
 import { iso, now } from '../platform/clock.js';
@@ -13,7 +14,6 @@ import { signatureHeaders } from './signature.js';
 import { takeSlot, type Throttled } from './throttle.js';
 import { disableWebhookOnce } from './webhooks.repository.js';
 
-export const API_VERSION = '2026-11-01';
 export const USER_AGENT = 'Switchboard-Webhooks/1';
 
 export function buildEnvelope(ctx: Pick<SendContext, 'id' | 'event' | 'event_created_at' | 'inbox_id' | 'message_id' | 'payload'>) {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../platform/pagination.js';
 import { EVENT_NAMES } from '../events/event-types.js';
 import { text } from '../platform/input.js';
+import { idString, outText, timestamp, uuidString } from '../platform/output.js';
 import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
 
 const eventName = text().refine((v) => (EVENT_NAMES as string[]).includes(v), {
@@ -48,3 +49,62 @@ export const statsQuery = z
 
 export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
 export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
+
+export const webhookResponse = z
+  .object({
+    id: idString('wh'),
+    url: outText(),
+    events: z.array(outText()),
+    description: outText().nullable(),
+    status: z.enum(['active', 'disabled']),
+    hasLegacySecret: z.boolean().describe('Whether deliveries carry X-Switchboard-Signature-Legacy; the secret itself is never returned'),
+    consecutiveFailures: z.number().int(),
+    rateLimitPerSecond: z.number().int().nullable(),
+    disabledAt: timestamp().nullable(),
+    disabledReason: outText().nullable(),
+    previousSecretExpiresAt: timestamp().nullable(),
+    createdAt: timestamp(),
+    updatedAt: timestamp(),
+  })
+  .meta({ id: 'Webhook' });
+
+const secret = outText().describe('whsec_ followed by the base64 of 32 random bytes; shown this once');
+
+export const webhookWithSecretResponse = webhookResponse
+  .extend({ secret: secret.nullable().describe('whsec_…, shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)') })
+  .meta({ id: 'WebhookWithSecret' });
+
+export const webhookEnabledResponse = webhookResponse
+  .extend({ recovered: z.number().int().describe('Failed deliveries re-queued because of recoverSince') })
+  .meta({ id: 'WebhookEnabled' });
+
+export const rotatedSecretResponse = z
+  .object({ id: idString('wh'), secret, previousSecretExpiresAt: timestamp().describe('Deliveries are signed with both secrets until then') })
+  .meta({ id: 'WebhookSecretRotated' });
+
+export const redeliveryResponse = z.object({ deliveryId: uuidString(), status: z.literal('pending') }).meta({ id: 'Redelivery' });
+
+export const testDeliveryResponse = z
+  .object({ deliveryId: uuidString(), eventId: idString('evt'), event: z.literal('webhook.test'), status: z.literal('pending') })
+  .meta({ id: 'TestDelivery' });
+
+const counts = z.record(outText(), z.number().int());
+
+export const webhookStatsResponse = z
+  .object({
+    webhookId: idString('wh'),
+    window: z.enum(['1h', '24h', '7d']),
+    from: timestamp(),
+    to: timestamp(),
+    attempts: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    successRate: z.number().nullable().describe('0..1; null without attempts'),
+    durationMs: z.object({ p50: z.number().nullable(), p95: z.number().nullable() }),
+    byError: counts,
+    byStatusClass: counts,
+    lastSuccessAt: timestamp().nullable(),
+    lastFailureAt: timestamp().nullable(),
+    consecutiveFailures: z.object({ attempts: z.number().int(), deliveries: z.number().int(), disableAfter: z.number().int() }),
+  })
+  .meta({ id: 'WebhookStats' });

@@ -1,4 +1,7 @@
-// A small client for the API under test: real HTTP via the global fetch.
+import { responseChecker } from './openapi-check.js';
+
+// A small client for the API under test: real HTTP via the global fetch. Every answer of an API route is checked
+// against the served OpenAPI document (status listed, body matching its schema); a mismatch fails the call.
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -12,6 +15,19 @@ export interface RequestOptions {
   /** A raw body sent as-is (for malformed or oversize bodies). */
   raw?: string | Buffer;
   headers?: Record<string, string>;
+  /** Skip the check against the OpenAPI document (for a request that is not an API call at all). */
+  unchecked?: boolean;
+}
+
+async function checkAgainstDocument(baseUrl: string, method: string, path: string, res: ApiResponse): Promise<void> {
+  let checker;
+  try {
+    checker = await responseChecker(baseUrl);
+  } catch {
+    return; // the document could not be fetched (a fault test's server is down): nothing to check against
+  }
+  const problems = checker.check(method, path, res.status, res.headers, res.body);
+  if (problems.length > 0) throw new Error(`The answer does not match the OpenAPI document:\n${problems.join('\n')}`);
 }
 
 export async function call<T = any>(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -31,7 +47,9 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
   } catch {
     // not JSON; keep the text
   }
-  return { status: res.status, headers: res.headers, body: parsed as T };
+  const answer = { status: res.status, headers: res.headers, body: parsed as T };
+  if (!opts.unchecked) await checkAgainstDocument(baseUrl, method, path, answer);
+  return answer;
 }
 
 /** A bound client: api.get('/v1/agents', { token }). */

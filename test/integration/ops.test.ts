@@ -51,10 +51,12 @@ describe('ops endpoints with credentials configured', () => {
   });
 });
 
-describe('ops endpoints without credentials configured', () => {
+describe('ops endpoints without credentials configured, in production', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext();
+    // Elsewhere (development, tests) credentials are generated when none are given: test/integration/first-run.test.ts.
+    t = await createTestContext({ NODE_ENV: 'production' });
+    expect(t.deps.config.ops).toBeNull();
   });
   afterAll(() => t.close());
 

@@ -1,12 +1,19 @@
 import { spawnSync } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, hashTagOf, loadConfig } from '../../src/platform/config.js';
 
 const base = { APP_SECRET: 'x'.repeat(40) };
+// Generated development files go here, never into the checkout's .data/.
+const dataDir = mkdtempSync(join(tmpdir(), 'sb-config-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+const load = (env: Record<string, string | undefined>, terminal = false) => loadConfig(env, { dataDir, terminal });
 
 describe('config', () => {
   it('applies the contract defaults', () => {
-    const c = loadConfig(base);
+    const c = load(base);
     expect(c.port).toBe(3000);
     expect(c.database.url).toBe('postgres://postgres@127.0.0.1:5432/switchboard');
     expect(c.redis.url).toBe('redis://127.0.0.1:6379');
@@ -15,22 +22,55 @@ describe('config', () => {
     expect(c.keys.rotationGraceSeconds).toBe(3600);
     expect(c.trustProxyHops).toBe(0);
     expect(c.signupEnabled).toBe(true);
-    expect(c.ops).toBeNull();
+    expect(c.logFormat).toBe('json');
+  });
+
+  it('logs pretty at a terminal and JSON elsewhere, unless LOG_FORMAT says', () => {
+    expect(load(base, true).logFormat).toBe('pretty');
+    expect(load(base, false).logFormat).toBe('json');
+    expect(load({ ...base, LOG_FORMAT: 'json' }, true).logFormat).toBe('json');
+    expect(load({ ...base, LOG_FORMAT: 'pretty' }, false).logFormat).toBe('pretty');
+  });
+
+  it('generates operator credentials outside production, once, and keeps them; given ones win; production has none', () => {
+    const dev = load(base);
+    expect(dev.ops).toEqual({ username: 'ops', password: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), file: join(dataDir, 'ops-credentials') });
+    expect(readFileSync(join(dataDir, 'ops-credentials'), 'utf8')).toBe(`ops:${dev.ops!.password}\n`);
+    expect(load({ ...base, NODE_ENV: 'test' }).ops).toEqual(dev.ops);
+    expect(load({ ...base, OPS_USERNAME: 'me', OPS_PASSWORD: 'pw' }).ops).toEqual({ username: 'me', password: 'pw', file: null });
+    expect(load({ ...base, NODE_ENV: 'production' }).ops).toBeNull();
+    expect(load({ ...base, NODE_ENV: 'production', OPS_USERNAME: 'me', OPS_PASSWORD: 'pw' }).ops).toMatchObject({ username: 'me' });
+  });
+
+  it('generates the app secret outside production the same way', () => {
+    const { appSecret } = load({});
+    expect(appSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(load({}).appSecret).toBe(appSecret);
+  });
+
+  it('refuses a credentials file that is not user:password, naming it', () => {
+    const other = mkdtempSync(join(tmpdir(), 'sb-config-'));
+    try {
+      writeFileSync(join(other, 'ops-credentials'), 'no-separator\n');
+      expect(() => loadConfig(base, { dataDir: other })).toThrow(/ops-credentials: expected one line user:password/);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('parses lists and booleans', () => {
-    const c = loadConfig({ ...base, WEBHOOK_RETRY_DELAYS_MS: '10, 20,30', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SIGNUP_ENABLED: 'false' });
+    const c = load({ ...base, WEBHOOK_RETRY_DELAYS_MS: '10, 20,30', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SIGNUP_ENABLED: 'false' });
     expect(c.webhooks.retryDelaysMs).toEqual([10, 20, 30]);
     expect(c.webhooks.allowPrivateTargets).toBe(true);
     expect(c.signupEnabled).toBe(false);
   });
 
   it('takes Redis Cluster nodes instead of a URL, with a hash-tagged prefix', () => {
-    const c = loadConfig({ ...base, REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b.internal:7001,[::1]:7002', BULLMQ_PREFIX: '{sb}' });
+    const c = load({ ...base, REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b.internal:7001,[::1]:7002', BULLMQ_PREFIX: '{sb}' });
     expect(c.redis.clusterNodes).toEqual([{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b.internal', port: 7001 }, { host: '::1', port: 7002 }]);
     expect(c.redis.explicit).toBe(true);
-    expect(loadConfig({ ...base, REDIS_CLUSTER_NODES: 'r:1', BULLMQ_PREFIX: 'app{x}' }).bullmqPrefix).toBe('app{x}');
-    expect(loadConfig(base).redis.clusterNodes).toBeNull();
+    expect(load({ ...base, REDIS_CLUSTER_NODES: 'r:1', BULLMQ_PREFIX: 'app{x}' }).bullmqPrefix).toBe('app{x}');
+    expect(load(base).redis.clusterNodes).toBeNull();
     expect(hashTagOf('{sb}')).toBe('sb');
     expect(hashTagOf('{}sb')).toBeNull();
     expect(hashTagOf('a{b')).toBeNull();
@@ -53,11 +93,12 @@ describe('config', () => {
     [{ WEBHOOK_RETENTION_DAYS: '2.5' }, /^WEBHOOK_RETENTION_DAYS: /],
     [{ WEBHOOK_RETENTION_DAYS: 'thirty' }, /^WEBHOOK_RETENTION_DAYS: /],
     [{ OPS_USERNAME: 'only-user' }, /^OPS_USERNAME\/OPS_PASSWORD: /],
+    [{ LOG_FORMAT: 'text' }, /^LOG_FORMAT: /],
     [{ NODE_ENV: 'production', APP_SECRET: undefined }, /^APP_SECRET: required/],
   ])('rejects %o with one line naming the variable', (env, pattern) => {
-    expect(() => loadConfig({ ...base, ...env })).toThrow(ConfigError);
+    expect(() => load({ ...base, ...env })).toThrow(ConfigError);
     try {
-      loadConfig({ ...base, ...env });
+      load({ ...base, ...env });
     } catch (err) {
       expect((err as Error).message).toMatch(pattern);
       expect((err as Error).message).not.toContain('\n');
@@ -73,5 +114,16 @@ describe('config', () => {
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toMatch(/^switchboard: PORT: /);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('stops start-up with one line naming LOG_FORMAT when it is neither pretty nor json', () => {
+    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, LOG_FORMAT: 'colourful' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(res.status).toBe(1);
+    expect(res.stderr.trim()).toBe('switchboard: LOG_FORMAT: Invalid option: expected one of "pretty"|"json"');
+    expect(res.stdout).toBe('');
   });
 });

@@ -1,5 +1,6 @@
 import { requireScope } from '../../auth/access.js';
-import { contactInput, contactPatch } from '../../contacts/contacts.schema.js';
+import { contactInput, contactPatch, contactResponse } from '../../contacts/contacts.schema.js';
+import { pageOf } from '../../platform/output.js';
 import { createContact, getContact, listContacts, updateContact } from '../../contacts/contacts.service.js';
 import type { Deps } from '../../platform/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
@@ -7,21 +8,26 @@ import { parseInput } from '../../platform/validation.js';
 import { principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
+const tag = 'Contacts';
+
 export function registerContactRoutes(api: ApiRouter, deps: Deps) {
-  api.get('/v1/contacts', requireScope('read:contacts'), async (ctx) => {
+  api.get('/v1/contacts', requireScope('read:contacts'), { summary: 'List contacts', tag, query: pageQuery, response: pageOf(contactResponse) }, async (ctx) => {
     ctx.body = await listContacts(deps, principalOf(ctx), parseInput(pageQuery, ctx.query));
   });
 
-  api.post('/v1/contacts', requireScope('write:contacts'), async (ctx) => {
+  api.post('/v1/contacts', requireScope('write:contacts'), {
+    summary: 'Create a contact', tag, body: contactInput, response: contactResponse, status: 201, errors: ['not_found', 'conflict'],
+    examples: { request: { name: 'Grace', email: 'grace@example.com', metadata: { plan: 'pro' } } },
+  }, async (ctx) => {
     ctx.status = 201;
     ctx.body = await createContact(deps, principalOf(ctx), parseInput(contactInput, ctx.request.body));
   }, idempotent());
 
-  api.get('/v1/contacts/:id', requireScope('read:contacts'), async (ctx) => {
+  api.get('/v1/contacts/:id', requireScope('read:contacts'), { summary: 'Get a contact', tag, response: contactResponse }, async (ctx) => {
     ctx.body = await getContact(deps, principalOf(ctx), ctx.params.id!);
   });
 
-  api.patch('/v1/contacts/:id', requireScope('write:contacts'), async (ctx) => {
+  api.patch('/v1/contacts/:id', requireScope('write:contacts'), { summary: 'Update a contact', tag, body: contactPatch, response: contactResponse, errors: ['conflict'] }, async (ctx) => {
     ctx.body = await updateContact(deps, principalOf(ctx), ctx.params.id!, parseInput(contactPatch, ctx.request.body));
   });
 }

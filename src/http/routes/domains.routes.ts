@@ -1,34 +1,38 @@
 import { requireScope } from '../../auth/access.js';
 import { addDomain, getDomain, listDomainsFor, removeDomain, verifyDomain } from '../../domains/domains.service.js';
+import { domainInput, domainResponse } from '../../domains/domains.schema.js';
 import type { Deps } from '../../platform/deps.js';
+import { pageOf } from '../../platform/output.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { clientIp } from '../client-ip.js';
 import { principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
+const tag = 'Domains';
+
 export function registerDomainRoutes(api: ApiRouter, deps: Deps) {
   const ip = (ctx: Parameters<typeof clientIp>[0]) => clientIp(ctx, deps.config.trustProxyHops);
 
-  api.get('/v1/domains', requireScope('read:domains'), async (ctx) => {
+  api.get('/v1/domains', requireScope('read:domains'), { summary: 'List sending domains', tag, query: pageQuery, response: pageOf(domainResponse) }, async (ctx) => {
     ctx.body = await listDomainsFor(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
   });
 
-  api.post('/v1/domains', requireScope('write:domains'), async (ctx) => {
+  api.post('/v1/domains', requireScope('write:domains'), { summary: 'Add a sending domain', tag, body: domainInput, response: domainResponse, status: 201, errors: ['conflict'], examples: { request: { name: 'mail.example.com' } } }, async (ctx) => {
     ctx.status = 201;
     ctx.body = await addDomain(deps, principalOf(ctx), ctx.request.body, ip(ctx));
   }, idempotent());
 
-  api.get('/v1/domains/:id', requireScope('read:domains'), async (ctx) => {
+  api.get('/v1/domains/:id', requireScope('read:domains'), { summary: 'Get a sending domain', tag, response: domainResponse }, async (ctx) => {
     ctx.body = await getDomain(deps, principalOf(ctx).accountId, ctx.params.id!);
   });
 
-  api.delete('/v1/domains/:id', requireScope('write:domains'), async (ctx) => {
+  api.delete('/v1/domains/:id', requireScope('write:domains'), { summary: 'Remove a sending domain', tag, response: null }, async (ctx) => {
     await removeDomain(deps, principalOf(ctx), ctx.params.id!, ip(ctx));
     ctx.status = 204;
   });
 
-  api.post('/v1/domains/:id/verify', requireScope('write:domains'), async (ctx) => {
+  api.post('/v1/domains/:id/verify', requireScope('write:domains'), { summary: 'Check the DNS records now', tag, response: domainResponse }, async (ctx) => {
     ctx.body = await verifyDomain(deps, principalOf(ctx), ctx.params.id!, ip(ctx));
   });
 }

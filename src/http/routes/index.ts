@@ -15,6 +15,7 @@ import { registerHealthRoutes } from './health.routes.js';
 import { registerIntegrationRoutes } from './integrations.routes.js';
 import { registerMcpRoutes } from './mcp.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
+import { registerOpenApiRoutes } from './openapi.routes.js';
 import { registerKeyRoutes } from './keys.routes.js';
 import { registerStatsRoutes } from './stats.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
@@ -39,4 +40,5 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerKeyRoutes,
   registerBillingRoutes,
   registerWebhookRoutes,
+  registerOpenApiRoutes,
 ];

@@ -5,17 +5,26 @@ import {
   listIntegrations,
   parseProvider,
 } from '../../integrations/integrations.service.js';
+import { integrationResponse, smsHttpInput, smtpInput } from '../../integrations/integrations.schema.js';
 import type { Deps } from '../../platform/deps.js';
+import { pageOf } from '../../platform/output.js';
+import { z } from 'zod';
 import { clientIp } from '../client-ip.js';
 import { principalOf } from '../middleware/authenticate.js';
 import type { ApiRouter } from '../router.js';
 
+const tag = 'Integrations';
+
 export function registerIntegrationRoutes(api: ApiRouter, deps: Deps) {
-  api.get('/v1/integrations', requireScope('integrations:read'), async (ctx) => {
+  api.get('/v1/integrations', requireScope('integrations:read'), { summary: 'List integrations (every provider, connected or not)', tag, response: pageOf(integrationResponse) }, async (ctx) => {
     ctx.body = { data: await listIntegrations(deps, principalOf(ctx).accountId), hasMore: false, nextCursor: null };
   });
 
-  api.post('/v1/integrations/:provider', requireScope('integrations:manage'), async (ctx) => {
+  api.post('/v1/integrations/:provider', requireScope('integrations:manage'), {
+    summary: 'Connect (or reconfigure) an integration', tag, body: z.union([smtpInput(), smsHttpInput()]), response: integrationResponse, status: [200, 201],
+    description: 'The body is the `smtp` settings for /integrations/smtp and the `sms-http` settings for /integrations/sms-http. 201 when newly connected, 200 when reconfigured. Secrets are sealed and never returned.',
+    examples: { request: { host: 'smtp.example.com', port: 587, username: 'mailer', password: '<PASSWORD>', from: 'Acme <support@example.com>' } },
+  }, async (ctx) => {
     const provider = parseProvider(ctx.params.provider!);
     const ip = clientIp(ctx, deps.config.trustProxyHops);
     const { integration, created } = await connectIntegration(deps, principalOf(ctx), provider, ctx.request.body, ip);
@@ -23,7 +32,7 @@ export function registerIntegrationRoutes(api: ApiRouter, deps: Deps) {
     ctx.body = integration;
   });
 
-  api.delete('/v1/integrations/:provider', requireScope('integrations:manage'), async (ctx) => {
+  api.delete('/v1/integrations/:provider', requireScope('integrations:manage'), { summary: 'Disconnect an integration', tag, response: null }, async (ctx) => {
     const provider = parseProvider(ctx.params.provider!);
     await disconnectIntegration(deps, principalOf(ctx), provider, clientIp(ctx, deps.config.trustProxyHops));
     ctx.status = 204;

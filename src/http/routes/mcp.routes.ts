@@ -4,6 +4,9 @@ import { agentServer, agentTools } from '../../mcp/agent-tools.js';
 import { serveMcpRequest } from '../../mcp/serve.js';
 import { buildMcpServer, type McpTool } from '../../mcp/tools.js';
 import type { Deps } from '../../platform/deps.js';
+import { text } from '../../platform/input.js';
+import { jsonRecord, outText } from '../../platform/output.js';
+import { z } from 'zod';
 import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/authenticate.js';
@@ -13,6 +16,26 @@ import type { ApiRouter } from '../router.js';
  * The MCP endpoints (Streamable HTTP, stateless). Only POST is routed: GET (a server-sent stream) and DELETE
  * (ending a session) have no meaning without sessions, so the router's allowedMethods answers them 405.
  */
+const jsonRpcError = z.object({
+  jsonrpc: z.literal('2.0'),
+  error: z.object({ code: z.number().int(), message: outText() }).catchall(z.unknown()),
+  id: z.union([outText(), z.number(), z.null()]),
+});
+
+// JSON-RPC over Streamable HTTP (stateless): the MCP SDK's transport judges the message and may answer with
+// application/json or text/event-stream, so the document describes the envelope only.
+const mcpDoc = {
+  tag: 'MCP' as const,
+  description: 'Model Context Protocol, Streamable HTTP, stateless. Send `Accept: application/json, text/event-stream`. `tools/list` shows the tools the credential allows. OAuth access tokens for this resource are accepted too (see /.well-known/oauth-protected-resource).',
+  body: z.object({ jsonrpc: z.literal('2.0'), method: text(), id: z.union([text(), z.number()]).optional(), params: z.record(text(), z.unknown()).optional() }).catchall(z.unknown()),
+  response: jsonRecord().describe('A JSON-RPC response (or, with text/event-stream, its events)'),
+  otherResponses: {
+    400: { description: 'A message the MCP transport refuses (JSON-RPC error)', schema: jsonRpcError },
+    406: { description: 'The Accept header does not allow both application/json and text/event-stream (JSON-RPC error)', schema: jsonRpcError },
+    415: { description: 'A request without Content-Type: application/json (JSON-RPC error)', schema: jsonRpcError },
+  },
+};
+
 export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
   const serve = async (ctx: AppContext, info: { name: string; instructions: string }, tools: McpTool[], params: Record<string, string>) => {
     const toolCtx = { deps, principal: principalOf(ctx), ip: clientIp(ctx, deps.config.trustProxyHops), log: ctx.state.log, params };
@@ -31,10 +54,10 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
   };
 
   // Account keys and every session of the account (a session is not limited by scopes, as on REST).
-  api.post('/v1/mcp', authenticated, (ctx) => serve(ctx, accountServer, accountTools, {}));
+  api.post('/v1/mcp', authenticated, { ...mcpDoc, summary: 'Account MCP endpoint' }, (ctx) => serve(ctx, accountServer, accountTools, {}));
 
   // Only the agent's own per-agent key; every tool is bound to this agent.
-  api.post('/v1/agents/:agentId/mcp', agentKeyOnly('agentId'), (ctx) =>
+  api.post('/v1/agents/:agentId/mcp', agentKeyOnly('agentId'), { ...mcpDoc, summary: 'Per-agent MCP endpoint' }, (ctx) =>
     serve(ctx, agentServer, agentTools, { agentId: ctx.params.agentId! }),
   );
 }

@@ -3,7 +3,9 @@ import type { Deps } from '../../platform/deps.js';
 import { mapPage, pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { listOAuthGrants, revokeOAuthGrant } from '../../oauth/grants.service.js';
-import { toGrantResponse } from '../../oauth/grants.schema.js';
+import { grantResponse, toGrantResponse } from '../../oauth/grants.schema.js';
+import { outText, pageOf } from '../../platform/output.js';
+import { z } from 'zod';
 import { ACCOUNT_MCP_PATH, agentMcpPath, issuerOf, resourceOfPath, scopesOf } from '../../oauth/resources.js';
 import { notFound } from '../../platform/errors.js';
 import { clientIp } from '../client-ip.js';
@@ -28,19 +30,30 @@ function protectedResourceMetadata(ctx: AppContext, path: string) {
   };
 }
 
+const prmDoc = {
+  tag: 'OAuth' as const,
+  response: z.object({
+    resource: outText(),
+    authorization_servers: z.array(outText()),
+    scopes_supported: z.array(outText()),
+    bearer_methods_supported: z.array(z.literal('header')),
+    resource_name: outText(),
+  }),
+};
+
 export function registerOAuthRoutes(api: ApiRouter, deps: Deps) {
   // The path-suffixed forms (RFC 9728 §3.1) for each MCP endpoint; the root form describes /v1/mcp, for
   // clients that only look at the root.
-  api.get(`${PRM}${ACCOUNT_MCP_PATH}`, publicAccess, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
-  api.get(`${PRM}/v1/agents/:agentId/mcp`, publicAccess, (ctx) => protectedResourceMetadata(ctx, agentMcpPath(ctx.params.agentId!)));
-  api.get(PRM, publicAccess, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
+  api.get(`${PRM}${ACCOUNT_MCP_PATH}`, publicAccess, { ...prmDoc, summary: 'Protected-resource metadata of /v1/mcp (RFC 9728)' }, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
+  api.get(`${PRM}/v1/agents/:agentId/mcp`, publicAccess, { ...prmDoc, summary: "Protected-resource metadata of an agent's MCP endpoint (RFC 9728)" }, (ctx) => protectedResourceMetadata(ctx, agentMcpPath(ctx.params.agentId!)));
+  api.get(PRM, publicAccess, { ...prmDoc, summary: 'Protected-resource metadata (root form: /v1/mcp)' }, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
 
-  api.get('/v1/oauth/grants', adminOnly, async (ctx) => {
+  api.get('/v1/oauth/grants', adminOnly, { summary: 'List OAuth grants', tag: 'OAuth', query: pageQuery, response: pageOf(grantResponse) }, async (ctx) => {
     const page = await listOAuthGrants(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
     ctx.body = mapPage(page, toGrantResponse);
   });
 
-  api.delete('/v1/oauth/grants/:id', adminOnly, async (ctx) => {
+  api.delete('/v1/oauth/grants/:id', adminOnly, { summary: 'Revoke an OAuth grant and its tokens', tag: 'OAuth', response: null }, async (ctx) => {
     await revokeOAuthGrant(deps, principalOf(ctx), ctx.params.id!, clientIp(ctx, deps.config.trustProxyHops));
     ctx.status = 204;
   });

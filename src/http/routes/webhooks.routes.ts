@@ -3,7 +3,22 @@ import type { Deps } from '../../platform/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { getWebhookStats } from '../../webhooks/endpoint-stats.service.js';
-import { attemptsQuery, createWebhookInput, enableWebhookInput, statsQuery, updateWebhookInput } from '../../webhooks/webhooks.schema.js';
+import { attemptResponse, deliveryResponse } from '../../webhooks/deliveries.schema.js';
+import {
+  attemptsQuery,
+  createWebhookInput,
+  enableWebhookInput,
+  redeliveryResponse,
+  rotatedSecretResponse,
+  statsQuery,
+  testDeliveryResponse,
+  updateWebhookInput,
+  webhookEnabledResponse,
+  webhookResponse,
+  webhookStatsResponse,
+  webhookWithSecretResponse,
+} from '../../webhooks/webhooks.schema.js';
+import { pageOf } from '../../platform/output.js';
 import {
   changeWebhook,
   createWebhook,
@@ -23,6 +38,24 @@ import type { AppContext } from '../context.js';
 import { principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
+const tag = 'Webhooks';
+const WEBHOOK_EXAMPLE = {
+  id: 'wh_4Fp7XcN2bQz9Lm1Tr8Ys',
+  url: 'https://example.com/hooks/switchboard',
+  events: ['message.received'],
+  description: 'orders',
+  status: 'active',
+  hasLegacySecret: false,
+  consecutiveFailures: 0,
+  rateLimitPerSecond: null,
+  disabledAt: null,
+  disabledReason: null,
+  previousSecretExpiresAt: null,
+  createdAt: '2026-11-01T09:30:00.000Z',
+  updatedAt: '2026-11-01T09:30:00.000Z',
+  secret: '<SIGNING_SECRET>',
+};
+
 export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   const read = requireScope('read:webhooks');
   const write = requireScope('write:webhooks');
@@ -30,55 +63,62 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   const accountOf = (ctx: AppContext) => principalOf(ctx).accountId;
   const param = (ctx: AppContext, name: string) => String((ctx.params as Record<string, string>)[name]);
 
-  api.post('/v1/webhooks', write, async (ctx) => {
+  api.post('/v1/webhooks', write, {
+    summary: 'Subscribe a URL to events', tag, body: createWebhookInput, response: webhookWithSecretResponse, status: 201, errors: ['invalid_webhook_url'],
+    description: 'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only.',
+    examples: { request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' }, response: WEBHOOK_EXAMPLE },
+  }, async (ctx) => {
     ctx.status = 201;
     ctx.body = await createWebhook(deps, actor(ctx), parseInput(createWebhookInput, ctx.request.body));
   }, idempotent('secret'));
 
-  api.get('/v1/webhooks', read, async (ctx) => {
+  api.get('/v1/webhooks', read, { summary: 'List webhook subscriptions', tag, query: pageQuery, response: pageOf(webhookResponse) }, async (ctx) => {
     ctx.body = await listWebhookSubscriptions(deps, accountOf(ctx), parseInput(pageQuery, ctx.query));
   });
 
-  api.get('/v1/webhooks/:id', read, async (ctx) => {
+  api.get('/v1/webhooks/:id', read, { summary: 'Get a webhook subscription', tag, response: webhookResponse }, async (ctx) => {
     ctx.body = await getWebhook(deps, accountOf(ctx), param(ctx, 'id'));
   });
 
-  api.patch('/v1/webhooks/:id', write, async (ctx) => {
+  api.patch('/v1/webhooks/:id', write, { summary: 'Update a webhook subscription', tag, body: updateWebhookInput, response: webhookResponse, errors: ['invalid_webhook_url'] }, async (ctx) => {
     ctx.body = await changeWebhook(deps, actor(ctx), param(ctx, 'id'), parseInput(updateWebhookInput, ctx.request.body));
   });
 
-  api.delete('/v1/webhooks/:id', write, async (ctx) => {
+  api.delete('/v1/webhooks/:id', write, { summary: 'Delete a webhook subscription', tag, response: null }, async (ctx) => {
     await deleteWebhook(deps, actor(ctx), param(ctx, 'id'));
     ctx.status = 204;
   });
 
-  api.post('/v1/webhooks/:id/rotate-secret', write, async (ctx) => {
+  api.post('/v1/webhooks/:id/rotate-secret', write, { summary: 'Rotate the signing secret (24 h overlap)', tag, response: rotatedSecretResponse }, async (ctx) => {
     ctx.body = await rotateWebhookSecret(deps, actor(ctx), param(ctx, 'id'));
   });
 
-  api.post('/v1/webhooks/:id/enable', write, async (ctx) => {
+  api.post('/v1/webhooks/:id/enable', write, {
+    summary: 'Enable a subscription (zeroes its failure count)', tag, body: enableWebhookInput, bodyOptional: true, response: webhookEnabledResponse,
+    description: 'With `recoverSince`, the deliveries that failed since then are queued again.',
+  }, async (ctx) => {
     const input = parseInput(enableWebhookInput, ctx.request.body ?? {});
     ctx.body = await enableWebhook(deps, actor(ctx), param(ctx, 'id'), input.recoverSince);
   });
 
-  api.get('/v1/webhooks/:id/attempts', read, async (ctx) => {
+  api.get('/v1/webhooks/:id/attempts', read, { summary: 'List delivery attempts', tag, query: attemptsQuery, response: pageOf(attemptResponse) }, async (ctx) => {
     ctx.body = await listWebhookAttempts(deps, accountOf(ctx), param(ctx, 'id'), parseInput(attemptsQuery, ctx.query));
   });
 
-  api.get('/v1/webhooks/:id/stats', read, async (ctx) => {
+  api.get('/v1/webhooks/:id/stats', read, { summary: 'Endpoint health over a window', tag, query: statsQuery, response: webhookStatsResponse }, async (ctx) => {
     ctx.body = await getWebhookStats(deps, accountOf(ctx), param(ctx, 'id'), parseInput(statsQuery, ctx.query).window);
   });
 
-  api.get('/v1/webhooks/:id/deliveries', read, async (ctx) => {
+  api.get('/v1/webhooks/:id/deliveries', read, { summary: 'List deliveries', tag, query: pageQuery, response: pageOf(deliveryResponse) }, async (ctx) => {
     ctx.body = await listWebhookDeliveries(deps, accountOf(ctx), param(ctx, 'id'), parseInput(pageQuery, ctx.query));
   });
 
-  api.post('/v1/webhooks/:id/deliveries/:deliveryId/redeliver', write, async (ctx) => {
+  api.post('/v1/webhooks/:id/deliveries/:deliveryId/redeliver', write, { summary: 'Deliver again (same envelope id)', tag, response: redeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
     ctx.status = 202;
     ctx.body = await redeliver(deps, actor(ctx), param(ctx, 'id'), param(ctx, 'deliveryId'));
   }, idempotent());
 
-  api.post('/v1/webhooks/:id/test', write, async (ctx) => {
+  api.post('/v1/webhooks/:id/test', write, { summary: 'Send a webhook.test event to this subscription', tag, response: testDeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
     ctx.status = 202;
     ctx.body = await sendTestEvent(deps, actor(ctx), param(ctx, 'id'));
   }, idempotent());

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { idString, jsonRecord, outText, timestamp } from '../platform/output.js';
+
+export const feedItemResponse = z
+  .object({
+    id: idString('evt'),
+    event: outText(),
+    inboxId: idString('inb').nullable(),
+    messageId: idString('msg').nullable(),
+    payload: jsonRecord(),
+    createdAt: timestamp(),
+  })
+  .meta({ id: 'FeedItem' });
+
+export const eventTypeResponse = z
+  .object({
+    name: outText(),
+    status: z.enum(['emitted', 'planned']),
+    description: outText(),
+    payloadSchema: jsonRecord().nullable().describe("JSON Schema of an operational event's payload; null for domain events"),
+    schema: jsonRecord().describe('JSON Schema of the whole delivery envelope of this event, payload included'),
+  })
+  .meta({ id: 'EventType' });

@@ -1,0 +1,69 @@
+import { relative } from 'node:path';
+import type { Config } from '../platform/config.js';
+import { describeDatabase } from '../platform/db.js';
+import type { LocalServices } from '../platform/local-services.js';
+import type { Logger } from '../platform/logger.js';
+import { describeRedis } from '../platform/redis.js';
+import { OPS_METRICS_PATH, OPS_QUEUES_PATH } from './ops.js';
+import { DOCS_PATH } from './docs.js';
+
+// The one message a person reads at start: where the API, its docs and the operator pages are, and which Postgres
+// and Redis this process uses. It names the file that holds the operator password, never a password itself:
+// every URL goes through describeDatabase / describeRedis, which hide the passwords in them.
+
+export interface StartupFacts {
+  config: Config;
+  /** The origin clients reach the API at. */
+  url: string;
+  /** What runs in this process, e.g. "api + workers + scheduler". */
+  roles: string;
+  started: LocalServices['started'];
+}
+
+export type Banner = Record<'api' | 'docs' | 'bullBoard' | 'metrics' | 'postgres' | 'redis', string>;
+
+export function describeStartup({ config, url, started }: StartupFacts): Banner {
+  const { ops } = config;
+  const who = !ops
+    ? 'off: set OPS_USERNAME and OPS_PASSWORD'
+    : ops.file
+      ? `user "${ops.username}", password in ${relative(process.cwd(), ops.file)}`
+      : `user "${ops.username}", password from OPS_PASSWORD`;
+  const dataDir = relative(process.cwd(), config.dataDir) || '.';
+  const redis = config.redis.clusterNodes
+    ? `external Redis Cluster, ${describeRedis(config.redis)}`
+    : started.redis
+      ? `redis-server started by switchboard (data in ${dataDir}/redis), ${describeRedis(config.redis.url)}`
+      : `external, ${describeRedis(config.redis.url)}`;
+  return {
+    api: url,
+    docs: `${url}${DOCS_PATH}`,
+    bullBoard: ops ? `${url}${OPS_QUEUES_PATH} (${who})` : `(${who})`,
+    metrics: ops ? `${url}${OPS_METRICS_PATH} (the same credentials)` : `(${who})`,
+    postgres: started.postgres
+      ? `embedded Postgres (data in ${dataDir}/postgres), ${describeDatabase(config.database.url)}`
+      : `external, ${describeDatabase(config.database.url)}`,
+    redis,
+  };
+}
+
+const LABELS: Record<keyof Banner, string> = {
+  api: 'API',
+  docs: 'Docs',
+  bullBoard: 'Bull-board',
+  metrics: 'Metrics',
+  postgres: 'Postgres',
+  redis: 'Redis',
+};
+
+/** Pretty logs get an aligned block a person can read; JSON logs get one record with a field per line. */
+export function logStartup(logger: Logger, facts: StartupFacts): void {
+  const banner = describeStartup(facts);
+  const title = `switchboard listening (${facts.roles})`;
+  if (facts.config.logFormat === 'json') {
+    logger.info(banner, title);
+    return;
+  }
+  const rows = (Object.keys(LABELS) as Array<keyof Banner>).map((k) => `  ${LABELS[k].padEnd(11)} ${banner[k]}`);
+  logger.info([title, ...rows].join('\n'));
+}

@@ -1,0 +1,70 @@
+import { EVENT_TYPES, TEST_EVENT } from '../../events/event-types.js';
+import { DELIVERED_EVENTS, envelopeSchema } from '../../events/event-schemas.js';
+import type { SchemaSet } from './schema-set.js';
+
+// The OpenAPI 3.1 `webhooks` object: what Switchboard POSTs to a subscription's URL, one entry per event.
+
+const header = (name: string, description: string, required = true, schema: Record<string, unknown> = { type: 'string' }) => ({
+  name,
+  in: 'header',
+  required,
+  description,
+  schema,
+});
+
+const DELIVERY_HEADERS = [
+  header('X-Switchboard-Event', 'The event name (the envelope `event`).'),
+  header('X-Switchboard-Delivery', 'The delivery id (the envelope `id`), the same on every retry.', true, { type: 'string', format: 'uuid' }),
+  header(
+    'X-Switchboard-Signature',
+    '`t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. ' +
+      'During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant ' +
+      'time, and refuse a `t` more than 300 s away.',
+    true,
+    { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$' },
+  ),
+  header(
+    'X-Switchboard-Signature-Legacy',
+    'Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body).',
+    false,
+    { type: 'string', pattern: '^[0-9a-f]{64}$' },
+  ),
+  header('webhook-id', 'Standard Webhooks: the delivery id.'),
+  header('webhook-timestamp', 'Standard Webhooks: the send time in Unix seconds.'),
+  header(
+    'webhook-signature',
+    'Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation.',
+  ),
+  header('User-Agent', 'Always `Switchboard-Webhooks/1`.', true, { type: 'string', const: 'Switchboard-Webhooks/1' }),
+];
+
+const RESPONSES = {
+  '2XX': { description: 'Delivered. Any 2xx ends the delivery; the body is ignored (its first 4 KiB are kept on the attempt).' },
+  default: {
+    description:
+      'Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried ' +
+      'after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted.',
+  },
+};
+
+export function buildWebhooks(schemas: SchemaSet): Record<string, unknown> {
+  return Object.fromEntries(
+    DELIVERED_EVENTS.map((event) => {
+      const info = event === TEST_EVENT ? { status: 'emitted', description: 'Sent by POST /v1/webhooks/{id}/test to that subscription only; not subscribable' } : EVENT_TYPES[event];
+      return [
+        event,
+        {
+          post: {
+            operationId: `webhook_${event.replace(/[^A-Za-z0-9]/g, '_')}`,
+            summary: info.description,
+            description: `${info.description}. Status: ${info.status}${info.status === 'planned' ? ' (may be subscribed to; not produced yet)' : ''}.`,
+            tags: ['Webhooks'],
+            parameters: DELIVERY_HEADERS,
+            requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(envelopeSchema(event), 'output') } } },
+            responses: RESPONSES,
+          },
+        },
+      ];
+    }),
+  );
+}

@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectMcp, toolNames } from '../helpers/mcp.js';
+import { freePort } from '../helpers/ports.js';
+import { waitUntil } from '../helpers/receiver.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+
+// The README's quickstart, run as written: its `quickstart:server` block starts the service (npm start) and its
+// `quickstart` blocks run in order in one bash, in a scratch directory, with the base URL and the receiver's port
+// replaced by free ones. A signed delivery must reach the README's receiver and pass its signature check, and the
+// MCP client config it writes must connect to the agent's endpoint.
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const README_BASE = 'http://localhost:3000';
+const RECEIVER_PORT = /\b4000\b/g;
+
+/** The fenced sh blocks after `<!-- quickstart[:kind] -->` markers, in file order. */
+function quickstartBlocks(readme: string): Array<{ kind: string; code: string }> {
+  return [...readme.matchAll(/<!-- quickstart(?::(\w+))? -->\n```sh\n([\s\S]*?)```/g)].map((m) => ({ kind: m[1] ?? 'client', code: m[2]! }));
+}
+
+/** bash in its own process group (the quickstart leaves its receiver running in the background), output kept. */
+function runBash(script: string, opts: { cwd: string; env: Record<string, string> }) {
+  const proc = spawn('bash', ['-c', script], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exit = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  return { proc, output: () => out, exit };
+}
+
+async function stopGroup(proc: ChildProcess | undefined): Promise<void> {
+  if (!proc?.pid) return;
+  try {
+    process.kill(-proc.pid, 'SIGTERM');
+  } catch {
+    return; // already gone
+  }
+  await waitUntil(() => { try { process.kill(-proc.pid!, 0); return false; } catch { return true; } }, 20_000, 'the process group to end')
+    .catch(() => process.kill(-proc.pid!, 'SIGKILL'));
+}
+
+let t: TestContext;
+let dir: string;
+let server: ReturnType<typeof runBash> | undefined;
+let client: ReturnType<typeof runBash> | undefined;
+const blocks = quickstartBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+
+beforeAll(async () => {
+  t = await createTestContext();
+  dir = mkdtempSync(join(tmpdir(), 'sb-quickstart-'));
+}, 60_000);
+
+afterAll(async () => {
+  await stopGroup(client?.proc);
+  await stopGroup(server?.proc);
+  await t?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the README quickstart', () => {
+  it('has one server block and the client steps', () => {
+    expect(blocks.filter((b) => b.kind === 'server')).toHaveLength(1);
+    expect(blocks.filter((b) => b.kind === 'client').length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('runs as written: signup, a signed delivery verified by its receiver, an MCP client config that connects', async () => {
+    const port = await freePort();
+    const receiverPort = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const { config } = t.deps;
+    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, LANG: 'C.UTF-8' };
+
+    // npm start, from the checkout, on this test's database, Redis and prefix.
+    server = runBash(blocks.find((b) => b.kind === 'server')!.code, {
+      cwd: ROOT,
+      env: { ...env, PORT: String(port), DATABASE_URL: config.database.url, REDIS_URL: config.redis.url, BULLMQ_PREFIX: config.bullmqPrefix, LOG_FORMAT: 'json' },
+    });
+    await waitUntil(async () => {
+      if (server!.proc.exitCode !== null) throw new Error(`npm start exited: ${server!.output().slice(-800)}`);
+      return fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+    }, 120_000, 'npm start to answer');
+
+    const script = blocks.filter((b) => b.kind === 'client').map((b) => b.code).join('\n')
+      .replaceAll(README_BASE, base)
+      .replace(RECEIVER_PORT, String(receiverPort));
+    writeFileSync(join(dir, 'quickstart.sh'), `set -euo pipefail\n${script}`);
+    client = runBash(`bash ${JSON.stringify(join(dir, 'quickstart.sh'))}`, { cwd: dir, env });
+    const code = await client.exit;
+    expect(code, client.output()).toBe(0);
+
+    // The delivery arrives, signed: the README's receiver verified it.
+    const line = await waitUntil(() => /^verified contact\.created (\{.*\})$/m.exec(client!.output())?.[1], 30_000, 'the verified delivery')
+      .catch((err: Error) => { throw new Error(`${err.message}\nquickstart output:\n${client!.output()}\nnpm start output (end):\n${server!.output().slice(-3000)}`); });
+    const payload = JSON.parse(line);
+    expect(payload).toMatchObject({ name: 'Ada', email: 'ada@example.com' });
+    expect(client.output()).not.toContain('REJECTED');
+    // …and that receiver refuses what is not signed with the subscription's secret.
+    const forged = await fetch(`http://127.0.0.1:${receiverPort}/hooks`, {
+      method: 'POST',
+      headers: { 'x-switchboard-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`, 'x-switchboard-event': 'contact.created' },
+      body: '{}',
+    });
+    expect(forged.status).toBe(400);
+
+    // The MCP client config reaches that agent's endpoint with its per-agent key.
+    const mcp = JSON.parse(readFileSync(join(dir, 'mcp.json'), 'utf8')).mcpServers['switchboard-agent'];
+    expect(mcp.type).toBe('http');
+    const url = new URL(mcp.url);
+    expect(url.origin).toBe(base);
+    expect(url.pathname).toMatch(/^\/v1\/agents\/agt_\w+\/mcp$/);
+    expect(mcp.headers.Authorization).toMatch(/^Bearer ca_agt_/);
+    const conn = await connectMcp(base, url.pathname, mcp.headers.Authorization.slice('Bearer '.length));
+    try {
+      expect(await toolNames(conn)).toEqual(['get_agent_activity', 'get_agent_config', 'get_agent_conversations']);
+      const result = await conn.client.callTool({ name: 'get_agent_config', arguments: {} });
+      expect(result.structuredContent).toMatchObject({ name: 'Support' });
+    } finally {
+      await conn.close();
+    }
+  }, 300_000);
+});
