@@ -1,3 +1,4 @@
+import { now } from '../src/platform/clock.js';
 import type { ScheduleId } from '../src/platform/config.js';
 import type { Deps } from '../src/platform/deps.js';
 import { jobs, type JobDefinition } from '../src/platform/queues.js';
@@ -13,13 +14,25 @@ export const schedules: Array<{ id: ScheduleId; job: JobDefinition }> = [
   { id: 'sweep-idempotency-keys', job: jobs.sweepIdempotencyKeys },
 ];
 
-/** Upserts every scheduler (idempotent). Returns the ids it had to create. */
-export async function ensureSchedules(deps: Deps, onlyMissing = false): Promise<ScheduleId[]> {
+/**
+ * A scheduler whose next run is this far past due has lost its chain: BullMQ adds a scheduler's next job when a
+ * run starts, in a second call after the run was taken, so a Redis failure between the two leaves no next job
+ * until the stalled run is picked up again (lockDuration later). Upserting it again adds the next job.
+ */
+const chainBroken = (next: number | null | undefined, everyMs: number, checkMs: number) =>
+  typeof next === 'number' && now().getTime() - next > Math.max(3 * everyMs, 2 * checkMs);
+
+/** Upserts every scheduler (idempotent). With `onlyBroken`, only those missing or past due. Returns the ids upserted. */
+export async function ensureSchedules(deps: Deps, onlyBroken = false): Promise<ScheduleId[]> {
   const created: ScheduleId[] = [];
   for (const s of schedules) {
     const queue = deps.queues[s.job.queue];
-    if (onlyMissing && (await queue.getJobScheduler(s.id))) continue;
-    await queue.upsertJobScheduler(s.id, { every: deps.config.schedules.everyMs[s.id] }, { name: s.job.name, data: {}, opts: s.job.options(deps.config) });
+    const everyMs = deps.config.schedules.everyMs[s.id];
+    if (onlyBroken) {
+      const existing = await queue.getJobScheduler(s.id);
+      if (existing && !chainBroken(existing.next, everyMs, deps.config.schedules.checkMs)) continue;
+    }
+    await queue.upsertJobScheduler(s.id, { every: everyMs }, { name: s.job.name, data: {}, opts: s.job.options(deps.config) });
     created.push(s.id);
   }
   return created;
@@ -27,7 +40,8 @@ export async function ensureSchedules(deps: Deps, onlyMissing = false): Promise<
 
 /**
  * Keeps the schedulers alive: Redis restarted without its data (or flushed) loses them, and with them every
- * sweep. Every SCHEDULE_CHECK_MS each worker process re-creates the ones that are missing. Returns a stop function.
+ * sweep; a Redis failure as a run starts breaks a scheduler's chain of runs. Every SCHEDULE_CHECK_MS each worker
+ * process re-creates the ones that are missing or past due. Returns a stop function.
  */
 export function watchSchedules(deps: Deps): () => void {
   let running = false;
@@ -36,7 +50,7 @@ export function watchSchedules(deps: Deps): () => void {
     running = true;
     ensureSchedules(deps, true)
       .then((created) => {
-        if (created.length) deps.logger.warn({ created }, 'job schedulers were missing (Redis lost its data?); re-created');
+        if (created.length) deps.logger.warn({ created }, 'job schedulers were missing or past due (Redis lost its data or failed as a run started); re-created');
       })
       .catch((err: Error) => deps.logger.warn({ err: err.message }, 'could not check job schedulers; will retry'))
       .finally(() => (running = false));
