@@ -4,6 +4,7 @@ import { client, signupAccount } from '../helpers/http.js';
 import { enqueue, jobs } from '../../src/platform/queues.js';
 import { QueueEvents } from 'bullmq';
 import { createWorkerRedis } from '../../src/platform/redis.js';
+import { waitUntil } from '../helpers/receiver.js';
 
 let t: TestContext;
 beforeAll(async () => {
@@ -38,6 +39,34 @@ describe('maintenance queue', () => {
 
     expect(await t.deps.db('sessions').where({ user_id: expired.userId })).toHaveLength(0);
     expect(await t.deps.db('sessions').where({ user_id: live.userId })).toHaveLength(1);
+  });
+
+  it('gives a scheduler whose next run was lost a next run again (Redis failed as a run started)', async () => {
+    const c = await createTestContext({ SCHEDULE_INTERVALS_MS: 'relay-outbox=1000', SCHEDULE_CHECK_MS: '200' });
+    const workers = await c.startWorkers({ schedule: true });
+    const queue = c.deps.queues.maintenance;
+    try {
+      // BullMQ adds a scheduler's next job after a run is taken; remove it, as if Redis had failed in between.
+      const next = await waitUntil(async () => {
+        const scheduler = await queue.getJobScheduler('relay-outbox');
+        const job = scheduler?.next ? await queue.getJob(`repeat:relay-outbox:${scheduler.next}`) : undefined;
+        return job && (await job.getState()) === 'delayed' && job;
+      }, 10_000, 'the next relay-outbox run to be scheduled');
+      const removedAt = Date.now();
+      // BullMQ refuses to remove a scheduler's job, so it goes the way Redis would lose it: key and delayed entry.
+      const key = `${c.deps.config.bullmqPrefix}:maintenance`;
+      await c.deps.redis.zrem(`${key}:delayed`, next.id!);
+      await c.deps.redis.del(`${key}:${next.id!}`);
+      expect(await queue.getJob(next.id!)).toBeUndefined();
+
+      await waitUntil(async () => {
+        const done = await queue.getJobs(['completed'], 0, 500);
+        return done.some((j) => j.name === 'relay-outbox' && (j.processedOn ?? 0) > removedAt);
+      }, 15_000, 'relay-outbox to run again');
+    } finally {
+      await workers.close();
+      await c.close();
+    }
   });
 
   it('refuses a job payload that does not match the catalog', async () => {
