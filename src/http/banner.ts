@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { Config } from '../platform/config.js';
-import { describeDatabase } from '../platform/db.js';
+import { withoutPassword } from '../platform/url-password.js';
 import type { LocalServices } from '../platform/local-services.js';
 import type { Logger } from '../platform/logger.js';
 import { describeRedis } from '../platform/redis.js';
@@ -9,7 +9,7 @@ import { DOCS_PATH } from './docs.js';
 
 // The one message a person reads at start: where the API, its docs and the operator pages are, and which Postgres
 // and Redis this process uses. It names the file that holds the operator password, never a password itself:
-// every URL goes through describeDatabase / describeRedis, which hide the passwords in them.
+// every URL goes through withoutPassword (describeRedis uses it too), which hides the passwords in them.
 
 export interface StartupFacts {
   config: Config;
@@ -41,8 +41,8 @@ export function describeStartup({ config, url, started }: StartupFacts): Banner 
     bullBoard: ops ? `${url}${OPS_QUEUES_PATH} (${who})` : `(${who})`,
     metrics: ops ? `${url}${OPS_METRICS_PATH} (the same credentials)` : `(${who})`,
     postgres: started.postgres
-      ? `embedded Postgres (data in ${dataDir}/postgres), ${describeDatabase(config.database.url)}`
-      : `external, ${describeDatabase(config.database.url)}`,
+      ? `embedded Postgres (data in ${dataDir}/postgres), ${withoutPassword(config.database.url)}`
+      : `external, ${withoutPassword(config.database.url)}`,
     redis,
   };
 }

@@ -62,18 +62,6 @@ export async function migrateLatest(db: Db): Promise<string[]> {
   return applied;
 }
 
-/**
- * Where Postgres is, for messages: the URL without its password, whether in the user part or in libpq's
- * `?password=` parameter (as describeRedis does for Redis).
- */
-export function describeDatabase(url: string): string {
-  const u = URL.parse(url);
-  if (!u) return '(unparsable DATABASE_URL)';
-  if (u.password) u.password = '***';
-  if (u.searchParams.has('password')) u.searchParams.set('password', '***');
-  return u.toString();
-}
-
 /** Runs one statement on the server's maintenance database (`postgres`): creating and dropping databases. */
 export async function adminQuery(url: string, sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
   const admin = new URL(url);

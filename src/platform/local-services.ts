@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import { canConnect, describeDatabase } from './db.js';
+import { canConnect } from './db.js';
+import { withoutPassword } from './url-password.js';
 import type { Logger } from './logger.js';
 import { describeRedis, redisAnswers } from './redis.js';
 
@@ -29,7 +30,7 @@ export async function ensureLocalServices(config: Config, logger: Logger): Promi
   const started = { postgres: false, redis: false };
 
   if (!(await canConnect(databaseUrl))) {
-    if (config.database.explicit) throw new StartupError(`Postgres does not answer at DATABASE_URL (${describeDatabase(databaseUrl)})`);
+    if (config.database.explicit) throw new StartupError(`Postgres does not answer at DATABASE_URL (${withoutPassword(databaseUrl)})`);
     const embedded = await startEmbeddedPostgres(config.dataDir, logger);
     databaseUrl = embedded.url;
     stops.push(embedded.stop);

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import { Cluster, Redis as Standalone, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisNode } from './config.js';
+import { withoutPassword } from './url-password.js';
 
 /**
  * A connection to Redis: one server (REDIS_URL) or a Redis Cluster (REDIS_CLUSTER_NODES). Every command the
@@ -19,11 +20,7 @@ const urlOf = (target: RedisTarget): string => (typeof target === 'string' ? tar
 /** Where Redis is, for messages: the URL without its password, or "host:port, host:port" (nodes carry none). */
 export function describeRedis(target: RedisTarget): string {
   const nodes = clusterNodesOf(target);
-  if (!nodes) {
-    const url = new URL(urlOf(target));
-    if (url.password) url.password = '***';
-    return url.toString();
-  }
+  if (!nodes) return withoutPassword(urlOf(target));
   return nodes.map((n) => `${n.host.includes(':') ? `[${n.host}]` : n.host}:${n.port}`).join(', ');
 }
 
