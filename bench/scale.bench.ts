@@ -1,4 +1,4 @@
-import { dayStart, listPartitions } from '../src/maintenance/partitions.repository.js';
+import { listPartitions } from '../src/maintenance/partitions.repository.js';
 import { maintainPartitions } from '../src/maintenance/partitions.service.js';
 import { DAY_MS } from '../src/maintenance/retention.js';
 import { createDb, type Db } from '../src/platform/db.js';
@@ -7,7 +7,7 @@ import { relayOverdueDeliveries } from '../src/webhooks/dispatch.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import { seedTraffic } from '../test/helpers/seed-traffic.js';
 import type { Benchmark } from './run.js';
-import { tableSizes } from './table-sizes.js';
+import { retainedTraffic, tableSizes } from './table-sizes.js';
 import { commitToArrival, endToEnd, percentile, spawnWorkerProcess, WEBHOOK_ENV } from './webhook-helpers.js';
 
 // Scale (issue 12): N events, N deliveries and N attempts (BENCH_SCALE_ROWS, 5,000,000 by default) over the
@@ -37,22 +37,12 @@ const ratio = (a: number, b: number) => +(a / b).toFixed(2);
 
 /** Seeds ROWS rows per table over [today - (retention + PASSES) days, now): the oldest PASSES days expire one by one. */
 async function seed(deps: Deps) {
-  const now = Date.now();
-  const from = new Date(dayStart(new Date(now)).getTime() - (deps.config.webhooks.retentionDays + PASSES) * DAY_MS);
-  const to = new Date(now - 60_000);
+  const traffic = retainedTraffic(ROWS, deps.config.webhooks.retentionDays + PASSES);
+  const { from, to } = traffic;
   const started = performance.now();
   let days = 0;
   await seedTraffic(deps, {
-    rows: ROWS,
-    from,
-    to,
-    accounts: 2000,
-    webhooks: 5000,
-    skewed: true,
-    payload: 'message',
-    // Retries pending only in the last day, due hours from now: the expired day holds none, and nothing is due.
-    pendingSince: new Date(now - DAY_MS),
-    pendingDueInMs: 6 * 3600_000,
+    ...traffic,
     onDay: (day, ms) => {
       days += 1;
       log(`seeded ${day.toISOString().slice(0, 10)} in ${Math.round(ms)} ms`);

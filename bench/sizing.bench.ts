@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { dayStart } from '../src/maintenance/partitions.repository.js';
-import { DAY_MS } from '../src/maintenance/retention.js';
 import type { Deps } from '../src/platform/deps.js';
 import { enqueueDeliveryJobs } from '../src/webhooks/dispatch.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import { seedTraffic } from '../test/helpers/seed-traffic.js';
 import type { Benchmark } from './run.js';
-import { tableSizes } from './table-sizes.js';
+import { retainedTraffic, tableSizes } from './table-sizes.js';
 import { commitEvent, commitEvents, machineCpuMs, processCpuMs, spawnWorkerProcess, subscriber, WEBHOOK_ENV } from './webhook-helpers.js';
 
 // Sizing (issue 12, docs/scaling.md): the figures a capacity plan multiplies.
@@ -187,18 +185,7 @@ export const sizingBenchmark: Benchmark = {
     const redis = new Redis(deps.config.redis.url);
     const receiver = await startReceiver();
     try {
-      const now = Date.now();
-      await seedTraffic(deps, {
-        rows: ROWS,
-        from: new Date(dayStart(new Date(now)).getTime() - deps.config.webhooks.retentionDays * DAY_MS),
-        to: new Date(now - 60_000),
-        accounts: 2000,
-        webhooks: 5000,
-        skewed: true,
-        payload: 'message',
-        pendingSince: new Date(now - DAY_MS),
-        pendingDueInMs: 6 * 3600_000,
-      });
+      await seedTraffic(deps, retainedTraffic(ROWS, deps.config.webhooks.retentionDays));
       const rows = await tableSizes(deps.db, ROWS);
       const queued = await redisPerJob(deps, redis, 0);
       const delayed = await redisPerJob(deps, redis, 60_000);
