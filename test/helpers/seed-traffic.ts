@@ -6,8 +6,10 @@ import type { Deps } from '../../src/platform/deps.js';
 // Webhook traffic seeded in bulk, for the query-plan test and the scale benchmark: `rows` events, as many
 // deliveries (one per event) and as many attempts (one per delivery), spread evenly over [from, to), written
 // with INSERT … SELECT from generate_series one day partition at a time (the service's own tables, indexes
-// and all; nothing is made unlogged or rebuilt). Event g (1 … rows, newest first) is created at to - g × step
-// and goes to subscription webhookOf(g), which belongs to account webhookOf(g) % accounts.
+// and all; nothing is made unlogged or rebuilt). Event g (1 … rows, newest first) is created at
+// from + (rows - g) × step, counted from `from` so that the oldest is exactly `from` (counted back from `to`, the
+// rounding of rows × step could put it a millisecond before `from`, in a day no partition was made for), and goes
+// to subscription webhookOf(g), which belongs to account webhookOf(g) % accounts.
 //
 // Ids have the service's lengths (acct_ + 20, wh_ + 20, evt_ + 20, att_ + 20; deliveries are UUIDv7 stamped
 // with their event's created_at, as the fan-out writes them), so byte counts per row are the service's.
@@ -61,8 +63,8 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
   const stepMs = (s.to.getTime() - s.from.getTime()) / rows;
   const hot = Math.max(1, Math.floor(webhooks / 5));
   const webhookOf = (g: string) => (s.skewed ? `(CASE WHEN ${g} % 5 < 4 THEN ${g} % ${hot} ELSE ${g} % ${webhooks} END)` : `(${g} % ${webhooks})`);
-  const to = s.to.toISOString();
-  const at = (g: string) => `date_trunc('milliseconds', '${to}'::timestamptz - ${g} * interval '${stepMs} milliseconds')`;
+  const from = s.from.toISOString();
+  const at = (g: string) => `date_trunc('milliseconds', '${from}'::timestamptz + (${rows} - ${g}) * interval '${stepMs} milliseconds')`;
   const payload =
     s.payload === 'message'
       ? `jsonb_build_object('id', 'msg_' || lpad(g::text, 20, '0'), 'agentId', 'agt_' || lpad((g % 997)::text, 20, '0'),
