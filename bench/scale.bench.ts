@@ -48,7 +48,13 @@ async function seed(deps: Deps) {
       log(`seeded ${day.toISOString().slice(0, 10)} in ${Math.round(ms)} ms`);
     },
   });
-  return { seconds: Math.round((performance.now() - started) / 1000), days, from: from.toISOString(), to: to.toISOString() };
+  const seconds = Math.round((performance.now() - started) / 1000);
+  // A year-old database's past days are vacuumed long ago; freshly written ones are not, and autovacuum would visit
+  // every seeded partition during the rounds below, costing the large database CPU that the empty one never pays.
+  const vacuumStarted = performance.now();
+  await deps.db.raw('VACUUM (ANALYZE) events, webhook_deliveries, webhook_attempts');
+  const vacuumSeconds = Math.round((performance.now() - vacuumStarted) / 1000);
+  return { seconds, vacuumSeconds, days, from: from.toISOString(), to: to.toISOString() };
 }
 
 /** (c) the relay sweep as the relay-outbox job runs it, `SWEEPS` times. */
