@@ -24,7 +24,7 @@ const chainBroken = (next: number | null | undefined, everyMs: number, checkMs: 
 
 /** Upserts every scheduler (idempotent). With `onlyBroken`, only those missing or past due. Returns the ids upserted. */
 export async function ensureSchedules(deps: Deps, onlyBroken = false): Promise<ScheduleId[]> {
-  const created: ScheduleId[] = [];
+  const upserted: ScheduleId[] = [];
   for (const s of schedules) {
     const queue = deps.queues[s.job.queue];
     const everyMs = deps.config.schedules.everyMs[s.id];
@@ -33,9 +33,9 @@ export async function ensureSchedules(deps: Deps, onlyBroken = false): Promise<S
       if (existing && !chainBroken(existing.next, everyMs, deps.config.schedules.checkMs)) continue;
     }
     await queue.upsertJobScheduler(s.id, { every: everyMs }, { name: s.job.name, data: {}, opts: s.job.options(deps.config) });
-    created.push(s.id);
+    upserted.push(s.id);
   }
-  return created;
+  return upserted;
 }
 
 /**
@@ -49,8 +49,8 @@ export function watchSchedules(deps: Deps): () => void {
     if (running) return;
     running = true;
     ensureSchedules(deps, true)
-      .then((created) => {
-        if (created.length) deps.logger.warn({ created }, 'job schedulers were missing or past due (Redis lost its data or failed as a run started); re-created');
+      .then((upserted) => {
+        if (upserted.length) deps.logger.warn({ upserted }, 'job schedulers were missing or past due (Redis lost its data or failed as a run started); upserted again');
       })
       .catch((err: Error) => deps.logger.warn({ err: err.message }, 'could not check job schedulers; will retry'))
       .finally(() => (running = false));

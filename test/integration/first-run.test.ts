@@ -45,12 +45,12 @@ describe('first run in development, nothing configured but where Postgres and Re
   beforeAll(async () => {
     app = await startAppProcess('main', { cwd, env });
     await bannerOf(app, 'switchboard listening');
+    credentials = readFileSync(join(cwd, '.data', 'ops-credentials'), 'utf8').trim();
   }, 180_000);
   afterAll(() => app?.stop());
 
   it('generates operator credentials into .data/ops-credentials, readable by its owner only', () => {
     const file = join(cwd, '.data', 'ops-credentials');
-    credentials = readFileSync(file, 'utf8').trim();
     expect(credentials).toMatch(/^ops:[A-Za-z0-9_-]{32}$/);
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });

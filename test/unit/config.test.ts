@@ -11,6 +11,20 @@ const dataDir = mkdtempSync(join(tmpdir(), 'sb-config-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const load = (env: Record<string, string | undefined>, terminal = false) => loadConfig(env, { dataDir, terminal });
 
+/** The error `fn` throws, or undefined when it returns. */
+function thrownBy(fn: () => unknown): Error | undefined {
+  try {
+    fn();
+  } catch (err) {
+    return err as Error;
+  }
+  return undefined;
+}
+
+/** An entry point started the way `npm start` or `npm run migrate` would, with `env` over this environment. */
+const start = (entry: 'main' | 'migrate', env: Record<string, string>) =>
+  spawnSync(process.execPath, ['--import', 'tsx', `src/${entry}.ts`], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 });
+
 describe('config', () => {
   it('applies the contract defaults', () => {
     const c = load(base);
@@ -96,32 +110,21 @@ describe('config', () => {
     [{ LOG_FORMAT: 'text' }, /^LOG_FORMAT: /],
     [{ NODE_ENV: 'production', APP_SECRET: undefined }, /^APP_SECRET: required/],
   ])('rejects %o with one line naming the variable', (env, pattern) => {
-    expect(() => load({ ...base, ...env })).toThrow(ConfigError);
-    try {
-      load({ ...base, ...env });
-    } catch (err) {
-      expect((err as Error).message).toMatch(pattern);
-      expect((err as Error).message).not.toContain('\n');
-    }
+    const err = thrownBy(() => load({ ...base, ...env }));
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err!.message).toMatch(pattern);
+    expect(err!.message).not.toContain('\n');
   });
 
   it('stops start-up with one clear line on a bad value', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/migrate.ts'], {
-      env: { ...process.env, PORT: 'eighty' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const res = start('migrate', { PORT: 'eighty' });
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toMatch(/^switchboard: PORT: /);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('stops start-up with one line naming LOG_FORMAT when it is neither pretty nor json', () => {
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, LOG_FORMAT: 'colourful' },
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const res = start('main', { LOG_FORMAT: 'colourful' });
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe('switchboard: LOG_FORMAT: Invalid option: expected one of "pretty"|"json"');
     expect(res.stdout).toBe('');
