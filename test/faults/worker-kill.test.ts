@@ -92,11 +92,14 @@ describe('worker processes killed mid-delivery', () => {
     expect(rows).toHaveLength(EVENTS + 1);
     const arrived = new Set(receiver.received.map((r) => r.body.id));
     for (const d of rows) expect(arrived.has(d.id)).toBe(true);
-    // The marked one: its first job stalled twice and BullMQ failed it; the relay sweep armed job 2, which
-    // delivered it on the third arrival with the first recorded attempt.
+    // The marked one: its first job stalled twice and BullMQ failed it; the relay sweep armed a new job, which
+    // delivered it with the first recorded attempt. Usually that is job 2 on the third arrival; kills 3 and 4 may
+    // land between a sweep's re-arm and its enqueue (job 3 then) or while job 2 sends it (one arrival more).
     const markedId = receiver.received.find((r) => r.body.payload.id === 'marked')!.body.id as string;
-    expect(rows.find((d) => d.id === markedId)).toMatchObject({ attempts: 1, job_seq: 2 });
-    expect(arrivals('marked')).toBe(3);
+    const marked = rows.find((d) => d.id === markedId);
+    expect(marked.attempts).toBe(1);
+    expect(marked.job_seq).toBeGreaterThanOrEqual(2);
+    expect(arrivals('marked')).toBeGreaterThanOrEqual(3);
     const firstJob = await t.deps.queues['webhook-delivery'].getJob(`${markedId}.1`);
     expect(firstJob?.failedReason).toMatch(/stalled/);
 
