@@ -2,7 +2,7 @@ import { listPartitions } from '../src/maintenance/partitions.repository.js';
 import { maintainPartitions } from '../src/maintenance/partitions.service.js';
 import { DAY_MS } from '../src/maintenance/retention.js';
 import { createDb, type Db } from '../src/platform/db.js';
-import type { Deps } from '../src/platform/deps.js';
+import type { Deps } from '../src/app/deps.js';
 import { relayOverdueDeliveries } from '../src/webhooks/dispatch.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import { seedTraffic } from '../test/helpers/seed-traffic.js';

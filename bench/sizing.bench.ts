@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { Deps } from '../src/platform/deps.js';
+import type { Deps } from '../src/app/deps.js';
 import { enqueueDeliveryJobs } from '../src/webhooks/dispatch.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import { seedTraffic } from '../test/helpers/seed-traffic.js';

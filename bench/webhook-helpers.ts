@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { SessionPrincipal } from '../src/auth/principal.js';
 import { signup } from '../src/accounts/accounts.service.js';
 import { transactWithEvents } from '../src/webhooks/outbox.js';
-import type { Deps } from '../src/platform/deps.js';
+import type { Deps } from '../src/app/deps.js';
 import { createWebhook } from '../src/webhooks/webhooks.service.js';
 import { startWorkers } from '../workers/index.js';
 import type { EventType } from '../src/events/event-types.js';

@@ -1,6 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import { Agent, request } from 'undici';
-import type { Deps } from '../src/platform/deps.js';
+import type { Deps } from '../src/app/deps.js';
 import { createWorkerRedis } from '../src/platform/redis.js';
 import { transactWithEvents } from '../src/webhooks/outbox.js';
 import { createWebhook } from '../src/webhooks/webhooks.service.js';

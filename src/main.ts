@@ -1,6 +1,6 @@
 import { logStartup } from './http/banner.js';
 import { startServer } from './http/server.js';
-import { bootRuntime, onShutdown, runMain } from './platform/runtime.js';
+import { bootRuntime, onShutdown, runMain } from './app/runtime.js';
 import { startWorkers } from '../workers/index.js';
 
 // npm start: migrations, then the API, every worker and the scheduler in one process.

@@ -1,4 +1,4 @@
-import { bootRuntime, runMain } from './platform/runtime.js';
+import { bootRuntime, runMain } from './app/runtime.js';
 
 // npm run migrate / Procfile "release": apply migrations and exit.
 runMain(async () => {

@@ -1,6 +1,6 @@
 import { logStartup } from './http/banner.js';
 import { startServer } from './http/server.js';
-import { bootRuntime, onShutdown, runMain } from './platform/runtime.js';
+import { bootRuntime, onShutdown, runMain } from './app/runtime.js';
 
 // Procfile "web": the API only. Migrations are the release phase's job.
 runMain(async () => {

@@ -1,4 +1,4 @@
-import { bootRuntime, onShutdown, runMain } from './platform/runtime.js';
+import { bootRuntime, onShutdown, runMain } from './app/runtime.js';
 import { startWorkers } from '../workers/index.js';
 
 // Procfile "worker": every queue's worker and the job schedulers.

@@ -1,5 +1,5 @@
 import { DelayedError, type WorkerOptions } from 'bullmq';
-import type { Deps } from '../src/platform/deps.js';
+import type { Deps } from '../src/app/deps.js';
 import { jobs } from '../src/platform/queues.js';
 import { attemptDelivery } from '../src/webhooks/delivery.service.js';
 import { defineProcessor } from './processor.js';

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { Worker, type WorkerOptions } from 'bullmq';
-import type { Deps } from '../src/platform/deps.js';
+import type { Deps } from '../src/app/deps.js';
 import { QUEUE_NAMES, type QueueName } from '../src/platform/queues.js';
 import { createWorkerRedis, type RedisClient } from '../src/platform/redis.js';
 import type { Processor } from './processor.js';

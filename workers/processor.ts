@@ -1,5 +1,5 @@
 import type { Job } from 'bullmq';
-import type { Deps } from '../src/platform/deps.js';
+import type { Deps } from '../src/app/deps.js';
 import type { JobData, JobDefinition } from '../src/platform/queues.js';
 
 /** A processor handles one job of the catalog. It is given ids, reloads what it needs and returns early when done. */

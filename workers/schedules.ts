@@ -1,6 +1,6 @@
 import { now } from '../src/platform/clock.js';
 import type { ScheduleId } from '../src/platform/config.js';
-import type { Deps } from '../src/platform/deps.js';
+import type { Deps } from '../src/app/deps.js';
 import { jobs, type JobDefinition } from '../src/platform/queues.js';
 
 /** Repeating maintenance jobs, run by BullMQ job schedulers: once per interval across every process. */

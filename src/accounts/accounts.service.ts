@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { hashPassword } from '../platform/crypto.js';
 import { newId } from '../platform/ids.js';

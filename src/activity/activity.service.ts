@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { assertAccountWide, assertAgentReach } from '../agents/agent-reach.js';
 import { findAgent } from '../agents/agents.repository.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { notFound } from '../platform/errors.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { listActivity as listRows, toActivityResponse } from './activity.repository.js';

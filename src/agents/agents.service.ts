@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { recordActivity } from '../activity/activity.repository.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { transactWithEvents } from '../webhooks/outbox.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';

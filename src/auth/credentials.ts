@@ -1,5 +1,5 @@
 import { AppError } from '../platform/errors.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import type { Principal } from './principal.js';
 import { resolveSession, SESSION_PREFIX } from './sessions.service.js';
 import { looksLikeKey } from './key-secret.js';

@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { findKeyBySecretHash, type KeyRow } from '../keys/keys.repository.js';
 import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
 import type { RedisClient } from '../platform/redis.js';

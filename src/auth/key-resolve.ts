@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { now } from '../platform/clock.js';
 import { touchKeyUsage } from '../keys/keys.repository.js';

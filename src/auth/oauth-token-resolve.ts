@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { findAccessTokenWithGrant, touchGrantUsage } from '../oauth/grants.repository.js';
 import { hashOAuthId, openStoredPayload } from '../oauth/oauth-store.js';

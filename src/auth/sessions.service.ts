@@ -1,6 +1,6 @@
 import { randomBase62, newId } from '../platform/ids.js';
 import { DUMMY_PASSWORD_HASH, sha256Hex, verifyPassword } from '../platform/crypto.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import type { Conn } from '../platform/db.js';
 import { AppError } from '../platform/errors.js';
 import { now } from '../platform/clock.js';

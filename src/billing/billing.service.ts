@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import type { Trx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { iso, now } from '../platform/clock.js';

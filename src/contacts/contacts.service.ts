@@ -3,7 +3,7 @@ import { assertAccountWide, assertAgentReach } from '../agents/agent-reach.js';
 import { findAgent } from '../agents/agents.repository.js';
 import type { Emit } from '../webhooks/outbox.js';
 import { transactWithEvents } from '../webhooks/outbox.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import type { Trx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';

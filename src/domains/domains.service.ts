@@ -1,6 +1,6 @@
 import { recordAudit } from '../audit/audit.repository.js';
 import type { Principal } from '../auth/principal.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';

@@ -1,5 +1,5 @@
 import { iso } from '../platform/clock.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { listEvents, type EventRow } from '../events/events.repository.js';
 import { EVENT_TYPES, type EventType } from '../events/event-types.js';
 import { envelopeJsonSchema } from '../events/event-schemas.js';

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import type { AppState } from './context.js';
 import { docsPage } from './docs.js';

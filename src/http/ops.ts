@@ -2,7 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { KoaAdapter } from '@bull-board/koa';
 import type { Middleware } from 'koa';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { safeEqual } from '../platform/crypto.js';
 import { AppError } from '../platform/errors.js';
 import { QUEUE_NAMES } from '../platform/queues.js';

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import type { Access } from '../auth/access.js';
 import type { AppContext, AppState, Handler } from './context.js';
 import { guard } from './middleware/authenticate.js';

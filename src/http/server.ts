@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { createApp } from './app.js';
 import { answerClientError } from './client-error.js';
 

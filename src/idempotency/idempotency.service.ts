@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { claimKey, completeKey, deleteExpiredKeys, findKey, releaseKey } from './idempotency.repository.js';
 

@@ -5,7 +5,7 @@ import { assertAccountWide } from '../agents/agent-reach.js';
 import { findAgent } from '../agents/agents.repository.js';
 import { transactWithEvents } from '../webhooks/outbox.js';
 import { sha256Hex } from '../platform/crypto.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { notFound } from '../platform/errors.js';
 import { newId, randomBase62 } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';

@@ -1,4 +1,4 @@
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { now } from '../platform/clock.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { operationalEvent } from '../events/event-payloads.js';

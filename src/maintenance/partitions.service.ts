@@ -1,5 +1,5 @@
 import { now } from '../platform/clock.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import {
   createDayPartition,
   dayStart,

@@ -3,7 +3,7 @@ import { ListToolsRequestSchema, type CallToolResult, type Tool, type ToolAnnota
 import { z } from 'zod';
 import { authorize, type Access } from '../auth/access.js';
 import type { Principal } from '../auth/principal.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import type { Logger } from '../platform/logger.js';
 import { AppError } from '../platform/errors.js';
 import { describeRefusedInput, isRefusedInput, refusedInputError } from '../platform/pg-errors.js';

@@ -1,7 +1,7 @@
 import { recordActivity } from '../activity/activity.repository.js';
 import { transactWithEvents } from '../webhooks/outbox.js';
 import { findInbox } from '../inboxes/inboxes.repository.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import * as repo from './messages.repository.js';
 import { toMessageResponse } from './messages.schema.js';
 import { sendAccountEmail, sendAccountSms } from './transport.js';

@@ -5,7 +5,7 @@ import { transactWithEvents } from '../webhooks/outbox.js';
 import { findInboxByToken } from '../inboxes/inboxes.repository.js';
 import { addressFor } from '../inboxes/inboxes.schema.js';
 import { safeEqual, sha256Hex } from '../platform/crypto.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { parseInput } from '../platform/validation.js';

@@ -8,7 +8,7 @@ import { linkOrCreateContact } from '../contacts/contacts.service.js';
 import { findInbox } from '../inboxes/inboxes.repository.js';
 import { addressFor } from '../inboxes/inboxes.schema.js';
 import { transactWithEvents } from '../webhooks/outbox.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';

@@ -1,7 +1,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import { getIntegrationConfig } from '../integrations/integrations.service.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { isIP } from 'node:net';
 import { pickAddress } from '../platform/http-client.js';
 

@@ -1,6 +1,6 @@
 import type { UserRow } from '../accounts/accounts.schema.js';
 import { findAgent } from '../agents/agents.repository.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { defaultScopesOf, mayGrant, parseResource, scopesOf, type Resource } from './resources.js';
 
 // What the consent page may offer a person for one authorization request: never more than the resource's scope

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { createSealer, sha256Hex, type Sealer } from '../platform/crypto.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { deleteGrantByHash } from './grants.repository.js';
 import { consumeStored, deleteExpiredStored, deleteStored, deleteStoredByGrant, findStored, findStoredByUid, upsertStored } from './store.repository.js';
 

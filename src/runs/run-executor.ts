@@ -4,7 +4,7 @@ import { findAgent, type AgentRow } from '../agents/agents.repository.js';
 import { recentMessages, touchConversation } from '../messages/conversations.repository.js';
 import { insertMessage } from '../messages/messages.repository.js';
 import type { MessageRow } from '../messages/messages.schema.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { newId } from '../platform/ids.js';
 import { toStorableText } from '../platform/text.js';
 import * as repo from './runs.repository.js';

@@ -7,7 +7,7 @@ import { chargeCredits } from '../billing/billing.service.js';
 import { CHAT_THREAD, upsertConversation } from '../messages/conversations.repository.js';
 import { insertMessage } from '../messages/messages.repository.js';
 import { iso } from '../platform/clock.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { enqueue, jobs } from '../platform/queues.js';

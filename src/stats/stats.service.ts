@@ -1,5 +1,5 @@
 import { now } from '../platform/clock.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { countAccountResources } from './stats.repository.js';
 
 /** Current counts of everything the account holds; computed on read (cheap: indexed by account). */

@@ -4,7 +4,7 @@ import { API_VERSION } from '../events/event-schemas.js';
 import { sendPlatformEmail } from '../messages/transport.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
 import { iso, now } from '../platform/clock.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { newUuid } from '../platform/ids.js';
 import { recordGone, stopDelivery, type AttemptRecord, type SendContext } from './deliveries.repository.js';
 import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';

@@ -1,5 +1,5 @@
 import type { JobState } from 'bullmq';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { enqueueBulk, jobs } from '../platform/queues.js';
 import { findOverdueDeliveries, findPendingDeliveriesOfEvent, rearmDeliveries, type ArmedDelivery, type FannedOutEvent } from './deliveries.repository.js';
 

@@ -1,7 +1,7 @@
 import { iso, now } from '../platform/clock.js';
 import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
 import type { Db } from '../platform/db.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { notFound } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { isBackendUnavailable } from '../platform/outage.js';

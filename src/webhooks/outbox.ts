@@ -1,6 +1,6 @@
 import type { NewEvent } from '../events/events.repository.js';
 import type { Trx } from '../platform/db.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { insertEventWithDeliveries, type FannedOutEvent } from './deliveries.repository.js';
 import { dispatchCommitted } from './dispatch.js';
 

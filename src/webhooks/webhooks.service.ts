@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { TEST_EVENT, type EventType } from '../events/event-types.js';
 import { iso, now } from '../platform/clock.js';
-import type { Deps } from '../platform/deps.js';
+import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
 import { newId } from '../platform/ids.js';

@@ -1,4 +1,4 @@
-import type { Deps } from '../../src/platform/deps.js';
+import type { Deps } from '../../src/app/deps.js';
 import { createQueues } from '../../src/platform/queues.js';
 import { createApiRedis } from '../../src/platform/redis.js';
 

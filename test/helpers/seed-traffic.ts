@@ -1,7 +1,7 @@
 import { ensureDayPartitions } from '../../src/maintenance/partitions.service.js';
 import { dayStart } from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
-import type { Deps } from '../../src/platform/deps.js';
+import type { Deps } from '../../src/app/deps.js';
 
 // Webhook traffic seeded in bulk, for the query-plan test and the scale benchmark: `rows` events, as many
 // deliveries (one per event) and as many attempts (one per delivery), spread evenly over [from, to), written

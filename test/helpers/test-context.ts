@@ -3,12 +3,12 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { loadConfig, type Env } from '../../src/platform/config.js';
 import { adminQuery, createDb, ensureDatabase, migrateLatest } from '../../src/platform/db.js';
-import type { Deps } from '../../src/platform/deps.js';
+import type { Deps } from '../../src/app/deps.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createQueues } from '../../src/platform/queues.js';
 import { createApiRedis, createWorkerRedis, whenRedisReady } from '../../src/platform/redis.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
-import { createDeps } from '../../src/platform/runtime.js';
+import { createDeps } from '../../src/app/runtime.js';
 import { startWorkers, type RunningWorkers } from '../../workers/index.js';
 
 export const TEST_APP_SECRET = 'test-app-secret-0123456789abcdefghijklmnopqrstuvwxyz';

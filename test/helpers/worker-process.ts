@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/platform/config.js';
-import { bootRuntime } from '../../src/platform/runtime.js';
+import { bootRuntime } from '../../src/app/runtime.js';
 import { startWorkers } from '../../workers/index.js';
 
 // A separate worker process for crash tests: runs every queue's worker on the database, Redis and BullMQ

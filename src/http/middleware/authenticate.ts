@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../platform/errors.js';
 import { authorize, type Access } from '../../auth/access.js';
 import { resolveCredential } from '../../auth/credentials.js';

@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import { idempotencyKeyHeader } from '../../idempotency/idempotency.schema.js';
 import { abandonIdempotencyKey, claimIdempotencyKey, settleIdempotencyKey } from '../../idempotency/idempotency.service.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { parseInput } from '../../platform/validation.js';
 import type { AppContext, AppState } from '../context.js';
 import { principalOf } from './authenticate.js';

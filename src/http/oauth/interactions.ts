@@ -4,7 +4,7 @@ import { findUserById } from '../../accounts/accounts.repository.js';
 import type { UserRow } from '../../accounts/accounts.schema.js';
 import { verifyLogin } from '../../auth/sessions.service.js';
 import { AppError } from '../../platform/errors.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { judgeConsentChoice, judgeConsentRequest } from '../../oauth/consent.js';
 import { recordConsentedGrant } from '../../oauth/grants.service.js';
 import { OAUTH_MOUNT } from '../../oauth/resources.js';

@@ -1,5 +1,5 @@
 import type { Context, Middleware } from 'koa';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { OAUTH_MOUNT } from '../../oauth/resources.js';
 import { clientIp } from '../client-ip.js';
 import type { AppState } from '../context.js';

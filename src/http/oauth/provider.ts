@@ -1,7 +1,7 @@
 import { errors, interactionPolicy, Provider, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { findUserById } from '../../accounts/accounts.repository.js';
 import { checkTargetUrl } from '../../platform/http-client.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { createStoreAdapter } from '../../oauth/oauth-store.js';
 import { ALL_RESOURCE_SCOPES, issuerOf, OAUTH_MOUNT, parseResource, scopesOf } from '../../oauth/resources.js';
 import { cookieKey, signingJwk } from './keys.js';

@@ -7,7 +7,7 @@ import { contactResponse } from '../../contacts/contacts.schema.js';
 import { listAgentContacts } from '../../contacts/contacts.service.js';
 import { chatInput, conversationResponse, messageResponse } from '../../messages/messages.schema.js';
 import { listAgentConversations, listAgentDrafts } from '../../messages/messages.service.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { pageOf } from '../../platform/output.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';

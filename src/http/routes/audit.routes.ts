@@ -3,7 +3,7 @@ import { listAudit, toAuditResponse } from '../../audit/audit.repository.js';
 import { auditResponse } from '../../audit/audit.schema.js';
 import { listNotifications, toNotificationResponse } from '../../notifications/notifications.repository.js';
 import { notificationResponse } from '../../notifications/notifications.schema.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { pageOf } from '../../platform/output.js';
 import { mapPage, pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';

@@ -13,7 +13,7 @@ import {
   userResponse,
 } from '../../accounts/accounts.schema.js';
 import { addMember, getAccount, listMembers, signup, updateAccountPolicy } from '../../accounts/accounts.service.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { pageOf } from '../../platform/output.js';
 import { mapPage, pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';

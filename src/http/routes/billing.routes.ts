@@ -1,7 +1,7 @@
 import { adminOnly, requireScope } from '../../auth/access.js';
 import { billingResponse, creditsInput } from '../../billing/billing.schema.js';
 import { addCredits, getBilling } from '../../billing/billing.service.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { parseInput } from '../../platform/validation.js';
 import { clientIp } from '../client-ip.js';
 import { principalOf } from '../middleware/authenticate.js';

@@ -1,7 +1,7 @@
 import { requireScope } from '../../auth/access.js';
 import { addDomain, getDomain, listDomainsFor, removeDomain, verifyDomain } from '../../domains/domains.service.js';
 import { domainInput, domainResponse } from '../../domains/domains.schema.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { pageOf } from '../../platform/output.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';

@@ -2,7 +2,7 @@ import { authenticated } from '../../auth/access.js';
 import { eventTypeResponse } from '../../feed/feed.schema.js';
 import { describeEventTypes } from '../../feed/feed.service.js';
 import { pageOf } from '../../platform/output.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import type { ApiRouter } from '../router.js';
 
 export function registerEventTypeRoutes(api: ApiRouter, _deps: Deps) {

@@ -2,7 +2,7 @@ import { requireScope } from '../../auth/access.js';
 import { feedItemResponse } from '../../feed/feed.schema.js';
 import { listFeed } from '../../feed/feed.service.js';
 import { pageOf } from '../../platform/output.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { principalOf } from '../middleware/authenticate.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { publicAccess } from '../../auth/access.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import type { ApiRouter } from '../router.js';
 
 async function check(probe: () => Promise<unknown>, timeoutMs = 2000): Promise<'ok' | 'down'> {

@@ -1,7 +1,7 @@
 import { publicAccess } from '../../auth/access.js';
 import { receiveInbound } from '../../messages/inbound.service.js';
 import { inboundInput, messageResponse } from '../../messages/messages.schema.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import type { ApiRouter } from '../router.js';
 
 // Public by design: the inbox's own ingest token (X-Inbound-Token) is the credential, checked by the service.

@@ -2,7 +2,7 @@ import { requireScope } from '../../auth/access.js';
 import { inboxInput, inboxPatch, inboxResponse, inboxWithTokenResponse } from '../../inboxes/inboxes.schema.js';
 import { pageOf } from '../../platform/output.js';
 import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from '../../inboxes/inboxes.service.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { principalOf } from '../middleware/authenticate.js';

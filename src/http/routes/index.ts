@@ -1,4 +1,4 @@
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import type { ApiRouter } from '../router.js';
 import { registerAgentRoutes } from './agents.routes.js';
 import { registerContactRoutes } from './contacts.routes.js';

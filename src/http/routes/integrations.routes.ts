@@ -6,7 +6,7 @@ import {
   parseProvider,
 } from '../../integrations/integrations.service.js';
 import { integrationResponse, smsHttpInput, smtpInput } from '../../integrations/integrations.schema.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { pageOf } from '../../platform/output.js';
 import { z } from 'zod';
 import { clientIp } from '../client-ip.js';

@@ -11,7 +11,7 @@ import {
 } from '../../keys/keys.schema.js';
 import { pageOf } from '../../platform/output.js';
 import * as keys from '../../keys/keys.service.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { mapPage, pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { clientIp } from '../client-ip.js';

@@ -3,7 +3,7 @@ import { accountServer, accountTools } from '../../mcp/account-tools.js';
 import { agentServer, agentTools } from '../../mcp/agent-tools.js';
 import { serveMcpRequest } from '../../mcp/serve.js';
 import { buildMcpServer, type McpTool } from '../../mcp/tools.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { text } from '../../platform/input.js';
 import { jsonRecord, outText } from '../../platform/output.js';
 import { z } from 'zod';

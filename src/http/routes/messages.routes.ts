@@ -3,7 +3,7 @@ import { requireScope } from '../../auth/access.js';
 import { conversationListQuery, conversationResponse, draftInput, messageListQuery, messageResponse } from '../../messages/messages.schema.js';
 import { pageOf } from '../../platform/output.js';
 import { createDraft, getMessage, listConversations, listDrafts, listMessages, sendMessage } from '../../messages/messages.service.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { principalOf } from '../middleware/authenticate.js';

@@ -1,5 +1,5 @@
 import { adminOnly, publicAccess } from '../../auth/access.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { mapPage, pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { listOAuthGrants, revokeOAuthGrant } from '../../oauth/grants.service.js';

@@ -1,5 +1,5 @@
 import { publicAccess } from '../../auth/access.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { jsonRecord } from '../../platform/output.js';
 import { buildOpenApiDocument } from '../openapi/document.js';
 import type { ApiRouter } from '../router.js';

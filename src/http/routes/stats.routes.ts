@@ -1,5 +1,5 @@
 import { requireScope } from '../../auth/access.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { statsResponse } from '../../stats/stats.schema.js';
 import { getAccountStats } from '../../stats/stats.service.js';
 import { principalOf } from '../middleware/authenticate.js';

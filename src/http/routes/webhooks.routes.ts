@@ -1,5 +1,5 @@
 import { requireScope } from '../../auth/access.js';
-import type { Deps } from '../../platform/deps.js';
+import type { Deps } from '../../app/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { getWebhookStats } from '../../webhooks/endpoint-stats.service.js';

@@ -2,13 +2,13 @@ import type { KeyCache } from '../auth/key-cache.js';
 import type { DeliveryBatches } from '../webhooks/delivery-batches.js';
 import type { WebhookThrottle } from '../webhooks/throttle.js';
 import type { WebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
-import type { Config } from './config.js';
-import type { Sealers } from './crypto.js';
-import type { Db } from './db.js';
-import type { HttpClient } from './http-client.js';
-import type { Logger } from './logger.js';
-import type { Queues } from './queues.js';
-import type { RedisClient } from './redis.js';
+import type { Config } from '../platform/config.js';
+import type { Sealers } from '../platform/crypto.js';
+import type { Db } from '../platform/db.js';
+import type { HttpClient } from '../platform/http-client.js';
+import type { Logger } from '../platform/logger.js';
+import type { Queues } from '../platform/queues.js';
+import type { RedisClient } from '../platform/redis.js';
 
 /**
  * What services, routes and processors are given. Nothing in the service is a module-level singleton: every

@@ -2,15 +2,15 @@ import { createKeyCache } from '../auth/key-cache.js';
 import { createDeliveryBatches } from '../webhooks/delivery-batches.js';
 import { createWebhookThrottle } from '../webhooks/throttle.js';
 import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createSealers } from './crypto.js';
-import { createDb, ensureDatabase, migrateLatest } from './db.js';
+import { ConfigError, loadConfig, type Config } from '../platform/config.js';
+import { createSealers } from '../platform/crypto.js';
+import { createDb, ensureDatabase, migrateLatest } from '../platform/db.js';
 import type { Connections, Deps } from './deps.js';
-import { createHttpClient } from './http-client.js';
-import { ensureLocalServices, StartupError, type LocalServices } from './local-services.js';
-import { createServiceLogger } from './logger.js';
-import { createQueues } from './queues.js';
-import { createApiRedis, describeRedis, whenRedisReady } from './redis.js';
+import { createHttpClient } from '../platform/http-client.js';
+import { ensureLocalServices, StartupError, type LocalServices } from '../platform/local-services.js';
+import { createServiceLogger } from '../platform/logger.js';
+import { createQueues } from '../platform/queues.js';
+import { createApiRedis, describeRedis, whenRedisReady } from '../platform/redis.js';
 
 export interface Runtime {
   deps: Deps;
