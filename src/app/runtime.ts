@@ -79,8 +79,19 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.db.destroy();
 }
 
+/** Node 20 reached end of life in April 2026; oidc-provider and the MCP conformance suite need 22 or newer. */
+const MIN_NODE_MAJOR = 22;
+
 /** Runs an entry point; a configuration or start-up problem prints one line and exits 1. */
 export function runMain(main: () => Promise<void>): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < MIN_NODE_MAJOR) {
+    console.error(
+      `switchboard: needs Node ${MIN_NODE_MAJOR} or newer (developed and tested on 24); this is ${process.version}. ` +
+        'npm ci installs Node 24 into node_modules on Linux x64; elsewhere install the version in .nvmrc.',
+    );
+    process.exit(1);
+  }
   main().catch((err: unknown) => {
     if (err instanceof ConfigError || err instanceof StartupError) {
       console.error(`switchboard: ${err.message}`);
