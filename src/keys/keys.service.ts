@@ -16,7 +16,7 @@ import type { AccountKeyInput, AgentKeyInput, KeyPatch } from './keys.schema.js'
 import { resolveScopes } from './key-scopes.js';
 import { keyEventRef } from './key-events.js';
 import { operationalEvent } from '../events/event-payloads.js';
-import { transactWithEvents } from '../webhooks/outbox.js';
+import { transactWithEvents } from '../events/emit.js';
 
 const keyNotFound = () => notFound('API key');
 

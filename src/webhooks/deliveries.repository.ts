@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { FannedOutEvent } from '../events/emit.js';
 import type { NewEvent } from '../events/events.repository.js';
 import { preparedRaw, type Conn, type Trx } from '../platform/db.js';
 import { newId, uuidV7Time } from '../platform/ids.js';
@@ -61,11 +62,6 @@ function whereDelivery(q: Knex.QueryBuilder, id: string, column = 'id'): Knex.Qu
 }
 
 // ---- fan-out: the event and its deliveries, in the emitting transaction ----
-
-export interface FannedOutEvent {
-  eventId: string;
-  deliveryIds: string[];
-}
 
 /**
  * The event row and one delivery row per active subscription of the account that wants it, in ONE statement, so

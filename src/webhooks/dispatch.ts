@@ -1,7 +1,8 @@
 import type { JobState } from 'bullmq';
 import type { Deps } from '../app/deps.js';
 import { enqueueBulk, jobs } from '../platform/queues.js';
-import { findOverdueDeliveries, findPendingDeliveriesOfEvent, rearmDeliveries, type ArmedDelivery, type FannedOutEvent } from './deliveries.repository.js';
+import { findOverdueDeliveries, findPendingDeliveriesOfEvent, rearmDeliveries, type ArmedDelivery } from './deliveries.repository.js';
+import type { FannedOutEvent } from '../events/emit.js';
 
 // From delivery rows to delivery jobs. The row is the outbox and the authority: a pending delivery names, in
 // job_seq, the one job that may make its next attempt, and the job id is `<delivery id>.<job_seq>`, so adding a

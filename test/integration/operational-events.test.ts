@@ -5,7 +5,7 @@ import type { Principal } from '../../src/auth/principal.js';
 import { chargeCredits } from '../../src/billing/billing.service.js';
 import { sweepExpiredKeys } from '../../src/keys/keys-sweep.service.js';
 import { AppError } from '../../src/platform/errors.js';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, updateKeyRow } from '../helpers/keys.js';
 import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';

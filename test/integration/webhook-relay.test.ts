@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionPrincipal } from '../../src/auth/principal.js';
 import { createWorkerRedis } from '../../src/platform/redis.js';
 import { deliveryJobId, relayOverdueDeliveries } from '../../src/webhooks/dispatch.js';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { enableWebhook, redeliver } from '../../src/webhooks/webhooks.service.js';
 import { withDeadQueue } from '../helpers/dead-queue.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';

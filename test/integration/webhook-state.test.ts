@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryJobId } from '../../src/webhooks/dispatch.js';
 import { recordExhaustions, recordRetries, recordSuccesses, type AttemptRecord } from '../../src/webhooks/deliveries.repository.js';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
