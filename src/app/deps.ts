@@ -1,4 +1,4 @@
-import type { KeyCache } from '../auth/key-cache.js';
+import type { KeyCache } from '../keys/key-cache.js';
 import type { EventFanOut } from '../events/emit.js';
 import type { DeliveryBatches } from '../webhooks/delivery-batches.js';
 import type { WebhookThrottle } from '../webhooks/throttle.js';

@@ -1,4 +1,4 @@
-import { createKeyCache } from '../auth/key-cache.js';
+import { createKeyCache } from '../keys/key-cache.js';
 import { createDeliveryBatches } from '../webhooks/delivery-batches.js';
 import { insertEventWithDeliveries } from '../webhooks/deliveries.repository.js';
 import { dispatchCommitted } from '../webhooks/dispatch.js';

@@ -5,7 +5,7 @@ import { newId } from '../platform/ids.js';
 import type { PageQuery } from '../platform/pagination.js';
 import type { Principal } from '../auth/principal.js';
 import { generateSecret, prefixOf } from '../auth/key-secret.js';
-import { invalidateKeyHashes } from '../auth/key-cache.js';
+import { invalidateKeyHashes } from './key-cache.js';
 import type { Trx } from '../platform/db.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { findAccount } from '../accounts/accounts.repository.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveCredential } from '../../src/auth/credentials.js';
+import { resolveCredential } from '../../src/http/credentials.js';
 import type { Principal } from '../../src/auth/principal.js';
 import { chargeCredits } from '../../src/billing/billing.service.js';
 import { AppError } from '../../src/platform/errors.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveCredential } from '../../src/auth/credentials.js';
+import { resolveCredential } from '../../src/http/credentials.js';
 import type { Principal } from '../../src/auth/principal.js';
 import { chargeCredits } from '../../src/billing/billing.service.js';
 import { sweepExpiredKeys } from '../../src/keys/keys-sweep.service.js';

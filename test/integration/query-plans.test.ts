@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEvents } from '../../src/events/events.repository.js';
 import { clearEndedGraces, claimKeysToWarn, expireDueKeys } from '../../src/keys/keys-sweep.repository.js';
-import { deleteExpiredSessions } from '../../src/auth/sessions.repository.js';
+import { deleteExpiredSessions } from '../../src/accounts/sessions.repository.js';
 import { hasPendingDeliveries, listPartitions } from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Trx } from '../../src/platform/db.js';

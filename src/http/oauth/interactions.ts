@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { errors, type Provider } from 'oidc-provider';
 import { findUserById } from '../../accounts/accounts.repository.js';
 import type { UserRow } from '../../accounts/accounts.schema.js';
-import { verifyLogin } from '../../auth/sessions.service.js';
+import { verifyLogin } from '../../accounts/sessions.service.js';
 import { AppError } from '../../platform/errors.js';
 import type { Deps } from '../../app/deps.js';
 import { judgeConsentChoice, judgeConsentRequest } from '../../oauth/consent.js';

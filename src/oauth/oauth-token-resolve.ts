@@ -1,10 +1,9 @@
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
-import { findAccessTokenWithGrant, touchGrantUsage } from '../oauth/grants.repository.js';
-import { hashOAuthId, openStoredPayload } from '../oauth/oauth-store.js';
-import { mayGrant, parseResource, scopesOf, type Resource } from '../oauth/resources.js';
-import type { RequestInfo, Resolved } from './credentials.js';
-import type { KeyPrincipal } from './principal.js';
+import { findAccessTokenWithGrant, touchGrantUsage } from './grants.repository.js';
+import { hashOAuthId, openStoredPayload } from './oauth-store.js';
+import { mayGrant, parseResource, scopesOf } from './resources.js';
+import type { KeyPrincipal, RequestInfo, Resolved, Resource } from '../auth/principal.js';
 
 // OAuth access tokens (issued by the authorization server under /oauth) are opaque: 256 random bits in
 // base64url, 43 characters, which no session token or API key can be. A token is a Switchboard credential:

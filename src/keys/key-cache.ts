@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import { findKeyBySecretHash, type KeyRow } from '../keys/keys.repository.js';
+import { findKeyBySecretHash, type KeyRow } from './keys.repository.js';
 import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
 import type { RedisClient } from '../platform/redis.js';
 
