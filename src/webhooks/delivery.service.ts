@@ -62,7 +62,7 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
 
   const at = now().getTime();
   try {
-    return await recordAndMove(deps, ctx, record, nextStep(config, ctx.round_attempts + 1, res, at), at);
+    return await recordAndMove(deps, ctx, record, nextStep(config, ctx.round_attempts + 1, res, at));
   } finally {
     // Endpoint health counts every attempt made, after its record so the two statements do not compete.
     deps.webhookStats.record({ accountId: ctx.account_id, webhookId: ctx.webhook_id, at, ok: res.ok, status: res.status ?? null, error: res.ok ? null : res.error, durationMs: res.durationMs });
@@ -70,13 +70,13 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
 }
 
 /** Records the attempt and makes the transition its outcome calls for. */
-async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord, step: NextStep, at: number): Promise<string> {
+async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord, step: NextStep): Promise<string> {
   const { config, db, deliveryBatches: batches } = deps;
   switch (step.kind) {
     case 'succeeded':
       return (await batches.succeed(record)) ? 'succeeded' : 'succeeded (delivery had moved on)';
     case 'retry': {
-      const newSeq = await batches.retry({ ...record, nextAttemptAt: new Date(at + step.delayMs) });
+      const newSeq = await batches.retry({ ...record, retryDelayMs: step.delayMs });
       if (newSeq === null) return 'failed (delivery had moved on)';
       await armDeliveryJobs(deps, [{ id: ctx.id, job_seq: newSeq }], step.delayMs);
       return 'retry scheduled';

@@ -14,6 +14,7 @@ import { FormError, readForm, single } from './form-body.js';
 import { csrfKey } from './keys.js';
 import { renderMessage, renderPage } from './pages.js';
 import { consentView, loginView, type ClientView } from './views.js';
+import { now } from '../../platform/clock.js';
 
 // The sign-in and consent steps of an authorization (oidc-provider "interactions"). The library keeps the
 // interaction (in Postgres, bound to a cookie of the browser that started it); these handlers render and judge
@@ -121,7 +122,7 @@ export function createInteractionHandlers(deps: Deps, provider: Provider, public
       clientName: client.name,
       resource: request.resource,
       scopes: choice.scopes,
-      expiresAt: new Date(Date.now() + deps.config.oauth.grantTtlSeconds * 1000),
+      expiresAt: new Date(now().getTime() + deps.config.oauth.grantTtlSeconds * 1000),
       ip: clientIp(ctx, deps.config.trustProxyHops),
     });
     return finish(ctx, { consent: { grantId } }, true);
