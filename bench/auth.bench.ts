@@ -4,7 +4,7 @@ import autocannon, { type Result } from 'autocannon';
 import { publicAccess } from '../src/auth/access.js';
 import type { SessionPrincipal } from '../src/auth/principal.js';
 import { getAgent } from '../src/agents/agents.service.js';
-import { resolveCredential } from '../src/auth/credentials.js';
+import { resolveCredential } from '../src/http/credentials.js';
 import { createApp } from '../src/http/app.js';
 import { signup } from '../src/accounts/accounts.service.js';
 import { mintAgentKey } from '../src/keys/keys.service.js';

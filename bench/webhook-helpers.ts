@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { SessionPrincipal } from '../src/auth/principal.js';
 import { signup } from '../src/accounts/accounts.service.js';
-import { transactWithEvents } from '../src/webhooks/outbox.js';
+import { transactWithEvents } from '../src/events/emit.js';
 import type { Deps } from '../src/app/deps.js';
 import { createWebhook } from '../src/webhooks/webhooks.service.js';
 import { startWorkers } from '../workers/index.js';

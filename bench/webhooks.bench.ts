@@ -2,7 +2,7 @@ import { Queue, Worker } from 'bullmq';
 import { Agent, request } from 'undici';
 import type { Deps } from '../src/app/deps.js';
 import { createWorkerRedis } from '../src/platform/redis.js';
-import { transactWithEvents } from '../src/webhooks/outbox.js';
+import { transactWithEvents } from '../src/events/emit.js';
 import { createWebhook } from '../src/webhooks/webhooks.service.js';
 import { startWorkers } from '../workers/index.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';

@@ -3,6 +3,7 @@ import type { Deps } from '../src/app/deps.js';
 import { jobs } from '../src/platform/queues.js';
 import { attemptDelivery } from '../src/webhooks/delivery.service.js';
 import { defineProcessor } from './processor.js';
+import { now } from '../src/platform/clock.js';
 
 /**
  * One attempt of one delivery by the job its row names; the next attempt, if any, is a new job. A delivery its
@@ -14,7 +15,7 @@ export const deliverWebhookProcessor = defineProcessor({
   async process(deps, data, job, token) {
     const outcome = await attemptDelivery(deps, data.deliveryId, data.seq, data.slotRps);
     if (typeof outcome === 'string') return { outcome };
-    await job.moveToDelayed(Date.now() + outcome.waitMs, token);
+    await job.moveToDelayed(now().getTime() + outcome.waitMs, token);
     // After the move: a process that dies in between leaves a delayed job without the mark, which asks again
     // (later, never earlier, than its slot).
     await job.updateData({ ...data, slotRps: outcome.slotRps });

@@ -10,8 +10,7 @@ import { defineProcessor } from './processor.js';
 export const relayOutboxProcessor = defineProcessor({
   job: jobs.relayOutbox,
   async process(deps) {
-    const dueBefore = new Date(Date.now() - deps.config.webhooks.relayAfterMs);
-    const result = await relayOverdueDeliveries(deps, dueBefore, 1000, 20);
+    const result = await relayOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
     if (result.rearmed) deps.logger.info(result, 'relay sweep re-armed deliveries whose job was gone');
     return result;
   },

@@ -4,6 +4,7 @@ import { jobs } from '../src/platform/queues.js';
 import { findStaleQueuedRuns } from '../src/runs/runs.repository.js';
 import { enqueueRun } from '../src/runs/runs.service.js';
 import { defineProcessor } from './processor.js';
+import { now } from '../src/platform/clock.js';
 
 /**
  * Runs and messages are committed as queued, then enqueued after commit. If that enqueue failed (Redis away,
@@ -15,7 +16,7 @@ const BATCH = 500;
 export const requeueStuckWorkProcessor = defineProcessor({
   job: jobs.requeueStuckWork,
   async process(deps) {
-    const olderThan = new Date(Date.now() - deps.config.requeueAfterMs);
+    const olderThan = new Date(now().getTime() - deps.config.requeueAfterMs);
     const runs = await findStaleQueuedRuns(deps.db, olderThan, BATCH);
     for (const runId of runs) await enqueueRun(deps, runId);
     const messages = await findStaleQueuedMessages(deps.db, olderThan, BATCH);

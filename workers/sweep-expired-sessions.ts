@@ -1,4 +1,4 @@
-import { sweepExpiredSessions } from '../src/auth/sessions.service.js';
+import { sweepExpiredSessions } from '../src/accounts/sessions.service.js';
 import { jobs } from '../src/platform/queues.js';
 import { defineProcessor } from './processor.js';
 

@@ -5,7 +5,7 @@ import { hashPassword } from '../platform/crypto.js';
 import { newId } from '../platform/ids.js';
 import type { PageQuery } from '../platform/pagination.js';
 import { isUniqueViolation } from '../platform/pg-errors.js';
-import { issueSession } from '../auth/sessions.service.js';
+import { issueSession } from './sessions.service.js';
 import type { Principal } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import * as repo from './accounts.repository.js';

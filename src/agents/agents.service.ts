@@ -1,7 +1,7 @@
 import type { Principal } from '../auth/principal.js';
 import { recordActivity } from '../activity/activity.repository.js';
 import { recordAudit } from '../audit/audit.repository.js';
-import { transactWithEvents } from '../webhooks/outbox.js';
+import { transactWithEvents } from '../events/emit.js';
 import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';

@@ -1,4 +1,5 @@
-import type { KeyCache } from '../auth/key-cache.js';
+import type { KeyCache } from '../keys/key-cache.js';
+import type { EventFanOut } from '../events/emit.js';
 import type { DeliveryBatches } from '../webhooks/delivery-batches.js';
 import type { WebhookThrottle } from '../webhooks/throttle.js';
 import type { WebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
@@ -34,6 +35,8 @@ export interface Deps {
   webhookThrottle: WebhookThrottle;
   /** Endpoint health figures, added per coalesced batch of attempts. */
   webhookStats: WebhookStatsRecorder;
+  /** Where emitted events fan out (webhook deliveries), given to the emit module so it imports no webhook code. */
+  eventFanOut: EventFanOut;
 }
 
 /** The connections a runtime is built on; everything else in Deps is derived from them. */

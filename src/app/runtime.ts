@@ -1,5 +1,7 @@
-import { createKeyCache } from '../auth/key-cache.js';
+import { createKeyCache } from '../keys/key-cache.js';
 import { createDeliveryBatches } from '../webhooks/delivery-batches.js';
+import { insertEventWithDeliveries } from '../webhooks/deliveries.repository.js';
+import { dispatchCommitted } from '../webhooks/dispatch.js';
 import { createWebhookThrottle } from '../webhooks/throttle.js';
 import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
@@ -68,6 +70,7 @@ export function createDeps(connections: Connections): Deps {
     deliveryBatches: createDeliveryBatches(db),
     webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),
     webhookStats: createWebhookStatsRecorder(db, logger),
+    eventFanOut: { insertEventWithDeliveries, dispatchCommitted },
   };
 }
 

@@ -40,3 +40,19 @@ export const isAdminSession = (p: Principal): boolean => p.type === 'session' &&
 export const actorOf = (p: Principal): string => (p.type === 'session' ? p.userId : p.keyId);
 
 export type { AccountScope, AgentScope };
+
+/** An OAuth protected resource: one of the two MCP endpoints (src/oauth/resources.ts parses them). */
+export type Resource = { kind: 'account'; url: string } | { kind: 'agent'; url: string; agentId: string };
+
+export interface RequestInfo {
+  ip: string;
+  /** The origin clients reach the API at, and the OAuth resource (an MCP endpoint) this request is, if any. */
+  publicUrl?: string;
+  resource?: Resource | null;
+}
+
+export interface Resolved {
+  principal: Principal;
+  /** Headers the response must carry, e.g. Deprecation/Sunset for a rotated key's old secret. */
+  headers?: Record<string, string>;
+}

@@ -8,7 +8,7 @@ import { findAccount } from '../accounts/accounts.repository.js';
 import { operationalEvent } from '../events/event-payloads.js';
 import { keyEventRef } from '../keys/key-events.js';
 import { addKeySpend, findKey, type KeySpend } from '../keys/keys.repository.js';
-import type { Emit } from '../webhooks/outbox.js';
+import type { Emit } from '../events/emit.js';
 import { creditAccount, debitAccount, insertLedgerEntry, sumSpendByReason, type Debited } from './billing.repository.js';
 import { fellBelow, reachedZero, spendCapCrossings } from './thresholds.js';
 import { enforceRateLimit } from './rate-limit.js';

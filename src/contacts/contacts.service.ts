@@ -1,8 +1,8 @@
 import type { Principal } from '../auth/principal.js';
 import { assertAccountWide, assertAgentReach } from '../agents/agent-reach.js';
 import { findAgent } from '../agents/agents.repository.js';
-import type { Emit } from '../webhooks/outbox.js';
-import { transactWithEvents } from '../webhooks/outbox.js';
+import type { Emit } from '../events/emit.js';
+import { transactWithEvents } from '../events/emit.js';
 import type { Deps } from '../app/deps.js';
 import type { Trx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';

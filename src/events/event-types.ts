@@ -1,3 +1,6 @@
+/** The envelope's apiVersion (contract §7). */
+export const API_VERSION = '2026-11-01';
+
 // Every event name of the interface with its status. Subscriptions may name any of them.
 
 export const EVENT_TYPES = {

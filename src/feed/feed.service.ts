@@ -2,7 +2,7 @@ import { iso } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import { listEvents, type EventRow } from '../events/events.repository.js';
 import { EVENT_TYPES, type EventType } from '../events/event-types.js';
-import { envelopeJsonSchema } from '../events/event-schemas.js';
+import { envelopeJsonSchema } from './event-schemas.js';
 import { payloadJsonSchema } from '../events/event-payloads.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { retainedSince } from '../maintenance/retention.js';

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import { recordActivity } from '../activity/activity.repository.js';
 import { assertAccountWide } from '../agents/agent-reach.js';
 import { findAgent } from '../agents/agents.repository.js';
-import { transactWithEvents } from '../webhooks/outbox.js';
+import { transactWithEvents } from '../events/emit.js';
 import { sha256Hex } from '../platform/crypto.js';
 import type { Deps } from '../app/deps.js';
 import { notFound } from '../platform/errors.js';

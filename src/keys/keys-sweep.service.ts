@@ -3,7 +3,7 @@ import { now } from '../platform/clock.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { operationalEvent } from '../events/event-payloads.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
-import { transactWithEventsOfAccounts } from '../webhooks/outbox.js';
+import { transactWithEventsOfAccounts } from '../events/emit.js';
 import { keyEventRef } from './key-events.js';
 import { claimKeysToWarn, clearEndedGraces, expireDueKeys } from './keys-sweep.repository.js';
 

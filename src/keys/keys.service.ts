@@ -5,7 +5,7 @@ import { newId } from '../platform/ids.js';
 import type { PageQuery } from '../platform/pagination.js';
 import type { Principal } from '../auth/principal.js';
 import { generateSecret, prefixOf } from '../auth/key-secret.js';
-import { invalidateKeyHashes } from '../auth/key-cache.js';
+import { invalidateKeyHashes } from './key-cache.js';
 import type { Trx } from '../platform/db.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { findAccount } from '../accounts/accounts.repository.js';
@@ -16,7 +16,7 @@ import type { AccountKeyInput, AgentKeyInput, KeyPatch } from './keys.schema.js'
 import { resolveScopes } from './key-scopes.js';
 import { keyEventRef } from './key-events.js';
 import { operationalEvent } from '../events/event-payloads.js';
-import { transactWithEvents } from '../webhooks/outbox.js';
+import { transactWithEvents } from '../events/emit.js';
 
 const keyNotFound = () => notFound('API key');
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requireScope } from '../auth/access.js';
-import { listAgentActivity } from '../activity/activity.service.js';
+import { listAgentActivity } from '../agents/activity.service.js';
 import { agentPatch } from '../agents/agents.schema.js';
 import { getAgent, updateAgent } from '../agents/agents.service.js';
 import { chatInput } from '../messages/messages.schema.js';

@@ -1,5 +1,5 @@
 import { recordActivity } from '../activity/activity.repository.js';
-import { transactWithEvents } from '../webhooks/outbox.js';
+import { transactWithEvents } from '../events/emit.js';
 import { findInbox } from '../inboxes/inboxes.repository.js';
 import type { Deps } from '../app/deps.js';
 import * as repo from './messages.repository.js';

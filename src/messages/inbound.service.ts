@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { recordActivity } from '../activity/activity.repository.js';
 import { linkOrCreateContact } from '../contacts/contacts.service.js';
-import { transactWithEvents } from '../webhooks/outbox.js';
+import { transactWithEvents } from '../events/emit.js';
 import { findInboxByToken } from '../inboxes/inboxes.repository.js';
 import { addressFor } from '../inboxes/inboxes.schema.js';
 import { safeEqual, sha256Hex } from '../platform/crypto.js';

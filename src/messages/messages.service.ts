@@ -7,7 +7,7 @@ import { chargeCredits } from '../billing/billing.service.js';
 import { linkOrCreateContact } from '../contacts/contacts.service.js';
 import { findInbox } from '../inboxes/inboxes.repository.js';
 import { addressFor } from '../inboxes/inboxes.schema.js';
-import { transactWithEvents } from '../webhooks/outbox.js';
+import { transactWithEvents } from '../events/emit.js';
 import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';

@@ -1,7 +1,8 @@
 import type { UserRow } from '../accounts/accounts.schema.js';
 import { findAgent } from '../agents/agents.repository.js';
 import type { Deps } from '../app/deps.js';
-import { defaultScopesOf, mayGrant, parseResource, scopesOf, type Resource } from './resources.js';
+import { defaultScopesOf, mayGrant, parseResource, scopesOf } from './resources.js';
+import type { Resource } from '../auth/principal.js';
 
 // What the consent page may offer a person for one authorization request: never more than the resource's scope
 // namespace, and only what their role may grant. The same rules judge the submitted form, so a hand-made POST

@@ -6,7 +6,7 @@ import { newId } from '../platform/ids.js';
 import type { PageQuery } from '../platform/pagination.js';
 import { deleteGrant, insertGrant, listGrants, type GrantRow } from './grants.repository.js';
 import { hashOAuthId } from './oauth-store.js';
-import type { Resource } from './resources.js';
+import type { Resource } from '../auth/principal.js';
 import { deleteStoredByGrant } from './store.repository.js';
 
 export interface ConsentedGrant {

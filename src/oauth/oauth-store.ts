@@ -3,6 +3,7 @@ import { createSealer, sha256Hex, type Sealer } from '../platform/crypto.js';
 import type { Deps } from '../app/deps.js';
 import { deleteGrantByHash } from './grants.repository.js';
 import { consumeStored, deleteExpiredStored, deleteStored, deleteStoredByGrant, findStored, findStoredByUid, upsertStored } from './store.repository.js';
+import { now } from '../platform/clock.js';
 
 // oidc-provider's storage adapter, over our Postgres: nothing lives in process memory, so every API instance
 // answers every step of a flow. An artifact's id (for opaque tokens and codes the id IS the credential) is
@@ -34,7 +35,7 @@ export function createStoreAdapter(deps: StoreDeps): new (model: string) => Adap
   // Expired rows are invisible to reads; deleting them is bookkeeping, done off the request path at most once
   // a minute per instance so no sweep job is needed.
   const pruneSoon = () => {
-    const at = Date.now();
+    const at = now().getTime();
     if (at - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = at;
     deleteExpiredStored(deps.db, PRUNE_BATCH).catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'could not prune the OAuth store'));
@@ -57,7 +58,7 @@ export function createStoreAdapter(deps: StoreDeps): new (model: string) => Adap
         // A Grant is its own grant; every other artifact names the grant it stems from.
         grantIdHash: this.model === 'Grant' ? hashOAuthId(id) : payload.grantId ? hashOAuthId(payload.grantId) : null,
         uidHash: payload.uid ? hashOAuthId(payload.uid) : null,
-        expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+        expiresAt: expiresIn ? new Date(now().getTime() + expiresIn * 1000) : null,
       });
       pruneSoon();
     }

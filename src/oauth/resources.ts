@@ -1,5 +1,5 @@
 import { ACCOUNT_SCOPES, AGENT_SCOPES, DEFAULT_AGENT_SCOPES, DEFAULT_ACCOUNT_SCOPES } from '../auth/scopes.js';
-import type { Role } from '../auth/principal.js';
+import type { Resource, Role } from '../auth/principal.js';
 
 // The OAuth protected resources (RFC 8707 / RFC 9728) are Switchboard's two MCP endpoints. A resource indicator
 // is the endpoint's absolute URL under PUBLIC_URL; nothing else is a resource, so a token can never name the
@@ -8,8 +8,6 @@ import type { Role } from '../auth/principal.js';
 export const OAUTH_MOUNT = '/oauth';
 export const ACCOUNT_MCP_PATH = '/v1/mcp';
 const AGENT_MCP_PATH = /^\/v1\/agents\/(agt_[0-9A-Za-z]{1,64})\/mcp$/;
-
-export type Resource = { kind: 'account'; url: string } | { kind: 'agent'; url: string; agentId: string };
 
 export const issuerOf = (publicUrl: string): string => `${publicUrl}${OAUTH_MOUNT}`;
 

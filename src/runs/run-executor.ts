@@ -8,6 +8,7 @@ import type { Deps } from '../app/deps.js';
 import { newId } from '../platform/ids.js';
 import { toStorableText } from '../platform/text.js';
 import * as repo from './runs.repository.js';
+import { now } from '../platform/clock.js';
 
 export const DEFAULT_AUTO_REPLY = 'Thanks for your message. This agent has no runtime configured yet, so this is an automatic reply.';
 const HISTORY = 20;
@@ -56,7 +57,7 @@ export async function executeRun(deps: Deps, runId: string, attempt: { last: boo
     const replyId = newId('msg');
     await insertMessage(trx, accountId, {
       id: replyId, agent_id: agent.id, conversation_id: run.conversation_id, inbox_id: null, contact_id: null, run_id: run.id,
-      direction: 'outbound', channel: 'chat', status: 'sent', from_address: `agent:${agent.id}`, to_address: null, subject: null, text: reply, sent_at: new Date(),
+      direction: 'outbound', channel: 'chat', status: 'sent', from_address: `agent:${agent.id}`, to_address: null, subject: null, text: reply, sent_at: now(),
     });
     const finished = await repo.finishRun(trx, accountId, run.id, { status: 'succeeded', replyMessageId: replyId });
     if (!finished) throw new Error(`run ${run.id} was finished by someone else`);

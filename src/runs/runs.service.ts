@@ -11,7 +11,7 @@ import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { enqueue, jobs } from '../platform/queues.js';
-import { transactWithEvents } from '../webhooks/outbox.js';
+import { transactWithEvents } from '../events/emit.js';
 import * as repo from './runs.repository.js';
 
 const actorLabel = (p: Principal) => (p.type === 'session' ? `user:${p.userId}` : p.oauth ? `oauth:${p.keyId}` : `key:${p.keyId}`);

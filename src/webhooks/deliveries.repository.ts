@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { FannedOutEvent } from '../events/emit.js';
 import type { NewEvent } from '../events/events.repository.js';
 import { preparedRaw, type Conn, type Trx } from '../platform/db.js';
 import { newId, uuidV7Time } from '../platform/ids.js';
@@ -61,11 +62,6 @@ function whereDelivery(q: Knex.QueryBuilder, id: string, column = 'id'): Knex.Qu
 }
 
 // ---- fan-out: the event and its deliveries, in the emitting transaction ----
-
-export interface FannedOutEvent {
-  eventId: string;
-  deliveryIds: string[];
-}
 
 /**
  * The event row and one delivery row per active subscription of the account that wants it, in ONE statement, so
@@ -173,14 +169,20 @@ export interface AttemptRecord {
   error: string | null;
   errorMessage: string | null;
   durationMs: number;
-  /** Only for a retry: when the next attempt is due. */
-  nextAttemptAt?: Date | null;
+  /** Only for a retry: how long after now (the database's clock, see RETRY_DUE) the next attempt is due. */
+  retryDelayMs?: number | null;
 }
 
 const INPUT = `input AS (
-  SELECT * FROM unnest(?::text[], ?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::timestamptz[])
-    AS x(attempt_id, delivery_id, delivery_created_at, account_id, webhook_id, event, url, seq, attempt_number, response_status, response_body, error, error_message, duration_ms, next_attempt_at)
+  SELECT * FROM unnest(?::text[], ?::uuid[], ?::timestamptz[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::int[], ?::int[])
+    AS x(attempt_id, delivery_id, delivery_created_at, account_id, webhook_id, event, url, seq, attempt_number, response_status, response_body, error, error_message, duration_ms, retry_delay_ms)
 )`;
+/**
+ * When a retry is due. Every scheduling column (next_attempt_at) is written and compared on the database's clock,
+ * as are the partition key (created_at) and the delivery ids that carry it: it is the one clock every API and
+ * worker process shares, and the relay sweep compares rows written by all of them.
+ */
+const RETRY_DUE = `now() + i.retry_delay_ms * interval '1 millisecond'`;
 /** The state an attempt may move a delivery from: pending, and held by the job that made the attempt. */
 const HELD = `wd.id = i.delivery_id AND wd.created_at = i.delivery_created_at AND wd.account_id = i.account_id
   AND wd.status = 'pending' AND wd.job_seq = i.seq`;
@@ -189,14 +191,14 @@ const insertAttempts = (status: 'succeeded' | 'failed') => `a AS (
   INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
                                 response_status, response_body, error, error_message, duration_ms, next_attempt_at)
   SELECT i.attempt_id, i.delivery_id, i.webhook_id, i.account_id, i.event, i.attempt_number, '${status}', i.url,
-         i.response_status, i.response_body, i.error, i.error_message, i.duration_ms, CASE WHEN d.id IS NOT NULL THEN i.next_attempt_at END
+         i.response_status, i.response_body, i.error, i.error_message, i.duration_ms, CASE WHEN d.id IS NOT NULL THEN ${RETRY_DUE} END
     FROM input i LEFT JOIN d ON d.id = i.delivery_id
 )`;
 
 function inputColumns(items: AttemptRecord[]) {
   const col = <K extends keyof AttemptRecord>(k: K) => items.map((r) => r[k] ?? null);
   return [items.map(() => newId('att')), col('deliveryId'), col('deliveryCreatedAt'), col('accountId'), col('webhookId'), col('event'), col('url'), col('seq'), col('attemptNumber'),
-    col('responseStatus'), col('responseBody'), col('error'), col('errorMessage'), col('durationMs'), col('nextAttemptAt')] as unknown as string[];
+    col('responseStatus'), col('responseBody'), col('error'), col('errorMessage'), col('durationMs'), col('retryDelayMs')] as unknown as string[];
 }
 
 async function transition<R>(conn: Conn, name: string, sql: string, items: AttemptRecord[]): Promise<Array<R | undefined>> {
@@ -220,12 +222,12 @@ export async function recordSuccesses(conn: Conn, items: AttemptRecord[]): Promi
   return rows.map((r) => r?.moved === true);
 }
 
-/** pending → pending, due at `nextAttemptAt`, held by the next job. Answers each new job_seq (null: did not move). */
+/** pending → pending, due `retryDelayMs` from now, held by the next job. Answers each new job_seq (null: did not move). */
 export async function recordRetries(conn: Conn, items: AttemptRecord[]): Promise<Array<number | null>> {
   const rows = await transition<{ job_seq: number | null }>(conn, 'record_retries', `WITH ${INPUT}, d AS (
        UPDATE webhook_deliveries wd
           SET attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = i.error,
-              last_response_status = i.response_status, next_attempt_at = i.next_attempt_at, job_seq = wd.job_seq + 1, updated_at = now()
+              last_response_status = i.response_status, next_attempt_at = ${RETRY_DUE}, job_seq = wd.job_seq + 1, updated_at = now()
          FROM input i WHERE ${HELD}
        RETURNING wd.id, wd.job_seq
      ), ${insertAttempts('failed')}
@@ -310,17 +312,17 @@ export async function hastenDelivery(conn: Conn, accountId: string, delivery: De
   return row;
 }
 
-/** Pending deliveries due before `dueBefore`, oldest first, keyset-paged (the relay sweep's candidates). */
-export async function findOverdueDeliveries(conn: Conn, dueBefore: Date, limit: number, after?: { dueAt: Date; id: string }): Promise<Array<ArmedDelivery & { next_attempt_at: Date }>> {
+/** Pending deliveries more than `overdueMs` past due, oldest first, keyset-paged (the relay sweep's candidates). */
+export async function findOverdueDeliveries(conn: Conn, overdueMs: number, limit: number, after?: { dueAt: Date; id: string }): Promise<Array<ArmedDelivery & { next_attempt_at: Date }>> {
   // The status is a literal so that even a generic plan uses the partial index webhook_deliveries_due. Prepared:
   // planning a query that no partition bound prunes costs a few ms at 49 day partitions; a kept plan 0.6-0.9 ms.
   const { rows } = await preparedRaw(
     conn,
     'find_overdue_deliveries',
     `SELECT id, created_at, job_seq, next_attempt_at FROM webhook_deliveries
-      WHERE status = 'pending' AND next_attempt_at < ? AND (next_attempt_at, id) > (?::timestamptz, ?::uuid)
+      WHERE status = 'pending' AND next_attempt_at < now() - ?::int * interval '1 millisecond' AND (next_attempt_at, id) > (?::timestamptz, ?::uuid)
       ORDER BY next_attempt_at, id LIMIT ?`,
-    [dueBefore, after?.dueAt ?? new Date(0), after?.id ?? '00000000-0000-0000-0000-000000000000', limit],
+    [overdueMs, after?.dueAt ?? new Date(0), after?.id ?? '00000000-0000-0000-0000-000000000000', limit],
   );
   return rows;
 }

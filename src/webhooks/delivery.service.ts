@@ -1,18 +1,12 @@
-import { findOwner } from '../accounts/accounts.repository.js';
-import { operationalEvent } from '../events/event-payloads.js';
-import { API_VERSION } from '../events/event-schemas.js';
-import { sendPlatformEmail } from '../messages/transport.js';
-import { insertNotification } from '../notifications/notifications.repository.js';
-import { iso, now } from '../platform/clock.js';
+import { API_VERSION } from '../events/event-types.js';
+import { now } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
-import { newUuid } from '../platform/ids.js';
 import { recordGone, stopDelivery, type AttemptRecord, type SendContext } from './deliveries.repository.js';
 import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
-import { transactWithEvents } from './outbox.js';
+import { disableAndNotify } from './disable.service.js';
 import { nextStep, type NextStep } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
 import { takeSlot, type Throttled } from './throttle.js';
-import { disableWebhookOnce } from './webhooks.repository.js';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1';
 
@@ -68,7 +62,7 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
 
   const at = now().getTime();
   try {
-    return await recordAndMove(deps, ctx, record, nextStep(config, ctx.round_attempts + 1, res, at), at);
+    return await recordAndMove(deps, ctx, record, nextStep(config, ctx.round_attempts + 1, res, at));
   } finally {
     // Endpoint health counts every attempt made, after its record so the two statements do not compete.
     deps.webhookStats.record({ accountId: ctx.account_id, webhookId: ctx.webhook_id, at, ok: res.ok, status: res.status ?? null, error: res.ok ? null : res.error, durationMs: res.durationMs });
@@ -76,13 +70,13 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
 }
 
 /** Records the attempt and makes the transition its outcome calls for. */
-async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord, step: NextStep, at: number): Promise<string> {
+async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord, step: NextStep): Promise<string> {
   const { config, db, deliveryBatches: batches } = deps;
   switch (step.kind) {
     case 'succeeded':
       return (await batches.succeed(record)) ? 'succeeded' : 'succeeded (delivery had moved on)';
     case 'retry': {
-      const newSeq = await batches.retry({ ...record, nextAttemptAt: new Date(at + step.delayMs) });
+      const newSeq = await batches.retry({ ...record, retryDelayMs: step.delayMs });
       if (newSeq === null) return 'failed (delivery had moved on)';
       await armDeliveryJobs(deps, [{ id: ctx.id, job_seq: newSeq }], step.delayMs);
       return 'retry scheduled';
@@ -117,48 +111,4 @@ function signedHeaders(deps: Deps, ctx: SendContext, body: string): Record<strin
       legacy: ctx.legacy_secret_sealed ? sealer.open(ctx.legacy_secret_sealed) : null,
     }),
   };
-}
-
-/**
- * Disables the subscription if this caller wins the transition, and writes the owner's notification and the
- * webhook.disabled event in the same transaction (so a disable is never left without them); the email follows
- * the commit.
- */
-async function disableAndNotify(deps: Deps, ctx: SendContext, reason: string, threshold?: number): Promise<void> {
-  const title = 'A webhook subscription was disabled';
-  const text = `Deliveries to ${ctx.url} (${ctx.webhook_id}) have stopped. ${reason} Fix the receiver, then re-enable it with POST /v1/webhooks/${ctx.webhook_id}/enable (optionally with recoverSince to re-send what failed).`;
-  const won = await transactWithEvents(deps, ctx.account_id, async (trx, emit) => {
-    const disabled = await disableWebhookOnce(trx, ctx.account_id, ctx.webhook_id, reason, threshold);
-    if (!disabled) return false;
-    // To the account's other active subscriptions that ask for it: this one is disabled already, so the
-    // fan-out passes it over, and `exceptWebhookId` says so explicitly.
-    await emit(
-      operationalEvent('webhook.disabled', {
-        webhookId: ctx.webhook_id,
-        url: ctx.url,
-        reason,
-        consecutiveFailures: disabled.consecutive_failures,
-        disabledAt: iso(disabled.disabled_at)!,
-      }),
-      { exceptWebhookId: ctx.webhook_id },
-    );
-    await insertNotification(trx, ctx.account_id, {
-      kind: 'webhook.disabled',
-      title,
-      body: text,
-      data: { webhookId: ctx.webhook_id, url: ctx.url, reason },
-      dedupeKey: `webhook.disabled:${ctx.webhook_id}:${newUuid()}`,
-    });
-    return true;
-  });
-  if (!won) return;
-  deps.logger.warn({ webhookId: ctx.webhook_id, accountId: ctx.account_id, reason }, 'webhook subscription disabled');
-  const owner = await findOwner(deps.db, ctx.account_id);
-  if (!owner) return;
-  try {
-    await sendPlatformEmail(deps, { to: owner.email, subject: title, text });
-  } catch (err) {
-    // The notification row is the record; a mail server hiccup must not fail the delivery job.
-    deps.logger.warn({ webhookId: ctx.webhook_id, err: (err as Error).message }, 'webhook-disabled email failed');
-  }
 }

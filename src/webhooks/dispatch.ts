@@ -1,7 +1,8 @@
 import type { JobState } from 'bullmq';
 import type { Deps } from '../app/deps.js';
 import { enqueueBulk, jobs } from '../platform/queues.js';
-import { findOverdueDeliveries, findPendingDeliveriesOfEvent, rearmDeliveries, type ArmedDelivery, type FannedOutEvent } from './deliveries.repository.js';
+import { findOverdueDeliveries, findPendingDeliveriesOfEvent, rearmDeliveries, type ArmedDelivery } from './deliveries.repository.js';
+import type { FannedOutEvent } from '../events/emit.js';
 
 // From delivery rows to delivery jobs. The row is the outbox and the authority: a pending delivery names, in
 // job_seq, the one job that may make its next attempt, and the job id is `<delivery id>.<job_seq>`, so adding a
@@ -72,16 +73,16 @@ export interface RelayResult {
 }
 
 /**
- * The relay sweep: pending deliveries due before `dueBefore`, oldest first, in batches of `batch` (at most
+ * The relay sweep: pending deliveries more than `overdueMs` past due, oldest first, in batches of `batch` (at most
  * `maxBatches` per run). A delivery whose job is still alive (a backlog) is left alone; one whose job is gone is
  * re-armed under a new job_seq, so even a failed job that still exists under the old id is replaced.
  */
-export async function relayOverdueDeliveries(deps: Deps, dueBefore: Date, batch: number, maxBatches: number): Promise<RelayResult> {
+export async function relayOverdueDeliveries(deps: Deps, overdueMs: number, batch: number, maxBatches: number): Promise<RelayResult> {
   const queue = deps.queues['webhook-delivery'];
   const result: RelayResult = { overdue: 0, rearmed: 0 };
   let after: { dueAt: Date; id: string } | undefined;
   for (let i = 0; i < maxBatches; i++) {
-    const rows = await findOverdueDeliveries(deps.db, dueBefore, batch, after);
+    const rows = await findOverdueDeliveries(deps.db, overdueMs, batch, after);
     if (rows.length === 0) break;
     const states = await Promise.all(rows.map((r) => queue.getJobState(deliveryJobId(r))));
     const gone = rows.filter((_r, j) => !ALIVE.has(states[j]!));

@@ -1,6 +1,7 @@
 import { operationalEvent } from '../events/event-payloads.js';
 import type { Db } from '../platform/db.js';
-import { insertEventWithDeliveries, recordExhaustions, type AttemptRecord, type FannedOutEvent } from './deliveries.repository.js';
+import { insertEventWithDeliveries, recordExhaustions, type AttemptRecord } from './deliveries.repository.js';
+import type { FannedOutEvent } from '../events/emit.js';
 
 /** A failed last attempt of a round, with the event it delivered (for the webhook.delivery_exhausted payload). */
 export interface Exhaustion extends AttemptRecord {

@@ -1,5 +1,5 @@
 import type { Conn } from '../platform/db.js';
-import { iso } from '../platform/clock.js';
+import { iso, now } from '../platform/clock.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
 
 export interface WebhookRow {
@@ -89,7 +89,7 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   rateLimitPerSecond: w.rate_limit_per_second,
   disabledAt: iso(w.disabled_at),
   disabledReason: w.disabled_reason,
-  previousSecretExpiresAt: w.previous_secret_expires_at && w.previous_secret_expires_at > new Date() ? iso(w.previous_secret_expires_at) : null,
+  previousSecretExpiresAt: w.previous_secret_expires_at && w.previous_secret_expires_at > now() ? iso(w.previous_secret_expires_at) : null,
   createdAt: iso(w.created_at),
   updatedAt: iso(w.updated_at),
 });

@@ -4,6 +4,7 @@ import { recordAudit } from '../audit/audit.repository.js';
 import { TEST_EVENT, type EventType } from '../events/event-types.js';
 import { iso, now } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
+import type { Trx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
 import { newId } from '../platform/ids.js';
@@ -43,8 +44,9 @@ export interface Actor {
   ip: string | null;
 }
 
-const audit = (deps: Deps, actor: Actor, action: string, id: string, details?: Record<string, unknown>) =>
-  recordAudit(deps.db, actor.principal, { action, targetType: 'webhook', targetId: id, ip: actor.ip, details });
+/** The audit row of a change, written in the change's transaction: a change never commits without its record. */
+const audit = (trx: Trx, actor: Actor, action: string, id: string, details?: Record<string, unknown>) =>
+  recordAudit(trx, actor.principal, { action, targetType: 'webhook', targetId: id, ip: actor.ip, details });
 
 async function requireWebhook(deps: Deps, accountId: string, id: string): Promise<WebhookRow> {
   const row = await findWebhook(deps.db, accountId, id);
@@ -56,16 +58,19 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
   await checkTargetUrl(deps.config, input.url);
   const sealer = deps.sealers.webhook;
   const secret = generateWebhookSecret();
-  const row = await insertWebhook(deps.db, actor.principal.accountId, {
-    id: newId('wh'),
-    url: input.url,
-    events: input.events,
-    description: input.description ?? null,
-    secret_sealed: sealer.seal(secret),
-    legacy_secret_sealed: input.legacySecret ? sealer.seal(input.legacySecret) : null,
-    rate_limit_per_second: input.rateLimitPerSecond ?? null,
+  const row = await deps.db.transaction(async (trx) => {
+    const inserted = await insertWebhook(trx, actor.principal.accountId, {
+      id: newId('wh'),
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      secret_sealed: sealer.seal(secret),
+      legacy_secret_sealed: input.legacySecret ? sealer.seal(input.legacySecret) : null,
+      rate_limit_per_second: input.rateLimitPerSecond ?? null,
+    });
+    await audit(trx, actor, 'webhook.created', inserted.id, { url: inserted.url, events: inserted.events });
+    return inserted;
   });
-  await audit(deps, actor, 'webhook.created', row.id, { url: row.url, events: row.events });
   return { ...toWebhookResponse(row), secret };
 }
 
@@ -100,23 +105,31 @@ export async function changeWebhook(deps: Deps, actor: Actor, id: string, input:
   if (input.description !== undefined) patch.description = input.description;
   if (input.rateLimitPerSecond !== undefined) patch.rate_limit_per_second = input.rateLimitPerSecond;
   if (input.legacySecret !== undefined) patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
-  const row = Object.keys(patch).length ? await updateWebhook(deps.db, accountId, id, patch) : await findWebhook(deps.db, accountId, id);
-  if (!row) throw notFound('Webhook');
-  await audit(deps, actor, 'webhook.updated', id, { fields: Object.keys(input) });
+  const row = await deps.db.transaction(async (trx) => {
+    const updated = Object.keys(patch).length ? await updateWebhook(trx, accountId, id, patch) : await findWebhook(trx, accountId, id);
+    if (!updated) throw notFound('Webhook');
+    await audit(trx, actor, 'webhook.updated', id, { fields: Object.keys(input) });
+    return updated;
+  });
   return toWebhookResponse(row);
 }
 
 export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promise<void> {
-  if (!(await softDeleteWebhook(deps.db, actor.principal.accountId, id))) throw notFound('Webhook');
-  await audit(deps, actor, 'webhook.deleted', id);
+  await deps.db.transaction(async (trx) => {
+    if (!(await softDeleteWebhook(trx, actor.principal.accountId, id))) throw notFound('Webhook');
+    await audit(trx, actor, 'webhook.deleted', id);
+  });
 }
 
 /** A new secret; the old one keeps signing (as a second v1) for 24 hours. */
 export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string) {
   const secret = generateWebhookSecret();
   const previousSecretExpiresAt = new Date(now().getTime() + PREVIOUS_SECRET_OVERLAP_MS);
-  if (!(await rotateSecretOf(deps.db, actor.principal.accountId, id, deps.sealers.webhook.seal(secret), previousSecretExpiresAt))) throw notFound('Webhook');
-  await audit(deps, actor, 'webhook.secret_rotated', id);
+  await deps.db.transaction(async (trx) => {
+    const sealed = deps.sealers.webhook.seal(secret);
+    if (!(await rotateSecretOf(trx, actor.principal.accountId, id, sealed, previousSecretExpiresAt))) throw notFound('Webhook');
+    await audit(trx, actor, 'webhook.secret_rotated', id);
+  });
   return { id, secret, previousSecretExpiresAt: iso(previousSecretExpiresAt) };
 }
 
@@ -129,13 +142,17 @@ export async function enableWebhook(deps: Deps, actor: Actor, id: string, recove
   const { row, reopened } = await deps.db.transaction(async (trx) => {
     const activated = await activateWebhook(trx, accountId, id);
     if (!activated) throw notFound('Webhook');
-    if (!recoverSince) return { row: activated, reopened: [] };
+    if (!recoverSince) {
+      await audit(trx, actor, 'webhook.enabled', id, {});
+      return { row: activated, reopened: [] };
+    }
     // Nothing past retention comes back.
     const since = new Date(Math.max(Date.parse(recoverSince), retainedSince(deps.config).getTime()));
-    return { row: activated, reopened: await reopenFailedDeliveries(trx, accountId, id, since) };
+    const recovered = await reopenFailedDeliveries(trx, accountId, id, since);
+    await audit(trx, actor, 'webhook.enabled', id, { recoverSince, recovered: recovered.length });
+    return { row: activated, reopened: recovered };
   });
   await armDeliveryJobs(deps, reopened);
-  await audit(deps, actor, 'webhook.enabled', id, recoverSince ? { recoverSince, recovered: reopened.length } : {});
   return { ...toWebhookResponse(row), recovered: reopened.length };
 }
 
@@ -152,9 +169,12 @@ export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId
   requireActive(await requireWebhook(deps, accountId, id));
   const delivery = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await findDelivery(deps.db, accountId, id, deliveryId, retainedSince(deps.config)) : undefined;
   if (!delivery) throw notFound('Delivery');
-  const armed = (await reopenDelivery(deps.db, accountId, delivery)) ?? (await hastenDelivery(deps.db, accountId, delivery));
+  const armed = await deps.db.transaction(async (trx) => {
+    const moved = (await reopenDelivery(trx, accountId, delivery)) ?? (await hastenDelivery(trx, accountId, delivery));
+    await audit(trx, actor, 'webhook.redelivered', id, { deliveryId });
+    return moved;
+  });
   await armDeliveryJobs(deps, armed ? [armed] : []);
-  await audit(deps, actor, 'webhook.redelivered', id, { deliveryId });
   return { deliveryId, status: 'pending' as const };
 }
 

@@ -1,4 +1,4 @@
-import { invalidateKeyHashes } from '../../src/auth/key-cache.js';
+import { invalidateKeyHashes } from '../../src/keys/key-cache.js';
 import { newId } from '../../src/platform/ids.js';
 import type { Client } from './http.js';
 import type { TestContext } from './test-context.js';

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveCredential } from '../../src/auth/credentials.js';
+import { resolveCredential } from '../../src/http/credentials.js';
 import type { Principal } from '../../src/auth/principal.js';
 import { chargeCredits } from '../../src/billing/billing.service.js';
 import { AppError } from '../../src/platform/errors.js';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveCredential } from '../../src/auth/credentials.js';
+import { resolveCredential } from '../../src/http/credentials.js';
 import { createApp } from '../../src/http/app.js';
 import { claimIdempotencyKey, sweepIdempotencyKeys } from '../../src/idempotency/idempotency.service.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';

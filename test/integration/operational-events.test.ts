@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveCredential } from '../../src/auth/credentials.js';
+import { resolveCredential } from '../../src/http/credentials.js';
 import type { Principal } from '../../src/auth/principal.js';
 import { chargeCredits } from '../../src/billing/billing.service.js';
 import { sweepExpiredKeys } from '../../src/keys/keys-sweep.service.js';
 import { AppError } from '../../src/platform/errors.js';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, updateKeyRow } from '../helpers/keys.js';
 import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEvents } from '../../src/events/events.repository.js';
 import { clearEndedGraces, claimKeysToWarn, expireDueKeys } from '../../src/keys/keys-sweep.repository.js';
-import { deleteExpiredSessions } from '../../src/auth/sessions.repository.js';
+import { deleteExpiredSessions } from '../../src/accounts/sessions.repository.js';
 import { hasPendingDeliveries, listPartitions } from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Trx } from '../../src/platform/db.js';
@@ -68,7 +68,7 @@ afterAll(async () => {
 const record = (d: deliveries.ArmedDelivery): deliveries.AttemptRecord => ({
   accountId: A, deliveryId: d.id, deliveryCreatedAt: d.created_at, webhookId: W, event: 'message.received', url: 'https://example.com/',
   seq: d.job_seq, attemptNumber: 2, responseStatus: 500, responseBody: 'x', error: 'http_status', errorMessage: 'receiver answered 500', durationMs: 3,
-  nextAttemptAt: new Date(Date.now() + 60_000),
+  retryDelayMs: 60_000,
 });
 const page = { limit: 20 };
 
@@ -83,7 +83,7 @@ const HOT: Array<[string, (trx: Trx) => Promise<unknown>]> = [
   ['worker: record 410 gone', (trx) => deliveries.recordGone(trx, [record(ref.pending)])],
   ['worker: stop a delivery', (trx) => deliveries.stopDelivery(trx, A, ref.pending, ref.pending.job_seq)],
   ['worker: health figures', (trx) => addStats(trx, [{ webhookId: W, accountId: A, bucketStart: Date.now() - (Date.now() % 300_000), attempts: 1, successes: 1, byError: {}, byStatus: {}, durations: {} }], [{ webhookId: W, accountId: A, failuresSince: 0, lastSuccessAt: Date.now(), lastFailureAt: null }])],
-  ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, new Date(Date.now() - 10_000), 1000)],
+  ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, 10_000, 1000)],
   ['relay sweep: re-arm', (trx) => deliveries.rearmDeliveries(trx, [ref.pending])],
   ['redeliver: find the delivery', (trx) => deliveries.findDelivery(trx, A, W, ref.succeeded.id, since())],
   ['redeliver: reopen', (trx) => deliveries.reopenDelivery(trx, A, ref.succeeded)],

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDayPartitions, maintainPartitions, PARTITION_DAYS_AHEAD } from '../../src/maintenance/partitions.service.js';
 import { dayStart, listPartitions, partitionName } from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { waitUntil } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';

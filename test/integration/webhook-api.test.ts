@@ -135,3 +135,43 @@ describe('webhook subscriptions', () => {
     expect(second.body.hasMore).toBe(false);
   });
 });
+
+describe('audit rows of webhook changes', () => {
+  it('are written in the change\'s transaction: when the audit insert fails, the change is rolled back', async () => {
+    const made = (await create({ description: 'before' })).body;
+    const rowOf = () => t.deps.db('webhooks').where({ id: made.id }).first();
+    const kept = await rowOf();
+    // A real failure of the audit insert, in this file's own database: a trigger refuses webhook audit rows.
+    await t.deps.db.raw(`CREATE FUNCTION refuse_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'audit refused'; END $$`);
+    await t.deps.db.raw(`CREATE TRIGGER refuse_webhook_audit BEFORE INSERT ON audit_log
+      FOR EACH ROW WHEN (NEW.target_type = 'webhook') EXECUTE FUNCTION refuse_audit()`);
+    try {
+      const token = owner.token;
+      const count = async () => Number((await t.deps.db('webhooks').count({ n: '*' }).first())!.n);
+      const before = await count();
+      expect((await create({ description: 'never' })).status).toBe(500);
+      expect(await count()).toBe(before);
+      expect((await api.patch(`/v1/webhooks/${made.id}`, { token, body: { description: 'changed' } })).status).toBe(500);
+      expect((await api.post(`/v1/webhooks/${made.id}/rotate-secret`, { token })).status).toBe(500);
+      expect((await api.delete(`/v1/webhooks/${made.id}`, { token })).status).toBe(500);
+      await t.deps.db('webhooks').where({ id: made.id }).update({ status: 'disabled' });
+      expect((await api.post(`/v1/webhooks/${made.id}/enable`, { token, body: {} })).status).toBe(500);
+      // Nothing moved: the description, the secret, the deleted mark and the status are as before the calls.
+      expect(await rowOf()).toMatchObject({
+        description: 'before',
+        secret_sealed: kept.secret_sealed,
+        previous_secret_sealed: kept.previous_secret_sealed,
+        deleted_at: null,
+        status: 'disabled',
+      });
+    } finally {
+      await t.deps.db.raw('DROP TRIGGER refuse_webhook_audit ON audit_log');
+    }
+    // The same calls succeed once the audit insert works again, each with its audit row.
+    expect((await api.post(`/v1/webhooks/${made.id}/enable`, { token: owner.token, body: {} })).status).toBe(200);
+    const audited = await t.deps.db('audit_log').where({ target_id: made.id }).pluck('action');
+    expect(audited).toEqual(expect.arrayContaining(['webhook.created', 'webhook.enabled']));
+    expect(audited).not.toContain('webhook.updated');
+  });
+});

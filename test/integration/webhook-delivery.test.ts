@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/events/event-types.js';
 import { uuidV7Time } from '../../src/platform/ids.js';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { closedPort, startReceiver, waitUntil, type Receiver, type Received } from '../helpers/receiver.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';

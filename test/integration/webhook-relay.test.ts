@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionPrincipal } from '../../src/auth/principal.js';
 import { createWorkerRedis } from '../../src/platform/redis.js';
 import { deliveryJobId, relayOverdueDeliveries } from '../../src/webhooks/dispatch.js';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { enableWebhook, redeliver } from '../../src/webhooks/webhooks.service.js';
 import { withDeadQueue } from '../helpers/dead-queue.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
@@ -52,7 +52,7 @@ const emit = (deps: TestContext['deps'], accountId: string, id: string) =>
   transactWithEvents(deps, accountId, (_trx, e) => e({ type: 'message.received', payload: { id } }));
 const rowsOf = (webhookId: string) => t.deps.db('webhook_deliveries').where({ webhook_id: webhookId }).orderBy('created_at');
 const rowOfEvent = async (eventId: string) => (await t.deps.db('webhook_deliveries').where({ event_id: eventId }).first())!;
-const relay = () => relayOverdueDeliveries(t.deps, new Date(), 100, 5);
+const relay = () => relayOverdueDeliveries(t.deps, 0, 100, 5);
 const deliveryQueue = () => t.deps.queues['webhook-delivery'];
 
 /** Fails the waiting job as BullMQ fails one that stalled past maxStalledCount (a rogue worker on the queue). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deliveryJobId } from '../../src/webhooks/dispatch.js';
 import { recordExhaustions, recordRetries, recordSuccesses, type AttemptRecord } from '../../src/webhooks/deliveries.repository.js';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -58,7 +58,7 @@ describe('the delivery state machine', () => {
       accountId: s.accountId, deliveryId: done.id, deliveryCreatedAt: done.created_at, webhookId: s.wh.id, event: 'message.received', url: s.r.url, seq: 1,
       attemptNumber: 1, responseStatus: 500, responseBody: 'late', error: 'http_status', errorMessage: 'receiver answered 500', durationMs: 3,
     };
-    expect(await recordRetries(t.deps.db, [{ ...late, nextAttemptAt: new Date() }])).toEqual([null]);
+    expect(await recordRetries(t.deps.db, [{ ...late, retryDelayMs: 0 }])).toEqual([null]);
     expect(await recordExhaustions(t.deps.db, [late])).toEqual([null]);
     expect(await recordSuccesses(t.deps.db, [{ ...late, responseStatus: 200, error: null, errorMessage: null }])).toEqual([false]);
 

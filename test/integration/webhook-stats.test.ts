@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneWebhookStats } from '../../src/webhooks/endpoint-stats.service.js';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey } from '../helpers/keys.js';
 import { callTool, connectMcp } from '../helpers/mcp.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { transactWithEvents } from '../../src/webhooks/outbox.js';
+import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';

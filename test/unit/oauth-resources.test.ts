@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config.js';
 import { mayGrant, parseResource, resourceOfPath } from '../../src/oauth/resources.js';
-import { looksLikeAccessToken } from '../../src/auth/oauth-token-resolve.js';
+import { looksLikeAccessToken } from '../../src/oauth/oauth-token-resolve.js';
 import { cspSourceOf, escapeHtml } from '../../src/http/oauth/pages.js';
 
 const base = 'https://api.example.com';

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../platform/errors.js';
 import { authorize, type Access } from '../../auth/access.js';
-import { resolveCredential } from '../../auth/credentials.js';
+import { resolveCredential } from '../credentials.js';
 import type { Principal } from '../../auth/principal.js';
 import { resourceOfPath } from '../../oauth/resources.js';
 import { clientIp } from '../client-ip.js';

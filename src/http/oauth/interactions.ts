@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import { errors, type Provider } from 'oidc-provider';
 import { findUserById } from '../../accounts/accounts.repository.js';
 import type { UserRow } from '../../accounts/accounts.schema.js';
-import { verifyLogin } from '../../auth/sessions.service.js';
+import { verifyLogin } from '../../accounts/sessions.service.js';
 import { AppError } from '../../platform/errors.js';
 import type { Deps } from '../../app/deps.js';
 import { judgeConsentChoice, judgeConsentRequest } from '../../oauth/consent.js';
@@ -14,6 +14,7 @@ import { FormError, readForm, single } from './form-body.js';
 import { csrfKey } from './keys.js';
 import { renderMessage, renderPage } from './pages.js';
 import { consentView, loginView, type ClientView } from './views.js';
+import { now } from '../../platform/clock.js';
 
 // The sign-in and consent steps of an authorization (oidc-provider "interactions"). The library keeps the
 // interaction (in Postgres, bound to a cookie of the browser that started it); these handlers render and judge
@@ -121,7 +122,7 @@ export function createInteractionHandlers(deps: Deps, provider: Provider, public
       clientName: client.name,
       resource: request.resource,
       scopes: choice.scopes,
-      expiresAt: new Date(Date.now() + deps.config.oauth.grantTtlSeconds * 1000),
+      expiresAt: new Date(now().getTime() + deps.config.oauth.grantTtlSeconds * 1000),
       ip: clientIp(ctx, deps.config.trustProxyHops),
     });
     return finish(ctx, { consent: { grantId } }, true);

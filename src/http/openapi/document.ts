@@ -1,4 +1,4 @@
-import { API_VERSION } from '../../events/event-schemas.js';
+import { API_VERSION } from '../../events/event-types.js';
 import type { RouteRecord } from '../router.js';
 import { errorSchema } from './error-responses.js';
 import { buildOperation, openApiPath } from './operation.js';

@@ -1,5 +1,5 @@
 import { EVENT_TYPES, TEST_EVENT } from '../../events/event-types.js';
-import { DELIVERED_EVENTS, envelopeSchema } from '../../events/event-schemas.js';
+import { DELIVERED_EVENTS, envelopeSchema } from '../../feed/event-schemas.js';
 import type { SchemaSet } from './schema-set.js';
 
 // The OpenAPI 3.1 `webhooks` object: what Switchboard POSTs to a subscription's URL, one entry per event.

@@ -1,5 +1,5 @@
 import { requireScope } from '../../auth/access.js';
-import { listActivity, listAgentActivity } from '../../activity/activity.service.js';
+import { listActivity, listAgentActivity } from '../../agents/activity.service.js';
 import { activityResponse } from '../../activity/activity.schema.js';
 import { agentInput, agentPatch, agentResponse } from '../../agents/agents.schema.js';
 import { createAgent, getAgent, listAgents, updateAgent } from '../../agents/agents.service.js';

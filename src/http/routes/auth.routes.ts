@@ -1,5 +1,5 @@
 import { adminOnly, authenticated, publicAccess, requireScope } from '../../auth/access.js';
-import { login, logout } from '../../auth/sessions.service.js';
+import { login, logout } from '../../accounts/sessions.service.js';
 import { z } from 'zod';
 import {
   accountPatch,

@@ -4,9 +4,9 @@ import type { Deps } from '../app/deps.js';
 import type { Conn } from '../platform/db.js';
 import { AppError } from '../platform/errors.js';
 import { now } from '../platform/clock.js';
-import { findUserByEmail } from '../accounts/accounts.repository.js';
-import type { UserRow } from '../accounts/accounts.schema.js';
-import type { SessionPrincipal } from './principal.js';
+import { findUserByEmail } from './accounts.repository.js';
+import type { UserRow } from './accounts.schema.js';
+import type { SessionPrincipal } from '../auth/principal.js';
 import { deleteExpiredSessions, deleteSession, findSessionByHash, insertSession } from './sessions.repository.js';
 
 export const SESSION_PREFIX = 'ca_sess_';

@@ -1,7 +1,8 @@
 import type { Deps } from '../app/deps.js';
-import { findKeyBySecretHash, type KeyRow } from '../keys/keys.repository.js';
+import { findKeyBySecretHash, type KeyRow } from './keys.repository.js';
 import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
 import type { RedisClient } from '../platform/redis.js';
+import { now } from '../platform/clock.js';
 
 // A per-instance cache of key rows that can never outlive a deactivate, delete, rotate or edit, on any instance.
 //
@@ -62,7 +63,7 @@ export async function loadKeyByHash(deps: Deps, hash: string): Promise<ResolvedK
     return findKeyBySecretHash(deps.db, hash);
   }
   const cache = deps.keyCache.rows;
-  const at = Date.now();
+  const at = now().getTime();
   const hit = cache.get(hash);
   if (hit && hit.epoch === epoch && at - hit.loadedAt < MAX_AGE_MS) return hit.row;
 

@@ -1,10 +1,10 @@
 import type { Principal } from '../auth/principal.js';
-import { assertAccountWide, assertAgentReach } from '../agents/agent-reach.js';
-import { findAgent } from '../agents/agents.repository.js';
+import { assertAccountWide, assertAgentReach } from './agent-reach.js';
+import { findAgent } from './agents.repository.js';
 import type { Deps } from '../app/deps.js';
 import { notFound } from '../platform/errors.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
-import { listActivity as listRows, toActivityResponse } from './activity.repository.js';
+import { listActivity as listRows, toActivityResponse } from '../activity/activity.repository.js';
 
 /** The account-wide timeline (optionally one agent's), newest first. */
 export async function listActivity(deps: Deps, principal: Principal, page: PageQuery, filter: { agentId?: string } = {}) {

@@ -1,5 +1,5 @@
 import type { Conn } from '../platform/db.js';
-import type { Role } from './principal.js';
+import type { Role } from '../auth/principal.js';
 
 export interface SessionRow {
   id: string;

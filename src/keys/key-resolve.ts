@@ -1,12 +1,12 @@
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { now } from '../platform/clock.js';
-import { touchKeyUsage } from '../keys/keys.repository.js';
+import { touchKeyUsage } from './keys.repository.js';
 import { loadKeyByHash } from './key-cache.js';
-import type { RequestInfo, Resolved } from './credentials.js';
-import { ipAllowed } from './key-ip.js';
-import { hashSecret, parseSecret } from './key-secret.js';
-import type { KeyPrincipal } from './principal.js';
+import type { RequestInfo, Resolved } from '../auth/principal.js';
+import { ipAllowed } from '../auth/key-ip.js';
+import { hashSecret, parseSecret } from '../auth/key-secret.js';
+import type { KeyPrincipal } from '../auth/principal.js';
 
 const invalid = () => new AppError('invalid_credential', 'The credential is not valid');
 

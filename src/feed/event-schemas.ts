@@ -4,15 +4,13 @@ import { contactResponse } from '../contacts/contacts.schema.js';
 import { inboxResponse } from '../inboxes/inboxes.schema.js';
 import { messageResponse } from '../messages/messages.schema.js';
 import { idString, jsonRecord, outText, timestamp, uuidString } from '../platform/output.js';
-import { EVENT_PAYLOADS } from './event-payloads.js';
-import { EVENT_NAMES, TEST_EVENT, type EventType } from './event-types.js';
+import { EVENT_PAYLOADS } from '../events/event-payloads.js';
+import { API_VERSION, EVENT_NAMES, TEST_EVENT, type EventType } from '../events/event-types.js';
 
 // The payload and the delivery envelope of every event, as zod: the source of the OpenAPI `webhooks` object and
 // of GET /v1/event-types. Domain events carry their resource as the API returns it; operational events have
-// their own strict schemas (event-payloads.ts).
-
-/** The envelope's apiVersion (contract §7). */
-export const API_VERSION = '2026-11-01';
+// their own strict schemas (events/event-payloads.ts). It lives beside the event-type catalog it serves, not in
+// events/: it imports every resource's schema, and those resources import events/ to emit.
 
 const DOMAIN_PAYLOADS: Record<Exclude<EventType, keyof typeof EVENT_PAYLOADS>, z.ZodType> = {
   'message.received': messageResponse,

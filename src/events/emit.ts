@@ -1,12 +1,26 @@
-import type { NewEvent } from '../events/events.repository.js';
+import type { NewEvent } from './events.repository.js';
 import type { Trx } from '../platform/db.js';
 import type { Deps } from '../app/deps.js';
-import { insertEventWithDeliveries, type FannedOutEvent } from './deliveries.repository.js';
-import { dispatchCommitted } from './dispatch.js';
 
 export interface EmitOptions {
   /** A subscription that must not get this event (the one it is about). */
   exceptWebhookId?: string;
+}
+
+/** An event written with the rows it fans out into (one delivery per subscription that wants it). */
+export interface FannedOutEvent {
+  eventId: string;
+  deliveryIds: string[];
+}
+
+/**
+ * Who receives events: the fan-out insert written into the transaction and the hand-off after commit. Webhooks
+ * provide it (src/app wires it into Deps), so this module, imported by every folder that emits, imports none of
+ * them.
+ */
+export interface EventFanOut {
+  insertEventWithDeliveries(trx: Trx, accountId: string, e: NewEvent, onlyTo: string | null, except: string | null): Promise<FannedOutEvent>;
+  dispatchCommitted(deps: Deps, events: FannedOutEvent[]): Promise<void>;
 }
 
 export type Emit = (event: NewEvent, opts?: EmitOptions) => Promise<string>;
@@ -31,11 +45,11 @@ export async function transactWithEventsOfAccounts<T>(deps: Deps, work: (trx: Tr
   const emitted: FannedOutEvent[] = [];
   const result = await deps.db.transaction(async (trx) =>
     work(trx, async (accountId, event, opts) => {
-      const fannedOut = await insertEventWithDeliveries(trx, accountId, event, null, opts?.exceptWebhookId ?? null);
+      const fannedOut = await deps.eventFanOut.insertEventWithDeliveries(trx, accountId, event, null, opts?.exceptWebhookId ?? null);
       emitted.push(fannedOut);
       return fannedOut.eventId;
     }),
   );
-  await dispatchCommitted(deps, emitted);
+  await deps.eventFanOut.dispatchCommitted(deps, emitted);
   return result;
 }

@@ -1,10 +1,10 @@
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
-import { findAccessTokenWithGrant, touchGrantUsage } from '../oauth/grants.repository.js';
-import { hashOAuthId, openStoredPayload } from '../oauth/oauth-store.js';
-import { mayGrant, parseResource, scopesOf, type Resource } from '../oauth/resources.js';
-import type { RequestInfo, Resolved } from './credentials.js';
-import type { KeyPrincipal } from './principal.js';
+import { findAccessTokenWithGrant, touchGrantUsage } from './grants.repository.js';
+import { hashOAuthId, openStoredPayload } from './oauth-store.js';
+import { mayGrant, parseResource, scopesOf } from './resources.js';
+import type { KeyPrincipal, RequestInfo, Resolved, Resource } from '../auth/principal.js';
+import { now } from '../platform/clock.js';
 
 // OAuth access tokens (issued by the authorization server under /oauth) are opaque: 256 random bits in
 // base64url, 43 characters, which no session token or API key can be. A token is a Switchboard credential:
@@ -43,7 +43,7 @@ export async function resolveAccessToken(deps: Deps, token: string, info: Reques
   const tokenScopes = new Set(String(payload.scope ?? '').split(' '));
   const scopes = grant.scopes.filter((s) => tokenScopes.has(s) && offered.has(s));
 
-  recordGrantUsage(deps, grant.account_id, grant.id, Date.now());
+  recordGrantUsage(deps, grant.account_id, grant.id, now().getTime());
   const principal: KeyPrincipal = {
     type: 'key',
     accountId: grant.account_id,
