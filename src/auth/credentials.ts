@@ -20,7 +20,7 @@ export interface Resolved {
   headers?: Record<string, string>;
 }
 
-/** Turns a bearer token into a principal, by its prefix. Every failure is a 401 of the contract. */
+/** Turns a bearer token into a principal, by its prefix. Every failure is a 401 of docs/decisions.md#error-shape. */
 export async function resolveCredential(deps: Deps, token: string, info: RequestInfo): Promise<Resolved> {
   if (token.startsWith(SESSION_PREFIX)) return { principal: await resolveSession(deps, token) };
   if (looksLikeKey(token)) return resolveKey(deps, token, info);

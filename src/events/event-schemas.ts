@@ -11,7 +11,7 @@ import { EVENT_NAMES, TEST_EVENT, type EventType } from './event-types.js';
 // of GET /v1/event-types. Domain events carry their resource as the API returns it; operational events have
 // their own strict schemas (event-payloads.ts).
 
-/** The envelope's apiVersion (contract §7). */
+/** The envelope's apiVersion (docs/decisions.md#webhook-envelope). */
 export const API_VERSION = '2026-11-01';
 
 const DOMAIN_PAYLOADS: Record<Exclude<EventType, keyof typeof EVENT_PAYLOADS>, z.ZodType> = {
