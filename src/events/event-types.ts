@@ -1,4 +1,4 @@
-/** The envelope's apiVersion (contract §7). */
+/** The envelope's apiVersion (docs/decisions.md#webhook-envelope). */
 export const API_VERSION = '2026-11-01';
 
 // Every event name of the interface with its status. Subscriptions may name any of them.
@@ -8,7 +8,7 @@ export const EVENT_TYPES = {
   'message.sent': { status: 'emitted', description: 'An agent sent a message' },
   'message.drafted': { status: 'emitted', description: 'A draft message was created' },
   'inbox.created': { status: 'emitted', description: 'An inbox was created' },
-  // The interface lists inbox.updated as "planned, not yet produced" and wins over the contract where they differ:
+  // inbox.updated is planned, not yet produced (docs/decisions.md#inbox-updated):
   // it may be subscribed to, but nothing emits it yet.
   'inbox.updated': { status: 'planned', description: "An inbox's configuration changed" },
   'inbox.deleted': { status: 'emitted', description: 'An inbox was deleted' },

@@ -4,7 +4,7 @@ import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { claimKey, completeKey, deleteExpiredKeys, findKey, releaseKey } from './idempotency.repository.js';
 
-// Idempotency-Key semantics (README "Idempotent requests"): the first request with a key runs and its 2xx
+// Idempotency-Key semantics (docs/api-keys.md#idempotent-requests): the first request with a key runs and its 2xx
 // response is kept for 24 h; the same key with the same request (credential, method, path, body) replays it;
 // with another request it is 422 idempotency_key_reused; while the first is still running it is 409
 // idempotency_key_in_use. A request that fails gives its key up, so a retry runs afresh.

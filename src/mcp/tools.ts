@@ -55,7 +55,7 @@ export function toolResult(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
 }
 
-/** A service error becomes a tool error the model can read: its contract code, message and details. */
+/** A service error becomes a tool error the model can read (docs/decisions.md#mcp-protocol-errors). */
 export function toolError(err: AppError): CallToolResult {
   const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
   return { content: [{ type: 'text', text: `${err.code}: ${err.message}` }], structuredContent: { error }, isError: true };

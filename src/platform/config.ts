@@ -209,7 +209,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     domains: { spfInclude: e.SPF_INCLUDE_HOST.toLowerCase() },
     sessions: { ttlMs: 12 * 3600 * 1000 },
     http: { maxBodyBytes: 1024 * 1024 },
-    // Prices in credits, one table (contract §5).
+    // Prices in credits, one table (docs/decisions.md#prices).
     prices: { email: 1, sms: 2, agentTrigger: 5 },
     signupCredits: 1000,
     // Money-spending requests per window for uncapped keys, by plan.

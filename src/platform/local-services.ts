@@ -7,7 +7,8 @@ import { withoutPassword } from './url-password.js';
 import type { Logger } from './logger.js';
 import { describeRedis, redisAnswers } from './redis.js';
 
-// Development fallbacks (contract §1): when no URL is configured and nothing answers at the default address,
+// Development fallbacks (docs/decisions.md#development-fallbacks): when no URL is configured and nothing answers at the
+// default address,
 // start an embedded Postgres and a child redis-server. With an explicit URL we never start anything.
 
 export class StartupError extends Error {}

@@ -22,7 +22,7 @@ export const uuidString = () => z.uuid();
 /** A free-form JSON object (an agent's config, a contact's metadata, an audit entry's details). */
 export const jsonRecord = () => z.record(z.string(), z.unknown());
 
-/** A list in the contract's shape: `{data, hasMore, nextCursor}`. */
+/** A list in the one list shape (docs/decisions.md#lists): `{data, hasMore, nextCursor}`. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({
     data: z.array(item),

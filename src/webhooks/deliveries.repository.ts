@@ -6,7 +6,7 @@ import { newId, uuidV7Time } from '../platform/ids.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
 
 // Every statement on webhook_deliveries and webhook_attempts. A delivery is a small state machine whose row is
-// the authority (the README has the table):
+// the authority (docs/webhooks.md#the-delivery-state-machine has the table):
 //
 //   pending ──success──▶ succeeded        pending ──retry scheduled──▶ pending (job_seq + 1, due later)
 //   pending ──last retry failed──▶ exhausted    pending ──410 / subscription stopped──▶ failed

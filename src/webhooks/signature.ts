@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
-// Signing of webhook deliveries (contract §7). Receivers verify against the raw body bytes.
+// Signing of webhook deliveries (docs/decisions.md#webhook-signatures). Receivers verify against the raw body bytes.
 
 export const SECRET_PREFIX = 'whsec_';
 

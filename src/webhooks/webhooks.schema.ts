@@ -15,7 +15,7 @@ const events = z
   .max(EVENT_NAMES.length)
   .transform((list) => [...new Set(list)]);
 
-// 16–128 printable ASCII characters, chosen by the client (contract §7).
+// 16–128 printable ASCII characters, chosen by the client (docs/decisions.md#webhook-signatures).
 const legacySecret = text().regex(/^[\x20-\x7e]{16,128}$/, '16 to 128 printable characters');
 
 const url = text().min(1).max(2048);

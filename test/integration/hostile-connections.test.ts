@@ -9,7 +9,8 @@ import { RawConnection, type RawRequest, type RawResponse } from '../helpers/raw
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Cause 6 of issue 11 and its relatives: a refused request must not take its connection down with it, and
-// bytes that are not HTTP are answered in the contract's shape. Also the last line of defence: a database
+// bytes that are not HTTP are answered in the error shape (docs/decisions.md#connection-errors). Also the last
+// line of defence: a database
 // error that only input can cause is a 400, never a 500.
 
 let t: TestContext;

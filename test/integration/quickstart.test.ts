@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, toolNames } from '../helpers/mcp.js';
@@ -10,9 +10,10 @@ import { waitUntil } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // The README's quickstart, run as written: its `quickstart:server` block starts the service (npm start) and its
-// `quickstart` blocks run in order in one bash, in a scratch directory, with the base URL and the receiver's port
-// replaced by free ones. A signed delivery must reach the README's receiver and pass its signature check, and the
-// MCP client config it writes must connect to the agent's endpoint.
+// `quickstart` blocks run in order in one bash, in a scratch directory (also its TMPDIR), with the base URL and the
+// receiver's port replaced by free ones. A signed delivery must reach the README's receiver and pass its signature
+// check, the receiver must be stopped when the blocks end, and the MCP client config they write must connect to the
+// agent's endpoint. The blocks run twice: the second run is a returning user's, who logs in instead of signing up.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README_BASE = 'http://localhost:3000';
@@ -68,7 +69,7 @@ describe('the README quickstart', () => {
     expect(blocks.filter((b) => b.kind === 'client').length).toBeGreaterThanOrEqual(3);
   });
 
-  it('runs as written: signup, a signed delivery verified by its receiver, an MCP client config that connects', async () => {
+  it('runs as written, twice: signup then login, a signed delivery its receiver verifies, an MCP config', async () => {
     const port = await freePort();
     const receiverPort = await freePort();
     const base = `http://127.0.0.1:${port}`;
@@ -89,26 +90,51 @@ describe('the README quickstart', () => {
       .replaceAll(README_BASE, base)
       .replace(RECEIVER_PORT, String(receiverPort));
     writeFileSync(join(dir, 'quickstart.sh'), `set -euo pipefail\n${script}`);
-    client = runBash(`bash ${JSON.stringify(join(dir, 'quickstart.sh'))}`, { cwd: dir, env });
-    const code = await client.exit;
-    expect(code, client.output()).toBe(0);
+    const runQuickstart = async () => {
+      const file = JSON.stringify(join(dir, 'quickstart.sh'));
+      client = runBash(`bash ${file}`, { cwd: dir, env: { ...env, TMPDIR: dir } });
+      const code = await client.exit;
+      const output = client.output();
+      expect(code, `${output}\nnpm start output (end):\n${server!.output().slice(-3000)}`).toBe(0);
+      return output;
+    };
 
-    // The delivery arrives, signed: the README's receiver verified it.
-    const line = await waitUntil(() => /^verified contact\.created (\{.*\})$/m.exec(client!.output())?.[1], 30_000, 'the verified delivery')
-      .catch((err: Error) => { throw new Error(`${err.message}\nquickstart output:\n${client!.output()}\nnpm start output (end):\n${server!.output().slice(-3000)}`); });
-    const payload = JSON.parse(line);
-    expect(payload).toMatchObject({ name: 'Ada', email: 'ada@example.com' });
-    expect(client.output()).not.toContain('REJECTED');
-    // …and that receiver refuses what is not signed with the subscription's secret.
-    const forged = await fetch(`http://127.0.0.1:${receiverPort}/hooks`, {
-      method: 'POST',
-      headers: { 'x-switchboard-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`, 'x-switchboard-event': 'contact.created' },
-      body: '{}',
-    });
-    expect(forged.status).toBe(400);
+    for (const run of ['first', 'second']) {
+      const output = await runQuickstart();
+      // The delivery arrived, signed: the README's receiver verified it (and nothing it refused), then stopped.
+      const line = /^verified contact\.created (\{.*\})$/m.exec(output)?.[1];
+      expect(line, `${run} run:\n${output}`).toBeDefined();
+      const email = expect.stringMatching(/^ada\+\d+@example\.com$/);
+      expect(JSON.parse(line!)).toMatchObject({ name: 'Ada', email });
+      expect(output).not.toContain('REJECTED');
+      await expect(fetch(`http://127.0.0.1:${receiverPort}/`)).rejects.toThrow();
+    }
+
+    // The files it wrote are in its temporary directory, not in the working directory.
+    const mcpPath = /^MCP client config: (.+)$/m.exec(client!.output())?.[1];
+    expect(mcpPath?.startsWith(dir) && mcpPath !== join(dir, 'mcp.json'), client!.output()).toBe(true);
+
+    // The README's receiver refuses what is not signed with the subscription's secret.
+    const receiverFile = JSON.stringify(join(dirname(mcpPath!), 'receiver.mjs'));
+    const receiver = runBash(`exec node ${receiverFile}`, { cwd: dir, env: { ...env, WHSEC: 'whsec_c2VjcmV0' } });
+    try {
+      const up = () => fetch(`http://127.0.0.1:${receiverPort}/`).then((r) => r.status === 204, () => false);
+      await waitUntil(up, 30_000, 'the receiver to listen');
+      const forged = await fetch(`http://127.0.0.1:${receiverPort}/hooks`, {
+        method: 'POST',
+        headers: {
+          'x-switchboard-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+          'x-switchboard-event': 'contact.created',
+        },
+        body: '{}',
+      });
+      expect(forged.status).toBe(400);
+    } finally {
+      await stopGroup(receiver.proc);
+    }
 
     // The MCP client config reaches that agent's endpoint with its per-agent key.
-    const mcp = JSON.parse(readFileSync(join(dir, 'mcp.json'), 'utf8')).mcpServers['switchboard-agent'];
+    const mcp = JSON.parse(readFileSync(mcpPath!, 'utf8')).mcpServers['switchboard-agent'];
     expect(mcp.type).toBe('http');
     const url = new URL(mcp.url);
     expect(url.origin).toBe(base);

@@ -51,7 +51,7 @@ async function emit(accountId: string, type: EventType, payload: Record<string, 
   return transactWithEvents(t.deps, accountId, (_trx, e) => e({ type, payload, ...ids }));
 }
 
-// ---- an independent verifier, written from the contract, not from the service code ----
+// ---- an independent verifier, written from docs/decisions.md#webhook-signatures, not from the service code ----
 
 function verifySwitchboard(r: Received, secret: string): boolean {
   const header = String(r.headers['x-switchboard-signature']);

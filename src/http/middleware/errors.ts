@@ -23,7 +23,10 @@ function toAppError(err: unknown, log: AppState['log'], route: string): AppError
 const insufficientScopeChallenge = (scope: unknown) =>
   typeof scope === 'string' ? `Bearer error="insufficient_scope", scope="${scope}"` : 'Bearer error="insufficient_scope"';
 
-/** Renders every error in the one shape of the contract. Unknown errors are logged and answered 500, with no detail. */
+/**
+ * Renders every error in the one error shape (docs/decisions.md#error-shape). Unknown errors are logged and answered
+ * 500, with no detail.
+ */
 export function errorRenderer(): Middleware<AppState> {
   return async (ctx, next) => {
     try {

@@ -16,7 +16,7 @@ const ERROR_TYPES: ErrorType[] = [
   'api_error',
 ];
 
-/** The contract's error shape, once, as a component. */
+/** The error shape (docs/decisions.md#error-shape), once, as a component. */
 export const errorSchema = {
   type: 'object',
   required: ['error'],
@@ -66,7 +66,7 @@ export function errorCodesOf(route: RouteRecord): ErrorCode[] {
   if (route.params.length > 0) codes.push('not_found', 'validation_error');
   if (doc.query || doc.body) codes.push('validation_error');
   // The body parser reads every body (1 MiB at most, on GET too) and judges it on the other methods, whether or
-  // not the route reads one (README: Input limits).
+  // not the route reads one (docs/api-keys.md#input-limits).
   codes.push('payload_too_large');
   if (route.method !== 'get') codes.push('invalid_json', 'unsupported_media_type', 'validation_error');
   if (route.idempotent) codes.push('validation_error', 'idempotency_key_in_use', 'idempotency_key_reused');
