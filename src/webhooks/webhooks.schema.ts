@@ -5,9 +5,13 @@ import { text } from '../platform/input.js';
 import { idString, outText, timestamp, uuidString } from '../platform/output.js';
 import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
 
-const eventName = text().refine((v) => (EVENT_NAMES as string[]).includes(v), {
-  message: `unknown event; one of ${EVENT_NAMES.join(', ')}`,
-});
+// The refinement keeps the 400 validation_error a typo gets, with its message; the document shows the registry's
+// names as an enum (components.schemas.EventName), so a typo fails type-checking in a generated client too.
+const eventName = text()
+  .refine((v) => (EVENT_NAMES as string[]).includes(v), {
+    message: `unknown event; one of ${EVENT_NAMES.join(', ')}`,
+  })
+  .meta({ id: 'EventName', enum: EVENT_NAMES, description: 'An event type a subscription may name (GET /v1/event-types)' });
 
 const events = z
   .array(eventName)

@@ -205,6 +205,21 @@ describe('per-agent key minting', () => {
     await api.patch('/v1/account', { token: owner.token, body: { agentKeyMinting: 'admins' } });
   });
 
+  it('answers at the alias /v1/agents/:agentId/api_keys exactly as at /api-keys: same rules, same replay', async () => {
+    const minted = await api.post(`/v1/agents/${agentId}/api_keys`, { token: owner.token, body: { name: 'alias', scopes: ['agent:trigger'] } });
+    expect(minted.status).toBe(201);
+    expect(minted.body).toMatchObject({ keyType: 'agent', agentId, keyPrefix: 'ca_agt_', scopes: ['agent:trigger'], key: expect.stringMatching(/^ca_agt_/) });
+    const denied = await api.post(`/v1/agents/${agentId}/api_keys`, { token: member, body: { name: 'k' } });
+    expect(denied.body.error).toMatchObject({ code: 'admin_session_required' });
+    const wide = await api.post(`/v1/agents/${agentId}/api_keys`, { token: owner.token, body: { name: 'k', scopes: ['read:agents'] } });
+    expect(wide.body.error).toMatchObject({ code: 'invalid_scope' });
+    expect((await api.post('/v1/agents/agt_nope/api_keys', { token: owner.token, body: { name: 'x' } })).status).toBe(404);
+    const headers = { 'idempotency-key': `alias-${agentId}` };
+    const first = await api.post(`/v1/agents/${agentId}/api_keys`, { token: owner.token, headers, body: { name: 'once' } });
+    const replay = await api.post(`/v1/agents/${agentId}/api_keys`, { token: owner.token, headers, body: { name: 'once' } });
+    expect({ status: replay.status, id: replay.body.id, key: replay.body.key }).toEqual({ status: 201, id: first.body.id, key: null });
+  });
+
   it('deletes per-agent keys with their agent', async () => {
     const doomed = await createAgent(t, owner.accountId, 'Doomed');
     const { id, key } = await createAgentKey(api, owner.token, doomed);

@@ -47,6 +47,10 @@ const RESPONSES = {
   },
 };
 
+/** `message.received` → `deliverMessageReceivedEvent`: what Switchboard does, in the routes' camelCase. */
+const deliveryOperationId = (event: string) =>
+  `deliver${event.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Event`;
+
 export function buildWebhooks(schemas: SchemaSet): Record<string, unknown> {
   return Object.fromEntries(
     DELIVERED_EVENTS.map((event) => {
@@ -55,7 +59,7 @@ export function buildWebhooks(schemas: SchemaSet): Record<string, unknown> {
         event,
         {
           post: {
-            operationId: `webhook_${event.replace(/[^A-Za-z0-9]/g, '_')}`,
+            operationId: deliveryOperationId(event),
             summary: info.description,
             description: `${info.description}. Status: ${info.status}${info.status === 'planned' ? ' (may be subscribed to; not produced yet)' : ''}.`,
             tags: ['Webhooks'],
