@@ -47,7 +47,9 @@ export function paramRulesFor(path: string): ParamRule[] {
     if (!segment.startsWith(':')) return [];
     const rule = RULES[segments[i - 1] ?? ''];
     if (!rule) throw new Error(`${path}: no rule for the path parameter ${segment}; add its collection to src/http/path-params.ts`);
-    if (segment.slice(1) !== rule.name) throw new Error(`${path}: the path parameter ${segment} is named :${rule.name} in every route`);
+    if (segment.slice(1) !== rule.name) {
+      throw new Error(`${path}: the path parameter ${segment} is named :${rule.name} in every route`);
+    }
     return [rule];
   });
 }

@@ -84,7 +84,9 @@ export class ApiRouter {
     if (opts.alias) {
       const alias = `${method.toUpperCase()} ${opts.alias}`;
       const names = (list: ParamRule[]) => list.map((r) => r.name).join();
-      if (names(paramRulesFor(opts.alias)) !== names(rules)) throw new Error(`${alias}: an alias takes the parameters of ${route}`);
+      if (names(paramRulesFor(opts.alias)) !== names(rules)) {
+        throw new Error(`${alias}: an alias takes the parameters of ${route}`);
+      }
       this.declarations.set(alias, access);
       this.aliases.set(alias, route);
       if (opts.idempotency) this.idempotentRoutes.add(alias);

@@ -11,7 +11,11 @@ const eventName = text()
   .refine((v) => (EVENT_NAMES as string[]).includes(v), {
     message: `unknown event; one of ${EVENT_NAMES.join(', ')}`,
   })
-  .meta({ id: 'EventName', enum: EVENT_NAMES, description: 'An event type a subscription may name (GET /v1/event-types)' });
+  .meta({
+    id: 'EventName',
+    enum: EVENT_NAMES,
+    description: 'An event type a subscription may name (GET /v1/event-types)',
+  });
 
 const events = z
   .array(eventName)
@@ -46,7 +50,7 @@ export const attemptsQuery = pageQuery.extend({ deliveryId: text().uuid().option
 
 export const enableWebhookInput = z.object({ recoverSince: z.iso.datetime({ offset: true }).optional() }).strict();
 
-/** GET /v1/webhooks/:id/stats?window=1h|24h|7d (default 24h). */
+/** GET /v1/webhooks/:webhookId/stats?window=1h|24h|7d (default 24h). */
 export const statsQuery = z
   .object({ window: z.enum(Object.keys(STATS_WINDOWS) as [StatsWindow, ...StatsWindow[]]).default('24h') })
   .strict();

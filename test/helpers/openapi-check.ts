@@ -66,7 +66,9 @@ export class ResponseChecker {
     // A shared error response lists every code of its status; the operation lists the ones it can answer.
     const codes = operation['x-error-codes']?.[String(status)] as string[] | undefined;
     const code = (body as { error?: { code?: unknown } }).error?.code;
-    if (listed.$ref && codes && !codes.includes(String(code))) problems.push(`${where}: the operation does not list the code ${String(code)} (lists ${codes.join(', ')})`);
+    if (listed.$ref && codes && !codes.includes(String(code))) {
+      problems.push(`${where}: the operation does not list the code ${String(code)} (lists ${codes.join(', ')})`);
+    }
     return problems;
   }
 }

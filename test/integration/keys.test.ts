@@ -206,17 +206,17 @@ describe('per-agent key minting', () => {
   });
 
   it('answers at the alias /v1/agents/:agentId/api_keys exactly as at /api-keys: same rules, same replay', async () => {
-    const minted = await api.post(`/v1/agents/${agentId}/api_keys`, { token: owner.token, body: { name: 'alias', scopes: ['agent:trigger'] } });
+    const mint = (token: string, body: object, opts: { agent?: string; headers?: Record<string, string> } = {}) =>
+      api.post(`/v1/agents/${opts.agent ?? agentId}/api_keys`, { token, body, headers: opts.headers });
+    const minted = await mint(owner.token, { name: 'alias', scopes: ['agent:trigger'] });
     expect(minted.status).toBe(201);
-    expect(minted.body).toMatchObject({ keyType: 'agent', agentId, keyPrefix: 'ca_agt_', scopes: ['agent:trigger'], key: expect.stringMatching(/^ca_agt_/) });
-    const denied = await api.post(`/v1/agents/${agentId}/api_keys`, { token: member, body: { name: 'k' } });
-    expect(denied.body.error).toMatchObject({ code: 'admin_session_required' });
-    const wide = await api.post(`/v1/agents/${agentId}/api_keys`, { token: owner.token, body: { name: 'k', scopes: ['read:agents'] } });
-    expect(wide.body.error).toMatchObject({ code: 'invalid_scope' });
-    expect((await api.post('/v1/agents/agt_nope/api_keys', { token: owner.token, body: { name: 'x' } })).status).toBe(404);
+    expect(minted.body).toMatchObject({ keyType: 'agent', agentId, scopes: ['agent:trigger'], key: expect.stringMatching(/^ca_agt_/) });
+    expect((await mint(member, { name: 'k' })).body.error).toMatchObject({ code: 'admin_session_required' });
+    expect((await mint(owner.token, { name: 'k', scopes: ['read:agents'] })).body.error).toMatchObject({ code: 'invalid_scope' });
+    expect((await mint(owner.token, { name: 'x' }, { agent: 'agt_nope' })).status).toBe(404);
     const headers = { 'idempotency-key': `alias-${agentId}` };
-    const first = await api.post(`/v1/agents/${agentId}/api_keys`, { token: owner.token, headers, body: { name: 'once' } });
-    const replay = await api.post(`/v1/agents/${agentId}/api_keys`, { token: owner.token, headers, body: { name: 'once' } });
+    const first = await mint(owner.token, { name: 'once' }, { headers });
+    const replay = await mint(owner.token, { name: 'once' }, { headers });
     expect({ status: replay.status, id: replay.body.id, key: replay.body.key }).toEqual({ status: 201, id: first.body.id, key: null });
   });
 

@@ -24,7 +24,8 @@ describe('operationIds in the generated document', () => {
   });
 
   it('refuses a route without one', () => {
-    expect(build(route('/a', { operationId: 'getA' }), route('/b', {}))).toThrow(/GET \/b: its RouteDoc needs an operationId/);
+    const withoutOne = build(route('/a', { operationId: 'getA' }), route('/b', {}));
+    expect(withoutOne).toThrow(/GET \/b: its RouteDoc needs an operationId/);
   });
 
   it('refuses one built from a path rather than camelCase', () => {

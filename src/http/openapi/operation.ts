@@ -10,7 +10,7 @@ type Json = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-/** `/v1/agents/:id` → `/v1/agents/{id}`. */
+/** `/v1/agents/:agentId` → `/v1/agents/{agentId}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 function parametersOf(route: RouteRecord, schemas: SchemaSet): Json[] {
@@ -57,13 +57,17 @@ function successResponses(route: RouteRecord, schemas: SchemaSet): Record<string
  * description; the same codes, machine-readable, go in the operation's `x-error-codes`. `used` collects every
  * code per status for the shared responses' schemas.
  */
-function errorResponses(route: RouteRecord, used: Map<number, Set<ErrorCode>>): { refs: Record<string, Json>; codes: Record<string, ErrorCode[]> } {
+function errorResponses(
+  route: RouteRecord,
+  used: Map<number, Set<ErrorCode>>,
+): { refs: Record<string, Json>; codes: Record<string, ErrorCode[]> } {
   const refs: Record<string, Json> = {};
   const codes: Record<string, ErrorCode[]> = {};
   for (const [status, list] of byStatus(errorCodesOf(route))) {
     const known = used.get(status) ?? new Set<ErrorCode>();
     used.set(status, new Set([...known, ...list]));
-    refs[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}`, description: describeCodes(list) };
+    const $ref = `#/components/responses/${errorResponseName(status)}`;
+    refs[String(status)] = { $ref, description: describeCodes(list) };
     codes[String(status)] = list;
   }
   return { refs, codes };
@@ -78,14 +82,22 @@ function errorResponse(status: number, codes: ErrorCode[], description: string):
   return {
     description,
     headers,
-    content: { 'application/json': { schema: errorSchemaOf(codes), examples: Object.fromEntries(codes.map((c) => [c, { value: errorExample(c) }])) } },
+    content: {
+      'application/json': {
+        schema: errorSchemaOf(codes),
+        examples: Object.fromEntries(codes.map((c) => [c, { value: errorExample(c) }])),
+      },
+    },
   };
 }
 
 const errorSchemaOf = (codes: ErrorCode[]) => ({
   allOf: [
     { $ref: '#/components/schemas/Error' },
-    { type: 'object', properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } } },
+    {
+      type: 'object',
+      properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } },
+    },
   ],
 });
 
@@ -100,12 +112,18 @@ export function sharedErrorResponses(used: Map<number, Set<ErrorCode>>): Record<
 }
 
 /** A status that is both a success body and an error (GET /readyz answers 503 with its checks) lists both schemas. */
-function mergeResponses(success: Record<string, Json>, errors: Record<string, Json>, codes: Record<string, ErrorCode[]>): Record<string, Json> {
+function mergeResponses(
+  success: Record<string, Json>,
+  errors: Record<string, Json>,
+  codes: Record<string, ErrorCode[]>,
+): Record<string, Json> {
   const out = { ...errors, ...success };
   for (const status of Object.keys(success).filter((s) => s in errors)) {
     const schemaOf = (r: Json) => (r.content as Record<string, Json>)['application/json']!.schema;
-    const merged: Json = { ...success[status]!, description: `${String(success[status]!.description)}, or ${String(errors[status]!.description)}` };
-    merged.content = { 'application/json': { schema: { anyOf: [schemaOf(success[status]!), errorSchemaOf(codes[status]!)] } } };
+    const description = `${String(success[status]!.description)}, or ${String(errors[status]!.description)}`;
+    const merged: Json = { ...success[status]!, description };
+    const anyOf = [schemaOf(success[status]!), errorSchemaOf(codes[status]!)];
+    merged.content = { 'application/json': { schema: { anyOf } } };
     out[status] = merged;
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));

@@ -54,7 +54,7 @@ const deliveryOperationId = (event: string) =>
 export function buildWebhooks(schemas: SchemaSet): Record<string, unknown> {
   return Object.fromEntries(
     DELIVERED_EVENTS.map((event) => {
-      const info = event === TEST_EVENT ? { status: 'emitted', description: 'Sent by POST /v1/webhooks/{id}/test to that subscription only; not subscribable' } : EVENT_TYPES[event];
+      const info = event === TEST_EVENT ? { status: 'emitted', description: 'Sent by POST /v1/webhooks/{webhookId}/test to that subscription only; not subscribable' } : EVENT_TYPES[event];
       return [
         event,
         {
