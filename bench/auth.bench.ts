@@ -43,8 +43,8 @@ export const authBenchmark: Benchmark = {
       const { secret } = await mintAgentKey(deps, owner, agentId, { name: 'bench' }, '127.0.0.1');
 
       const { app, api } = createApp(deps);
-      api.get('/bench/public/agents/:id', publicAccess, { summary: 'bench only', tag: 'Agents', response: null }, async (ctx) => {
-        ctx.body = await getAgent(deps, owner, ctx.params.id!);
+      api.get('/bench/public/agents/:agentId', publicAccess, { operationId: 'benchGetAgent', summary: 'bench only', tag: 'Agents', response: null }, async (ctx) => {
+        ctx.body = await getAgent(deps, owner, ctx.params.agentId!);
       });
       server = createServer(app.callback());
       server.keepAliveTimeout = 65_000;

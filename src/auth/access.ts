@@ -27,7 +27,7 @@ export const agentKeyOnly = (param: string): Access => ({ kind: 'agentKey', para
 export const requireScope = (scope: AccountScope, agent?: { scope: AgentScope; param?: string }): Access => ({
   kind: 'scope',
   scope,
-  ...(agent ? { agentScope: agent.scope, agentParam: agent.param ?? 'id' } : {}),
+  ...(agent ? { agentScope: agent.scope, agentParam: agent.param ?? 'agentId' } : {}),
 });
 
 /**
@@ -54,7 +54,7 @@ export function authorize(principal: Principal, access: Access, params: Record<s
       return;
     }
     if (access.kind !== 'scope' || !access.agentScope) throw agentForbidden();
-    if (params[access.agentParam ?? 'id'] !== principal.agentId) throw agentForbidden();
+    if (params[access.agentParam ?? 'agentId'] !== principal.agentId) throw agentForbidden();
     if (!scopeSatisfies(principal.scopes, access.agentScope)) throw insufficientScope(access.agentScope);
     return;
   }

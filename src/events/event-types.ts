@@ -36,5 +36,5 @@ export const EVENT_TYPES = {
 export type EventType = keyof typeof EVENT_TYPES;
 export const EVENT_NAMES = Object.keys(EVENT_TYPES) as EventType[];
 
-/** Sent only to one subscription by POST /v1/webhooks/:id/test; not subscribable. */
+/** Sent only to one subscription by POST /v1/webhooks/:webhookId/test; not subscribable. */
 export const TEST_EVENT = 'webhook.test';

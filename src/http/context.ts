@@ -8,7 +8,7 @@ export interface AppState {
   principal?: Principal;
   /** The origin clients reach the API at (PUBLIC_URL): the OAuth issuer and MCP resource URLs derive from it. */
   publicUrl: string;
-  /** Route template for metrics and logs, e.g. /v1/agents/:id. */
+  /** Route template for metrics and logs, e.g. /v1/agents/:agentId. */
   routePath?: string;
 }
 

@@ -4,41 +4,41 @@ import { notFound } from '../platform/errors.js';
 import { hasIdShape, text, type IdKind } from '../platform/input.js';
 import { parseInput } from '../platform/validation.js';
 
-// A path parameter is named by the collection segment before it: /v1/agents/:id is an agent id, .../runs/:runId
-// a run id. The router looks every parameter up here when a route is registered, so a route whose parameter has
-// no rule cannot start, and every parameter is judged before a handler (or a query) sees it.
+// A path parameter is judged by the collection segment before it, and named after it, one style everywhere:
+// /v1/agents/:agentId is an agent id, .../runs/:runId a run id. The router looks every parameter up here when a
+// route is registered, so a route whose parameter has no rule, or another name, cannot start, and every parameter
+// is judged before a handler (or a query) sees it.
 
-interface Rule {
+export interface ParamRule {
+  /** The parameter's name in every route (`agentId`), as generated clients see it. */
+  name: string;
   what: string;
   accepts: (value: string) => boolean;
   /** The same rule as JSON Schema, for the OpenAPI document. */
   schema: Record<string, unknown>;
 }
 
-const id = (what: string, kind: IdKind): Rule => ({
+const id = (name: string, what: string, kind: IdKind): ParamRule => ({
+  name,
   what,
   accepts: (v) => hasIdShape(kind, v),
   schema: kind === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', pattern: `^${kind}_[0-9A-Za-z]{1,64}$` },
 });
 
-const RULES: Record<string, Rule> = {
-  agents: id('Agent', 'agt'),
-  runs: id('Run', 'run'),
-  contacts: id('Contact', 'ct'),
-  inboxes: id('Inbox', 'inb'),
-  inbound: id('Inbox', 'inb'),
-  messages: id('Message', 'msg'),
-  domains: id('Domain', 'dom'),
-  api_keys: id('API key', 'key'),
-  webhooks: id('Webhook', 'wh'),
-  deliveries: id('Delivery', 'uuid'),
-  grants: id('OAuth grant', 'ogr'),
-  integrations: { what: 'Integration provider', accepts: (v) => (PROVIDERS as readonly string[]).includes(v), schema: { type: 'string', enum: [...PROVIDERS] } },
+const RULES: Record<string, ParamRule> = {
+  agents: id('agentId', 'Agent', 'agt'),
+  runs: id('runId', 'Run', 'run'),
+  contacts: id('contactId', 'Contact', 'ct'),
+  inboxes: id('inboxId', 'Inbox', 'inb'),
+  inbound: id('inboxId', 'Inbox', 'inb'),
+  messages: id('messageId', 'Message', 'msg'),
+  domains: id('domainId', 'Domain', 'dom'),
+  api_keys: id('keyId', 'API key', 'key'),
+  webhooks: id('webhookId', 'Webhook', 'wh'),
+  deliveries: id('deliveryId', 'Delivery', 'uuid'),
+  grants: id('grantId', 'OAuth grant', 'ogr'),
+  integrations: { name: 'provider', what: 'Integration provider', accepts: (v) => (PROVIDERS as readonly string[]).includes(v), schema: { type: 'string', enum: [...PROVIDERS] } },
 };
-
-export interface ParamRule extends Rule {
-  name: string;
-}
 
 /** The rule of each parameter of a route path. Throws for a parameter no rule covers: a bug, found at start-up. */
 export function paramRulesFor(path: string): ParamRule[] {
@@ -47,7 +47,10 @@ export function paramRulesFor(path: string): ParamRule[] {
     if (!segment.startsWith(':')) return [];
     const rule = RULES[segments[i - 1] ?? ''];
     if (!rule) throw new Error(`${path}: no rule for the path parameter ${segment}; add its collection to src/http/path-params.ts`);
-    return [{ name: segment.slice(1), ...rule }];
+    if (segment.slice(1) !== rule.name) {
+      throw new Error(`${path}: the path parameter ${segment} is named :${rule.name} in every route`);
+    }
+    return [rule];
   });
 }
 

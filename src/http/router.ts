@@ -23,6 +23,11 @@ export interface RouteRecord {
 export interface RouteOptions {
   /** The route creates or spends: it honours Idempotency-Key (src/http/middleware/idempotency.ts). */
   idempotency?: IdempotencyOptions;
+  /**
+   * Another spelling of the path that answers exactly as the route does (same access, parameters, idempotency and
+   * handler). The OpenAPI document lists only the route's own path (docs/decisions.md#key-route-spelling).
+   */
+  alias?: string;
 }
 
 /** The option of a route that creates or spends; `redact` names the secrets its response shows once. */
@@ -41,6 +46,8 @@ export class ApiRouter {
   readonly idempotentRoutes = new Set<string>();
   /** Every route with its OpenAPI metadata, in registration order. */
   readonly routes: RouteRecord[] = [];
+  /** Each alias ("POST /v1/…") with the route it answers for; aliases are in `declarations`, not in `routes`. */
+  readonly aliases = new Map<string, string>();
 
   constructor(private readonly deps: Deps) {}
 
@@ -70,9 +77,22 @@ export class ApiRouter {
       this.idempotentRoutes.add(route);
       middleware.push(idempotency(this.deps, opts.idempotency));
     }
-    this.router[method](path, ...middleware, async (ctx) => {
+    const run: Middleware<AppState> = async (ctx) => {
       await handler(ctx as AppContext);
-    });
+    };
+    this.router[method](path, ...middleware, run);
+    if (opts.alias) {
+      const alias = `${method.toUpperCase()} ${opts.alias}`;
+      const names = (list: ParamRule[]) => list.map((r) => r.name).join();
+      if (names(paramRulesFor(opts.alias)) !== names(rules)) {
+        throw new Error(`${alias}: an alias takes the parameters of ${route}`);
+      }
+      this.declarations.set(alias, access);
+      this.aliases.set(alias, route);
+      if (opts.idempotency) this.idempotentRoutes.add(alias);
+      // routeName records the route's own path: logs and metrics count both spellings as one route.
+      this.router[method](opts.alias, ...middleware, run);
+    }
     return this;
   }
 }

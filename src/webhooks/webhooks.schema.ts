@@ -5,9 +5,17 @@ import { text } from '../platform/input.js';
 import { idString, outText, timestamp, uuidString } from '../platform/output.js';
 import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
 
-const eventName = text().refine((v) => (EVENT_NAMES as string[]).includes(v), {
-  message: `unknown event; one of ${EVENT_NAMES.join(', ')}`,
-});
+// The refinement keeps the 400 validation_error a typo gets, with its message; the document shows the registry's
+// names as an enum (components.schemas.EventName), so a typo fails type-checking in a generated client too.
+const eventName = text()
+  .refine((v) => (EVENT_NAMES as string[]).includes(v), {
+    message: `unknown event; one of ${EVENT_NAMES.join(', ')}`,
+  })
+  .meta({
+    id: 'EventName',
+    enum: EVENT_NAMES,
+    description: 'An event type a subscription may name (GET /v1/event-types)',
+  });
 
 const events = z
   .array(eventName)
@@ -42,7 +50,7 @@ export const attemptsQuery = pageQuery.extend({ deliveryId: text().uuid().option
 
 export const enableWebhookInput = z.object({ recoverSince: z.iso.datetime({ offset: true }).optional() }).strict();
 
-/** GET /v1/webhooks/:id/stats?window=1h|24h|7d (default 24h). */
+/** GET /v1/webhooks/:webhookId/stats?window=1h|24h|7d (default 24h). */
 export const statsQuery = z
   .object({ window: z.enum(Object.keys(STATS_WINDOWS) as [StatsWindow, ...StatsWindow[]]).default('24h') })
   .strict();

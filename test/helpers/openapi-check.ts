@@ -63,6 +63,12 @@ export class ResponseChecker {
       const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
       problems.push(`${where}: body does not match the document: ${errors.join('; ')}; body ${JSON.stringify(body).slice(0, 500)}`);
     }
+    // A shared error response lists every code of its status; the operation lists the ones it can answer.
+    const codes = operation['x-error-codes']?.[String(status)] as string[] | undefined;
+    const code = (body as { error?: { code?: unknown } }).error?.code;
+    if (listed.$ref && codes && !codes.includes(String(code))) {
+      problems.push(`${where}: the operation does not list the code ${String(code)} (lists ${codes.join(', ')})`);
+    }
     return problems;
   }
 }

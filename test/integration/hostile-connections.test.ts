@@ -115,13 +115,13 @@ describe('the last line of defence: a database error only input can cause', () =
     const { app, api: router } = createApp({ ...t.deps, logger: createLogger('warn', 'test', logs) });
     const testDoc = { summary: 'test only', tag: 'Meta' as const, response: null };
     // Routes whose validation is missing on purpose: the database is the first to see the bad value.
-    router.get('/v1/test/bad-uuid', publicAccess, testDoc, async (ctx) => {
+    router.get('/v1/test/bad-uuid', publicAccess, { ...testDoc, operationId: 'testBadUuid' }, async (ctx) => {
       ctx.body = await t.deps.db.raw('select ?::uuid as id', [String(ctx.query.id)]);
     });
-    router.get('/v1/test/nul', publicAccess, testDoc, async (ctx) => {
+    router.get('/v1/test/nul', publicAccess, { ...testDoc, operationId: 'testNul' }, async (ctx) => {
       ctx.body = await t.deps.db.raw('select ?::text as s', ['a\u0000b']);
     });
-    router.post('/v1/test/duplicate', publicAccess, testDoc, async (ctx) => {
+    router.post('/v1/test/duplicate', publicAccess, { ...testDoc, operationId: 'testDuplicate' }, async (ctx) => {
       ctx.body = await t.deps.db('users').insert({ id: 'usr_dup', account_id: owner.accountId, email: owner.email, password_hash: 'x', role: 'member' });
     });
     server = createServer(app.callback());

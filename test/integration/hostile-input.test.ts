@@ -36,7 +36,7 @@ const count = async (table: string) => Number((await t.deps.db(table).where({ ac
 
 describe('cause 1: a NUL character anywhere a client can put text is a 400 naming the field', () => {
   it('in a path id', async () => {
-    expectFieldError(await api.get('/v1/contacts/ct_abc%00', { token: owner.token }), 'id');
+    expectFieldError(await api.get('/v1/contacts/ct_abc%00', { token: owner.token }), 'contactId');
     expectFieldError(await api.get(`/v1/agents/${agentId}/runs/run_x%00`, { token: owner.token }), 'runId');
   });
 
@@ -111,7 +111,7 @@ describe('causes 3 and 4: cursors are judged in full before they reach SQL', () 
     const { api: router } = createApp(t.deps);
     const paths = [...router.declarations.keys()]
       .filter((k) => k.startsWith('GET '))
-      .map((k) => k.slice(4).replace('/v1/webhooks/:id', `/v1/webhooks/${webhookId}`).replace(':id', agentId))
+      .map((k) => k.slice(4).replace(':webhookId', webhookId).replace(':agentId', agentId))
       .filter((p) => !p.includes(':'));
     const lists: string[] = [];
     for (const path of paths) {
@@ -162,7 +162,7 @@ describe('path ids are judged by shape on every route, before any query', () => 
       const [method, path] = key.split(' ') as [string, string];
       const names = paramRulesFor(path).map((r) => r.name);
       for (const name of names) {
-        const fill = (bad: string) => path.replace(/:(\w+)/g, (_, n: string) => (n === name ? bad : n === 'provider' ? 'smtp' : n === 'deliveryId' ? '7d4e3a52-3d0c-4c45-9d4a-2b1f0f6f6a11' : n === 'id' && path.startsWith('/v1/webhooks') ? webhookId : agentId));
+        const fill = (bad: string) => path.replace(/:(\w+)/g, (_, n: string) => (n === name ? bad : n === 'provider' ? 'smtp' : n === 'deliveryId' ? '7d4e3a52-3d0c-4c45-9d4a-2b1f0f6f6a11' : n === 'webhookId' ? webhookId : agentId));
         const opts = { token: owner.token, headers: { 'x-inbound-token': 'x' } };
         const malformed = await api[method.toLowerCase() as 'get'](fill('zz_not-an-id'), opts);
         // The per-agent MCP endpoint admits only that agent's key: a session is refused before the id is judged.
@@ -177,5 +177,8 @@ describe('path ids are judged by shape on every route, before any query', () => 
   it('a route whose parameter has no rule cannot be registered', async () => {
     const { paramRulesFor } = await import('../../src/http/path-params.js');
     expect(() => paramRulesFor('/v1/gadgets/:id')).toThrow(/no rule for the path parameter :id/);
+    // One style: a parameter is named after its collection (`:agentId`), never a bare `:id`.
+    expect(() => paramRulesFor('/v1/agents/:id')).toThrow(/the path parameter :id is named :agentId in every route/);
+    expect(paramRulesFor('/v1/webhooks/:webhookId/deliveries/:deliveryId/redeliver').map((r) => r.name)).toEqual(['webhookId', 'deliveryId']);
   });
 });

@@ -167,18 +167,19 @@ describe('Idempotency-Key', () => {
     expect([...router.idempotentRoutes].sort()).toEqual([
       'POST /v1/agents',
       'POST /v1/agents/:agentId/api-keys',
-      'POST /v1/agents/:id/chat',
+      'POST /v1/agents/:agentId/api_keys',
+      'POST /v1/agents/:agentId/chat',
       'POST /v1/api_keys',
       'POST /v1/billing/credits',
       'POST /v1/contacts',
       'POST /v1/domains',
       'POST /v1/inboxes',
       'POST /v1/messages',
-      'POST /v1/messages/:id/send',
+      'POST /v1/messages/:messageId/send',
       'POST /v1/team/members',
       'POST /v1/webhooks',
-      'POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver',
-      'POST /v1/webhooks/:id/test',
+      'POST /v1/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
+      'POST /v1/webhooks/:webhookId/test',
     ]);
   });
 });

@@ -60,8 +60,8 @@ describe('per-agent surface isolation', () => {
   it('covers the per-agent routes of the interface', () => {
     const routes = perAgentRoutes(agentA, runA).map((r) => r.route);
     expect(routes).toEqual(expect.arrayContaining([
-      'GET /v1/agents/:id', 'PATCH /v1/agents/:id', 'GET /v1/agents/:id/contacts', 'GET /v1/agents/:id/drafts',
-      'GET /v1/agents/:id/conversations', 'GET /v1/agents/:id/activity', 'POST /v1/agents/:id/chat',
+      'GET /v1/agents/:agentId', 'PATCH /v1/agents/:agentId', 'GET /v1/agents/:agentId/contacts', 'GET /v1/agents/:agentId/drafts',
+      'GET /v1/agents/:agentId/conversations', 'GET /v1/agents/:agentId/activity', 'POST /v1/agents/:agentId/chat',
     ]));
   });
 

@@ -205,6 +205,21 @@ describe('per-agent key minting', () => {
     await api.patch('/v1/account', { token: owner.token, body: { agentKeyMinting: 'admins' } });
   });
 
+  it('answers at the alias /v1/agents/:agentId/api_keys exactly as at /api-keys: same rules, same replay', async () => {
+    const mint = (token: string, body: object, opts: { agent?: string; headers?: Record<string, string> } = {}) =>
+      api.post(`/v1/agents/${opts.agent ?? agentId}/api_keys`, { token, body, headers: opts.headers });
+    const minted = await mint(owner.token, { name: 'alias', scopes: ['agent:trigger'] });
+    expect(minted.status).toBe(201);
+    expect(minted.body).toMatchObject({ keyType: 'agent', agentId, scopes: ['agent:trigger'], key: expect.stringMatching(/^ca_agt_/) });
+    expect((await mint(member, { name: 'k' })).body.error).toMatchObject({ code: 'admin_session_required' });
+    expect((await mint(owner.token, { name: 'k', scopes: ['read:agents'] })).body.error).toMatchObject({ code: 'invalid_scope' });
+    expect((await mint(owner.token, { name: 'x' }, { agent: 'agt_nope' })).status).toBe(404);
+    const headers = { 'idempotency-key': `alias-${agentId}` };
+    const first = await mint(owner.token, { name: 'once' }, { headers });
+    const replay = await mint(owner.token, { name: 'once' }, { headers });
+    expect({ status: replay.status, id: replay.body.id, key: replay.body.key }).toEqual({ status: 201, id: first.body.id, key: null });
+  });
+
   it('deletes per-agent keys with their agent', async () => {
     const doomed = await createAgent(t, owner.accountId, 'Doomed');
     const { id, key } = await createAgentKey(api, owner.token, doomed);

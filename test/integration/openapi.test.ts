@@ -43,7 +43,8 @@ const responseOf = (op: any, status: number | string) => {
   const listed = op.responses[String(status)];
   return listed.$ref ? doc.components.responses[listed.$ref.split('/').pop()] : listed;
 };
-const codesOf = (op: any, status: number) => responseOf(op, status).content['application/json'].schema.allOf[1].properties.error.properties.code.enum as string[];
+/** The codes an operation lists for a status (its `x-error-codes`, repeated in the response's description). */
+const codesOf = (op: any, status: number) => op['x-error-codes'][String(status)] as string[];
 const pointerOf = (...parts: string[]) => '/' + parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
 describe('GET /openapi.json', () => {
@@ -59,9 +60,12 @@ describe('GET /openapi.json', () => {
 
   it('lists every route of the router, and nothing else', () => {
     const { api: router } = createApp(t.deps);
+    // An alias (another spelling of a route's path) answers as its route and is not listed.
     const routed = router.router.stack
       .flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path)}`))
+      .filter((route) => !router.aliases.has(route))
       .sort();
+    expect([...router.aliases]).toEqual([['POST /v1/agents/:agentId/api_keys', 'POST /v1/agents/:agentId/api-keys']]);
     const documented = Object.entries(doc.paths as Record<string, any>)
       .flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ':$1')}`))
       .sort();
@@ -87,20 +91,75 @@ describe('GET /openapi.json', () => {
     expect(doc.components.securitySchemes.accountKey).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'ca_acct_…' });
     expect(doc.components.securitySchemes.agentKey).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'ca_agt_…' });
     // The account scope / agent scope pair of the per-agent surface.
-    expect(doc.paths['/v1/agents/{id}'].get.security).toEqual([{ session: [] }, { accountKey: ['read:agents'] }, { agentKey: ['agent:config:read'] }]);
-    expect(doc.paths['/v1/agents/{id}/chat'].post.security).toContainEqual({ agentKey: ['agent:trigger'] });
+    expect(doc.paths['/v1/agents/{agentId}'].get.security).toEqual([{ session: [] }, { accountKey: ['read:agents'] }, { agentKey: ['agent:config:read'] }]);
+    expect(doc.paths['/v1/agents/{agentId}/chat'].post.security).toContainEqual({ agentKey: ['agent:trigger'] });
     expect(doc.paths['/v1/agents'].get.security).not.toContainEqual(expect.objectContaining({ agentKey: expect.anything() }));
     expect(doc.paths['/v1/api_keys'].post.security).toEqual([{ session: ['owner', 'admin'] }]);
     expect(doc.paths['/healthz'].get.security).toEqual([]);
     // Money-spending routes: payment errors and the rate limit with its headers.
-    const chat = doc.paths['/v1/agents/{id}/chat'].post.responses;
+    const chat = doc.paths['/v1/agents/{agentId}/chat'].post.responses;
     expect(Object.keys(chat)).toEqual(expect.arrayContaining(['202', '402', '429']));
-    expect(Object.keys(responseOf(doc.paths['/v1/agents/{id}/chat'].post, 429).headers)).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+    expect(Object.keys(responseOf(doc.paths['/v1/agents/{agentId}/chat'].post, 429).headers)).toEqual(expect.arrayContaining(['Retry-After', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
     // Pagination: the query parameters and the list shape.
     const list = doc.paths['/v1/agents'].get;
     expect(list.parameters.map((p: any) => p.name)).toEqual(['limit', 'cursor']);
     expect(list.parameters[0].schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
     expect(list.responses['200'].content['application/json'].schema.required).toEqual(['data', 'hasMore', 'nextCursor']);
+  });
+
+  it('names every operation with a verb and its object, once, and every path parameter after its collection', () => {
+    const verbs = new RegExp(`^(${[
+      'get', 'list', 'create', 'update', 'delete', 'add', 'remove', 'rotate', 'deactivate', 'enable', 'send', 'redeliver',
+      'trigger', 'verify', 'connect', 'disconnect', 'receive', 'check', 'sign', 'log', 'revoke', 'deliver',
+    ].join('|')})[A-Z]`);
+    const operations = Object.values(doc.paths as Record<string, any>)
+      .flatMap((item) => METHODS.filter((m) => item[m]).map((m) => item[m]));
+    const webhooks = Object.values(doc.webhooks as Record<string, any>).map((item) => item.post);
+    const ids = [...operations, ...webhooks].map((op) => op.operationId as string);
+    for (const id of ids) expect(id).toMatch(verbs);
+    expect(new Set(ids).size).toBe(ids.length);
+    const named = (path: string, method: string) => doc.paths[path][method].operationId;
+    expect(named('/v1/webhooks', 'post')).toBe('createWebhook');
+    expect(named('/v1/webhooks/{webhookId}/deliveries', 'get')).toBe('listWebhookDeliveries');
+    expect(named('/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', 'post')).toBe('redeliverWebhookDelivery');
+    expect(named('/v1/api_keys/{keyId}/rotate', 'post')).toBe('rotateApiKey');
+    expect(named('/v1/agents/{agentId}/api-keys', 'post')).toBe('createAgentKey');
+    // One parameter style: {agentId}, {webhookId}, {deliveryId}, {keyId}…, never a bare {id}.
+    const params = Object.keys(doc.paths).flatMap((path) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]));
+    expect(params.length).toBeGreaterThan(30);
+    for (const name of params) expect(name).toMatch(/^([a-z]+Id|provider)$/);
+  });
+
+  it('names the shared error responses for what they mean, and each operation lists its own codes', () => {
+    const names = Object.keys(doc.components.responses);
+    expect(names).toEqual(expect.arrayContaining(['BadRequest', 'Unauthorized', 'Forbidden', 'NotFound', 'RateLimited']));
+    for (const name of names) expect(name).toMatch(/^[A-Z][A-Za-z]+$/);
+    const chat = doc.paths['/v1/agents/{agentId}/chat'].post;
+    const description = expect.stringContaining('`insufficient_scope`');
+    expect(chat.responses['403']).toEqual({ $ref: '#/components/responses/Forbidden', description });
+    expect(chat.responses['429'].$ref).toBe('#/components/responses/RateLimited');
+    expect(chat['x-error-codes']['402']).toEqual(['spend_cap_exceeded', 'insufficient_credits']);
+    // The shared response lists every code of its status that some operation answers.
+    const forbidden = doc.components.responses.Forbidden.content['application/json'].schema.allOf[1].properties.error.properties.code.enum;
+    expect(forbidden).toEqual(expect.arrayContaining(['insufficient_scope', 'agent_forbidden', 'admin_session_required', 'signup_disabled']));
+  });
+
+  it('has an example on every request body', () => {
+    const bodies = Object.entries(doc.paths as Record<string, any>).flatMap(([path, item]) =>
+      METHODS.filter((m) => item[m]?.requestBody)
+        .map((m) => [`${m.toUpperCase()} ${path}`, item[m].requestBody.content['application/json']] as const),
+    );
+    expect(bodies.length).toBeGreaterThan(20);
+    for (const [where, media] of bodies) expect(media.example, where).toBeDefined();
+  });
+
+  it("types a subscription's events as the registry's event names", () => {
+    expect(doc.components.schemas.EventName).toMatchObject({ type: 'string', enum: EVENT_NAMES });
+    for (const method of ['post', 'patch']) {
+      const path = method === 'post' ? '/v1/webhooks' : '/v1/webhooks/{webhookId}';
+      const body = doc.paths[path][method].requestBody.content['application/json'].schema;
+      expect(body.properties.events.items, `${method} ${path}`).toEqual({ $ref: '#/components/schemas/EventName' });
+    }
   });
 
   it('has examples, and each matches its schema', () => {
@@ -173,7 +232,10 @@ describe('bad input', () => {
     const headers = new Headers({ 'x-request-id': 'req_1' });
     expect(checker.check('GET', '/v1/agents/agt_1', 200, headers, { id: 'agt_1' })).toHaveLength(1);
     expect(checker.check('GET', '/v1/agents/agt_1', 418, headers, {})).toHaveLength(1);
-    expect(checker.check('GET', '/v1/agents', 403, headers, { error: { type: 'permission_error', code: 'not_a_code', message: 'm', requestId: 'r' } })).toHaveLength(1);
+    expect(checker.check('GET', '/v1/agents', 403, headers, { error: { type: 'permission_error', code: 'not_a_code', message: 'm', requestId: 'r' } })).not.toEqual([]);
+    // A code of the shared Forbidden response that this operation cannot answer.
+    const unlisted = { error: { type: 'permission_error', code: 'signup_disabled', message: 'm', requestId: 'r' } };
+    expect(checker.check('GET', '/v1/agents', 403, headers, unlisted)).toEqual([expect.stringContaining('does not list the code signup_disabled')]);
     expect(checker.check('GET', '/v1/agents', 403, headers, { error: { type: 'permission_error', code: 'insufficient_scope', message: 'm', requestId: 'r' } })).toEqual([]);
   });
 });

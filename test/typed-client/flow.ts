@@ -38,7 +38,7 @@ export async function runTypedFlow(baseUrl: string) {
   if (!minted.key) throw new Error('a new key shows its secret');
   const agentKey: string = minted.key;
 
-  const own = must(await client.GET('/v1/agents/{id}', { params: { path: { id: agentId } }, headers: bearer(agentKey) }), 'read own agent');
+  const own = must(await client.GET('/v1/agents/{agentId}', { params: { path: { agentId } }, headers: bearer(agentKey) }), 'read own agent');
 
   // The per-agent key off its agent: the document's error shape, with a code it lists for 403.
   const denied = await client.GET('/v1/agents', { headers: bearer(agentKey) });
@@ -73,4 +73,8 @@ export function mistakesTheTypesCatch(client: Client) {
   void client.POST('/v1/agents/{agentId}/api-keys', { body: { name: 'k' } });
   // @ts-expect-error events is a list of names
   void client.POST('/v1/webhooks', { body: { url: 'https://example.com/', events: 'agent.updated' } });
+  // @ts-expect-error a typo in an event name
+  void client.POST('/v1/webhooks', { body: { url: 'https://example.com/', events: ['agent.updatd'] } });
+  // @ts-expect-error the path parameter is named after its collection
+  void client.GET('/v1/webhooks/{webhookId}', { params: { path: { id: 'wh_1' } } });
 }

@@ -1,7 +1,8 @@
 import { API_VERSION } from '../../events/event-types.js';
+import type { ErrorCode } from '../../platform/errors.js';
 import type { RouteRecord } from '../router.js';
 import { errorSchema } from './error-responses.js';
-import { buildOperation, openApiPath } from './operation.js';
+import { buildOperation, openApiPath, sharedErrorResponses } from './operation.js';
 import { TAGS } from './route-doc.js';
 import { SchemaSet } from './schema-set.js';
 import { securitySchemes } from './security.js';
@@ -42,11 +43,12 @@ const parameters = {
 
 export function buildOpenApiDocument(routes: readonly RouteRecord[], publicUrl: string): Record<string, unknown> {
   const schemas = new SchemaSet();
-  const responses: Record<string, Record<string, unknown>> = {};
+  const errorCodes = new Map<number, Set<ErrorCode>>();
   const paths: Record<string, Record<string, unknown>> = {};
+  checkOperationIds(routes);
   for (const route of routes) {
     const path = openApiPath(route.path);
-    (paths[path] ??= {})[route.method] = buildOperation(route, schemas, responses);
+    (paths[path] ??= {})[route.method] = buildOperation(route, schemas, errorCodes);
   }
   const webhooks = buildWebhooks(schemas);
   return {
@@ -58,12 +60,30 @@ export function buildOpenApiDocument(routes: readonly RouteRecord[], publicUrl: 
     webhooks,
     components: {
       schemas: { Error: errorSchema, ...sortKeys(schemas.components) },
-      responses: sortKeys(responses),
+      responses: sortKeys(sharedErrorResponses(errorCodes)),
       securitySchemes,
       headers,
       parameters,
     },
   };
+}
+
+/**
+ * Generated clients name their methods after operationIds, so each route declares one (a verb and its object, in
+ * camelCase) and no two routes share one: the generator refuses a route without one, or a name used twice.
+ */
+export function checkOperationIds(routes: readonly RouteRecord[]): void {
+  const seen = new Map<string, string>();
+  for (const route of routes) {
+    const where = `${route.method.toUpperCase()} ${route.path}`;
+    const { operationId } = route.doc as { operationId?: unknown };
+    if (typeof operationId !== 'string' || !/^[a-z][A-Za-z0-9]*$/.test(operationId)) {
+      throw new Error(`${where}: its RouteDoc needs an operationId in camelCase (e.g. createWebhook)`);
+    }
+    const other = seen.get(operationId);
+    if (other) throw new Error(`${where}: the operationId ${operationId} is already ${other}'s`);
+    seen.set(operationId, where);
+  }
 }
 
 const sortKeys = <T>(o: Record<string, T>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));

@@ -85,6 +85,31 @@ export function byStatus(codes: ErrorCode[]): Map<number, ErrorCode[]> {
   return groups;
 }
 
+/** The shared response of each error status (components.responses), named for what it means to a client. */
+const RESPONSE_NAMES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  402: 'PaymentRequired',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  408: 'RequestTimeout',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  422: 'UnprocessableContent',
+  429: 'RateLimited',
+  431: 'HeadersTooLarge',
+  500: 'InternalError',
+  503: 'Unavailable',
+};
+
+export function errorResponseName(status: number): string {
+  const name = RESPONSE_NAMES[status];
+  if (!name) throw new Error(`No shared response name for the error status ${status}; add one to RESPONSE_NAMES`);
+  return name;
+}
+
 /** An example body of one code, as the error renderer writes it. */
 export const errorExample = (code: ErrorCode) => ({
   error: { type: describeCode(code).type, code, message: `An example ${code} message`, requestId: 'req_7mZq3X9aVb2Lk0Pd' },

@@ -1,6 +1,6 @@
 import type { ErrorCode } from '../../platform/errors.js';
 import type { RouteRecord } from '../router.js';
-import { byStatus, errorCodesOf, errorExample } from './error-responses.js';
+import { byStatus, errorCodesOf, errorExample, errorResponseName } from './error-responses.js';
 import type { SchemaSet } from './schema-set.js';
 import { accessExtension, describeAccess, securityOf } from './security.js';
 
@@ -10,16 +10,8 @@ type Json = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
-/** `/v1/agents/:id` → `/v1/agents/{id}`. */
+/** `/v1/agents/:agentId` → `/v1/agents/{agentId}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-
-const operationIdOf = (route: RouteRecord) =>
-  `${route.method}${openApiPath(route.path)
-    .split('/')
-    .filter(Boolean)
-    .map((s) => s.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ?? '').toUpperCase()))
-    .map((s) => s.charAt(0).toUpperCase() + s.slice(1))
-    .join('')}`;
 
 function parametersOf(route: RouteRecord, schemas: SchemaSet): Json[] {
   const params: Json[] = route.params.map((p) => ({ name: p.name, in: 'path', required: true, description: `${p.what} id`, schema: p.schema }));
@@ -60,57 +52,91 @@ function successResponses(route: RouteRecord, schemas: SchemaSet): Record<string
 }
 
 /**
- * The error responses of an operation, as references to components.responses: one component per status and set
- * of codes (most operations share them), named after both so the name says what it holds.
+ * The error responses of an operation: references to the shared response of each status (components.responses,
+ * named for what the status means: `Forbidden`, `RateLimited`), each with this operation's codes in its
+ * description; the same codes, machine-readable, go in the operation's `x-error-codes`. `used` collects every
+ * code per status for the shared responses' schemas.
  */
-function errorResponses(route: RouteRecord, shared: Record<string, Json>): Record<string, Json> {
-  const out: Record<string, Json> = {};
-  for (const [status, codes] of byStatus(errorCodesOf(route))) {
-    const name = `Error${status}_${codes.join('_')}`;
-    shared[name] ??= errorResponse(status, codes);
-    out[String(status)] = { $ref: `#/components/responses/${name}` };
+function errorResponses(
+  route: RouteRecord,
+  used: Map<number, Set<ErrorCode>>,
+): { refs: Record<string, Json>; codes: Record<string, ErrorCode[]> } {
+  const refs: Record<string, Json> = {};
+  const codes: Record<string, ErrorCode[]> = {};
+  for (const [status, list] of byStatus(errorCodesOf(route))) {
+    const known = used.get(status) ?? new Set<ErrorCode>();
+    used.set(status, new Set([...known, ...list]));
+    const $ref = `#/components/responses/${errorResponseName(status)}`;
+    refs[String(status)] = { $ref, description: describeCodes(list) };
+    codes[String(status)] = list;
   }
-  return out;
+  return { refs, codes };
 }
 
-function errorResponse(status: number, codes: ErrorCode[]): Json {
+const describeCodes = (codes: ErrorCode[]) => `One of: ${codes.map((c) => `\`${c}\``).join(', ')}`;
+
+function errorResponse(status: number, codes: ErrorCode[], description: string): Json {
   const headers: Json = { 'X-Request-Id': ref('XRequestId') };
   if (status === 401) headers['WWW-Authenticate'] = ref('WWWAuthenticate');
   if (status === 429) Object.assign(headers, { 'Retry-After': ref('RetryAfter'), 'RateLimit-Limit': ref('RateLimitLimit'), 'RateLimit-Remaining': ref('RateLimitRemaining'), 'RateLimit-Reset': ref('RateLimitReset') });
-  const schema = {
-    allOf: [
-      { $ref: '#/components/schemas/Error' },
-      { type: 'object', properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } } },
-    ],
-  };
   return {
-    description: codes.join(', '),
+    description,
     headers,
-    content: { 'application/json': { schema, examples: Object.fromEntries(codes.map((c) => [c, { value: errorExample(c) }])) } },
+    content: {
+      'application/json': {
+        schema: errorSchemaOf(codes),
+        examples: Object.fromEntries(codes.map((c) => [c, { value: errorExample(c) }])),
+      },
+    },
   };
 }
 
+const errorSchemaOf = (codes: ErrorCode[]) => ({
+  allOf: [
+    { $ref: '#/components/schemas/Error' },
+    {
+      type: 'object',
+      properties: { error: { type: 'object', properties: { code: { type: 'string', enum: codes } } } },
+    },
+  ],
+});
+
+/** components.responses: one shared response per error status, listing every code any operation answers with it. */
+export function sharedErrorResponses(used: Map<number, Set<ErrorCode>>): Record<string, Json> {
+  return Object.fromEntries(
+    [...used].map(([status, codes]) => {
+      const name = errorResponseName(status);
+      return [name, errorResponse(status, [...codes].sort(), `${name}; each operation lists the codes it can answer`)];
+    }),
+  );
+}
+
 /** A status that is both a success body and an error (GET /readyz answers 503 with its checks) lists both schemas. */
-function mergeResponses(success: Record<string, Json>, errors: Record<string, Json>, shared: Record<string, Json>): Record<string, Json> {
+function mergeResponses(
+  success: Record<string, Json>,
+  errors: Record<string, Json>,
+  codes: Record<string, ErrorCode[]>,
+): Record<string, Json> {
   const out = { ...errors, ...success };
   for (const status of Object.keys(success).filter((s) => s in errors)) {
-    const error = shared[String(errors[status]!.$ref).split('/').pop()!]!;
     const schemaOf = (r: Json) => (r.content as Record<string, Json>)['application/json']!.schema;
-    const merged: Json = { ...success[status]!, description: `${String(success[status]!.description)}, or ${String(error.description)}` };
-    merged.content = { 'application/json': { schema: { anyOf: [schemaOf(success[status]!), schemaOf(error)] } } };
+    const description = `${String(success[status]!.description)}, or ${String(errors[status]!.description)}`;
+    const merged: Json = { ...success[status]!, description };
+    const anyOf = [schemaOf(success[status]!), errorSchemaOf(codes[status]!)];
+    merged.content = { 'application/json': { schema: { anyOf } } };
     out[status] = merged;
   }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-/** The operation of `route`; shared error responses are added to `responses` (components.responses). */
-export function buildOperation(route: RouteRecord, schemas: SchemaSet, responses: Record<string, Json>): Json {
+/** The operation of `route`; the error codes it answers are added to `used` (see sharedErrorResponses). */
+export function buildOperation(route: RouteRecord, schemas: SchemaSet, used: Map<number, Set<ErrorCode>>): Json {
   const { doc, access } = route;
   const description = [doc.description, doc.security ? null : describeAccess(access), doc.spends ? 'Money-spending: charges credits; uncapped keys are rate-limited by plan.' : null]
     .filter(Boolean)
     .join('\n\n');
   const op: Json = {
-    operationId: operationIdOf(route),
+    operationId: route.doc.operationId,
     summary: doc.summary,
     description,
     tags: [doc.tag],
@@ -129,6 +155,8 @@ export function buildOperation(route: RouteRecord, schemas: SchemaSet, responses
       },
     };
   }
-  op.responses = mergeResponses(successResponses(route, schemas), errorResponses(route, responses), responses);
+  const errors = errorResponses(route, used);
+  op['x-error-codes'] = errors.codes;
+  op.responses = mergeResponses(successResponses(route, schemas), errors.refs, errors.codes);
   return op;
 }

@@ -26,6 +26,11 @@ export type Tag = keyof typeof TAGS;
  * and the access declaration; this names what only the route knows.
  */
 export interface RouteDoc {
+  /**
+   * The operation's name in generated clients: a verb and its object (`createWebhook`, `listWebhookDeliveries`),
+   * unique in the document (the generator refuses a route without one, or a name used twice).
+   */
+  operationId: string;
   summary: string;
   tag: Tag;
   description?: string;

@@ -62,7 +62,7 @@ export function describeAccess(access: Access): string {
       return 'An owner or admin session only; keys and member sessions get 403 admin_session_required.';
     case 'scope': {
       const agent = access.agentScope
-        ? ` / \`${access.agentScope}\` (a per-agent key, on its own agent's \`{${access.agentParam ?? 'id'}}\` only)`
+        ? ` / \`${access.agentScope}\` (a per-agent key, on its own agent's \`{${access.agentParam ?? 'agentId'}}\` only)`
         : '; per-agent keys get 403 agent_forbidden';
       return `Scope (account / agent): \`${access.scope}\`${agent}. Sessions need no scope.`;
     }

@@ -47,15 +47,19 @@ const RESPONSES = {
   },
 };
 
+/** `message.received` → `deliverMessageReceivedEvent`: what Switchboard does, in the routes' camelCase. */
+const deliveryOperationId = (event: string) =>
+  `deliver${event.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Event`;
+
 export function buildWebhooks(schemas: SchemaSet): Record<string, unknown> {
   return Object.fromEntries(
     DELIVERED_EVENTS.map((event) => {
-      const info = event === TEST_EVENT ? { status: 'emitted', description: 'Sent by POST /v1/webhooks/{id}/test to that subscription only; not subscribable' } : EVENT_TYPES[event];
+      const info = event === TEST_EVENT ? { status: 'emitted', description: 'Sent by POST /v1/webhooks/{webhookId}/test to that subscription only; not subscribable' } : EVENT_TYPES[event];
       return [
         event,
         {
           post: {
-            operationId: `webhook_${event.replace(/[^A-Za-z0-9]/g, '_')}`,
+            operationId: deliveryOperationId(event),
             summary: info.description,
             description: `${info.description}. Status: ${info.status}${info.status === 'planned' ? ' (may be subscribed to; not produced yet)' : ''}.`,
             tags: ['Webhooks'],

@@ -37,7 +37,7 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
   const ip = (ctx: AppContext) => clientIp(ctx, deps.config.trustProxyHops);
 
   api.post('/v1/auth/signup', publicAccess, {
-    summary: 'Sign up: a new account and its owner', tag, body: signupInput, response: signupResponse, status: 201, errors: ['signup_disabled', 'conflict'],
+    operationId: 'signUp', summary: 'Sign up: a new account and its owner', tag, body: signupInput, response: signupResponse, status: 201, errors: ['signup_disabled', 'conflict'],
     examples: {
       request: { accountName: 'Acme', email: 'ada@example.com', password: '<PASSWORD>' },
       response: {
@@ -53,7 +53,7 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.post('/v1/auth/login', publicAccess, {
-    summary: 'Log in', tag, body: loginInput, response: loginResponse, errors: ['invalid_credential'],
+    operationId: 'logIn', summary: 'Log in', tag, body: loginInput, response: loginResponse, errors: ['invalid_credential'],
     examples: { request: { email: 'ada@example.com', password: '<PASSWORD>' }, response: { user, session } },
   }, async (ctx) => {
     const input = parseInput(loginInput, ctx.request.body);
@@ -61,28 +61,28 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
     ctx.body = { user: toUserResponse(user), session: sessionBody(session) };
   });
 
-  api.post('/v1/auth/logout', authenticated, { summary: 'Log out (end this session)', tag, response: null, errors: ['admin_session_required'] }, async (ctx) => {
+  api.post('/v1/auth/logout', authenticated, { operationId: 'logOut', summary: 'Log out (end this session)', tag, response: null, errors: ['admin_session_required'] }, async (ctx) => {
     const principal = principalOf(ctx);
     if (principal.type !== 'session') throw new AppError('admin_session_required', 'Logout ends a session; API keys are deactivated instead');
     await logout(deps, principal);
     ctx.status = 204;
   });
 
-  api.get('/v1/account', requireScope('read:account'), { summary: 'Get the account', tag, response: accountResponse }, async (ctx) => {
+  api.get('/v1/account', requireScope('read:account'), { operationId: 'getAccount', summary: 'Get the account', tag, response: accountResponse }, async (ctx) => {
     ctx.body = toAccountResponse(await getAccount(deps, principalOf(ctx).accountId));
   });
 
-  api.patch('/v1/account', adminOnly, { summary: 'Change the account policy', tag, body: accountPatch, response: accountResponse }, async (ctx) => {
+  api.patch('/v1/account', adminOnly, { operationId: 'updateAccount', summary: 'Change the account policy', tag, body: accountPatch, response: accountResponse, examples: { request: { agentKeyMinting: 'account_keys', lowCreditsThreshold: 100 } } }, async (ctx) => {
     const account = await updateAccountPolicy(deps, principalOf(ctx), parseInput(accountPatch, ctx.request.body), ip(ctx));
     ctx.body = toAccountResponse(account);
   });
 
-  api.get('/v1/team/members', adminOnly, { summary: 'List team members', tag, query: pageQuery, response: pageOf(userResponse) }, async (ctx) => {
+  api.get('/v1/team/members', adminOnly, { operationId: 'listTeamMembers', summary: 'List team members', tag, query: pageQuery, response: pageOf(userResponse) }, async (ctx) => {
     const page = await listMembers(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
     ctx.body = mapPage(page, toUserResponse);
   });
 
-  api.post('/v1/team/members', adminOnly, { summary: 'Add a team member', tag, body: memberInput, response: userResponse, status: 201, errors: ['conflict'] }, async (ctx) => {
+  api.post('/v1/team/members', adminOnly, { operationId: 'addTeamMember', summary: 'Add a team member', tag, body: memberInput, response: userResponse, status: 201, errors: ['conflict'], examples: { request: { email: 'grace@example.com', password: '<PASSWORD>', role: 'member' } } }, async (ctx) => {
     const user = await addMember(deps, principalOf(ctx), parseInput(memberInput, ctx.request.body), ip(ctx));
     ctx.status = 201;
     ctx.body = toUserResponse(user);

@@ -14,25 +14,25 @@ const tag = 'Domains';
 export function registerDomainRoutes(api: ApiRouter, deps: Deps) {
   const ip = (ctx: Parameters<typeof clientIp>[0]) => clientIp(ctx, deps.config.trustProxyHops);
 
-  api.get('/v1/domains', requireScope('read:domains'), { summary: 'List sending domains', tag, query: pageQuery, response: pageOf(domainResponse) }, async (ctx) => {
+  api.get('/v1/domains', requireScope('read:domains'), { operationId: 'listDomains', summary: 'List sending domains', tag, query: pageQuery, response: pageOf(domainResponse) }, async (ctx) => {
     ctx.body = await listDomainsFor(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
   });
 
-  api.post('/v1/domains', requireScope('write:domains'), { summary: 'Add a sending domain', tag, body: domainInput, response: domainResponse, status: 201, errors: ['conflict'], examples: { request: { name: 'mail.example.com' } } }, async (ctx) => {
+  api.post('/v1/domains', requireScope('write:domains'), { operationId: 'addDomain', summary: 'Add a sending domain', tag, body: domainInput, response: domainResponse, status: 201, errors: ['conflict'], examples: { request: { name: 'mail.example.com' } } }, async (ctx) => {
     ctx.status = 201;
     ctx.body = await addDomain(deps, principalOf(ctx), ctx.request.body, ip(ctx));
   }, idempotent());
 
-  api.get('/v1/domains/:id', requireScope('read:domains'), { summary: 'Get a sending domain', tag, response: domainResponse }, async (ctx) => {
-    ctx.body = await getDomain(deps, principalOf(ctx).accountId, ctx.params.id!);
+  api.get('/v1/domains/:domainId', requireScope('read:domains'), { operationId: 'getDomain', summary: 'Get a sending domain', tag, response: domainResponse }, async (ctx) => {
+    ctx.body = await getDomain(deps, principalOf(ctx).accountId, ctx.params.domainId!);
   });
 
-  api.delete('/v1/domains/:id', requireScope('write:domains'), { summary: 'Remove a sending domain', tag, response: null }, async (ctx) => {
-    await removeDomain(deps, principalOf(ctx), ctx.params.id!, ip(ctx));
+  api.delete('/v1/domains/:domainId', requireScope('write:domains'), { operationId: 'removeDomain', summary: 'Remove a sending domain', tag, response: null }, async (ctx) => {
+    await removeDomain(deps, principalOf(ctx), ctx.params.domainId!, ip(ctx));
     ctx.status = 204;
   });
 
-  api.post('/v1/domains/:id/verify', requireScope('write:domains'), { summary: 'Check the DNS records now', tag, response: domainResponse }, async (ctx) => {
-    ctx.body = await verifyDomain(deps, principalOf(ctx), ctx.params.id!, ip(ctx));
+  api.post('/v1/domains/:domainId/verify', requireScope('write:domains'), { operationId: 'verifyDomain', summary: 'Check the DNS records now', tag, response: domainResponse }, async (ctx) => {
+    ctx.body = await verifyDomain(deps, principalOf(ctx), ctx.params.domainId!, ip(ctx));
   });
 }

@@ -19,12 +19,12 @@ const probeResult = z.enum(['ok', 'down']);
 const readiness = z.object({ status: z.enum(['ok', 'unavailable']), checks: z.object({ postgres: probeResult, redis: probeResult }) });
 
 export function registerHealthRoutes(api: ApiRouter, deps: Deps) {
-  api.get('/healthz', publicAccess, { summary: 'Liveness', tag: 'Meta', response: z.object({ status: z.literal('ok') }) }, (ctx) => {
+  api.get('/healthz', publicAccess, { operationId: 'checkLiveness', summary: 'Liveness', tag: 'Meta', response: z.object({ status: z.literal('ok') }) }, (ctx) => {
     ctx.body = { status: 'ok' };
   });
 
   api.get('/readyz', publicAccess, {
-    summary: 'Readiness: Postgres and Redis answer', tag: 'Meta', response: readiness, status: [200, 503],
+    operationId: 'checkReadiness', summary: 'Readiness: Postgres and Redis answer', tag: 'Meta', response: readiness, status: [200, 503],
     description: '503 (with the same body) while Postgres or Redis does not answer.',
   }, async (ctx) => {
     const [postgres, redis] = await Promise.all([check(() => deps.db.raw('select 1')), check(() => deps.redis.ping())]);

@@ -16,12 +16,12 @@ import type { ApiRouter } from '../router.js';
 const tag = 'Integrations';
 
 export function registerIntegrationRoutes(api: ApiRouter, deps: Deps) {
-  api.get('/v1/integrations', requireScope('integrations:read'), { summary: 'List integrations (every provider, connected or not)', tag, response: pageOf(integrationResponse) }, async (ctx) => {
+  api.get('/v1/integrations', requireScope('integrations:read'), { operationId: 'listIntegrations', summary: 'List integrations (every provider, connected or not)', tag, response: pageOf(integrationResponse) }, async (ctx) => {
     ctx.body = { data: await listIntegrations(deps, principalOf(ctx).accountId), hasMore: false, nextCursor: null };
   });
 
   api.post('/v1/integrations/:provider', requireScope('integrations:manage'), {
-    summary: 'Connect (or reconfigure) an integration', tag, body: z.union([smtpInput(), smsHttpInput()]), response: integrationResponse, status: [200, 201],
+    operationId: 'connectIntegration', summary: 'Connect (or reconfigure) an integration', tag, body: z.union([smtpInput(), smsHttpInput()]), response: integrationResponse, status: [200, 201],
     description: 'The body is the `smtp` settings for /integrations/smtp and the `sms-http` settings for /integrations/sms-http. 201 when newly connected, 200 when reconfigured. Secrets are sealed and never returned.',
     examples: { request: { host: 'smtp.example.com', port: 587, username: 'mailer', password: '<PASSWORD>', from: 'Acme <support@example.com>' } },
   }, async (ctx) => {
@@ -32,7 +32,7 @@ export function registerIntegrationRoutes(api: ApiRouter, deps: Deps) {
     ctx.body = integration;
   });
 
-  api.delete('/v1/integrations/:provider', requireScope('integrations:manage'), { summary: 'Disconnect an integration', tag, response: null }, async (ctx) => {
+  api.delete('/v1/integrations/:provider', requireScope('integrations:manage'), { operationId: 'disconnectIntegration', summary: 'Disconnect an integration', tag, response: null }, async (ctx) => {
     const provider = parseProvider(ctx.params.provider!);
     await disconnectIntegration(deps, principalOf(ctx), provider, clientIp(ctx, deps.config.trustProxyHops));
     ctx.status = 204;

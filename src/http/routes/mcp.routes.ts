@@ -29,6 +29,7 @@ const mcpDoc = {
   description: 'Model Context Protocol, Streamable HTTP, stateless. Send `Accept: application/json, text/event-stream`. `tools/list` shows the tools the credential allows. OAuth access tokens for this resource are accepted too (see /.well-known/oauth-protected-resource).',
   body: z.object({ jsonrpc: z.literal('2.0'), method: text(), id: z.union([text(), z.number()]).optional(), params: z.record(text(), z.unknown()).optional() }).catchall(z.unknown()),
   response: jsonRecord().describe('A JSON-RPC response (or, with text/event-stream, its events)'),
+  examples: { request: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } },
   otherResponses: {
     400: { description: 'A message the MCP transport refuses (JSON-RPC error)', schema: jsonRpcError },
     406: { description: 'The Accept header does not allow both application/json and text/event-stream (JSON-RPC error)', schema: jsonRpcError },
@@ -54,10 +55,10 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
   };
 
   // Account keys and every session of the account (a session is not limited by scopes, as on REST).
-  api.post('/v1/mcp', authenticated, { ...mcpDoc, summary: 'Account MCP endpoint' }, (ctx) => serve(ctx, accountServer, accountTools, {}));
+  api.post('/v1/mcp', authenticated, { ...mcpDoc, operationId: 'sendAccountMcpMessage', summary: 'Account MCP endpoint' }, (ctx) => serve(ctx, accountServer, accountTools, {}));
 
   // Only the agent's own per-agent key; every tool is bound to this agent.
-  api.post('/v1/agents/:agentId/mcp', agentKeyOnly('agentId'), { ...mcpDoc, summary: 'Per-agent MCP endpoint' }, (ctx) =>
+  api.post('/v1/agents/:agentId/mcp', agentKeyOnly('agentId'), { ...mcpDoc, operationId: 'sendAgentMcpMessage', summary: 'Per-agent MCP endpoint' }, (ctx) =>
     serve(ctx, agentServer, agentTools, { agentId: ctx.params.agentId! }),
   );
 }

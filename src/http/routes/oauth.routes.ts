@@ -44,17 +44,17 @@ const prmDoc = {
 export function registerOAuthRoutes(api: ApiRouter, deps: Deps) {
   // The path-suffixed forms (RFC 9728 §3.1) for each MCP endpoint; the root form describes /v1/mcp, for
   // clients that only look at the root.
-  api.get(`${PRM}${ACCOUNT_MCP_PATH}`, publicAccess, { ...prmDoc, summary: 'Protected-resource metadata of /v1/mcp (RFC 9728)' }, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
-  api.get(`${PRM}/v1/agents/:agentId/mcp`, publicAccess, { ...prmDoc, summary: "Protected-resource metadata of an agent's MCP endpoint (RFC 9728)" }, (ctx) => protectedResourceMetadata(ctx, agentMcpPath(ctx.params.agentId!)));
-  api.get(PRM, publicAccess, { ...prmDoc, summary: 'Protected-resource metadata (root form: /v1/mcp)' }, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
+  api.get(`${PRM}${ACCOUNT_MCP_PATH}`, publicAccess, { ...prmDoc, operationId: 'getAccountMcpResourceMetadata', summary: 'Protected-resource metadata of /v1/mcp (RFC 9728)' }, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
+  api.get(`${PRM}/v1/agents/:agentId/mcp`, publicAccess, { ...prmDoc, operationId: 'getAgentMcpResourceMetadata', summary: "Protected-resource metadata of an agent's MCP endpoint (RFC 9728)" }, (ctx) => protectedResourceMetadata(ctx, agentMcpPath(ctx.params.agentId!)));
+  api.get(PRM, publicAccess, { ...prmDoc, operationId: 'getMcpResourceMetadata', summary: 'Protected-resource metadata (root form: /v1/mcp)' }, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
 
-  api.get('/v1/oauth/grants', adminOnly, { summary: 'List OAuth grants', tag: 'OAuth', query: pageQuery, response: pageOf(grantResponse) }, async (ctx) => {
+  api.get('/v1/oauth/grants', adminOnly, { operationId: 'listOAuthGrants', summary: 'List OAuth grants', tag: 'OAuth', query: pageQuery, response: pageOf(grantResponse) }, async (ctx) => {
     const page = await listOAuthGrants(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
     ctx.body = mapPage(page, toGrantResponse);
   });
 
-  api.delete('/v1/oauth/grants/:id', adminOnly, { summary: 'Revoke an OAuth grant and its tokens', tag: 'OAuth', response: null }, async (ctx) => {
-    await revokeOAuthGrant(deps, principalOf(ctx), ctx.params.id!, clientIp(ctx, deps.config.trustProxyHops));
+  api.delete('/v1/oauth/grants/:grantId', adminOnly, { operationId: 'revokeOAuthGrant', summary: 'Revoke an OAuth grant and its tokens', tag: 'OAuth', response: null }, async (ctx) => {
+    await revokeOAuthGrant(deps, principalOf(ctx), ctx.params.grantId!, clientIp(ctx, deps.config.trustProxyHops));
     ctx.status = 204;
   });
 }

@@ -64,7 +64,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   const param = (ctx: AppContext, name: string) => String((ctx.params as Record<string, string>)[name]);
 
   api.post('/v1/webhooks', write, {
-    summary: 'Subscribe a URL to events', tag, body: createWebhookInput, response: webhookWithSecretResponse, status: 201, errors: ['invalid_webhook_url'],
+    operationId: 'createWebhook', summary: 'Subscribe a URL to events', tag, body: createWebhookInput, response: webhookWithSecretResponse, status: 201, errors: ['invalid_webhook_url'],
     description: 'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only.',
     examples: { request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' }, response: WEBHOOK_EXAMPLE },
   }, async (ctx) => {
@@ -72,54 +72,55 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     ctx.body = await createWebhook(deps, actor(ctx), parseInput(createWebhookInput, ctx.request.body));
   }, idempotent('secret'));
 
-  api.get('/v1/webhooks', read, { summary: 'List webhook subscriptions', tag, query: pageQuery, response: pageOf(webhookResponse) }, async (ctx) => {
+  api.get('/v1/webhooks', read, { operationId: 'listWebhooks', summary: 'List webhook subscriptions', tag, query: pageQuery, response: pageOf(webhookResponse) }, async (ctx) => {
     ctx.body = await listWebhookSubscriptions(deps, accountOf(ctx), parseInput(pageQuery, ctx.query));
   });
 
-  api.get('/v1/webhooks/:id', read, { summary: 'Get a webhook subscription', tag, response: webhookResponse }, async (ctx) => {
-    ctx.body = await getWebhook(deps, accountOf(ctx), param(ctx, 'id'));
+  api.get('/v1/webhooks/:webhookId', read, { operationId: 'getWebhook', summary: 'Get a webhook subscription', tag, response: webhookResponse }, async (ctx) => {
+    ctx.body = await getWebhook(deps, accountOf(ctx), param(ctx, 'webhookId'));
   });
 
-  api.patch('/v1/webhooks/:id', write, { summary: 'Update a webhook subscription', tag, body: updateWebhookInput, response: webhookResponse, errors: ['invalid_webhook_url'] }, async (ctx) => {
-    ctx.body = await changeWebhook(deps, actor(ctx), param(ctx, 'id'), parseInput(updateWebhookInput, ctx.request.body));
+  api.patch('/v1/webhooks/:webhookId', write, { operationId: 'updateWebhook', summary: 'Update a webhook subscription', tag, body: updateWebhookInput, response: webhookResponse, errors: ['invalid_webhook_url'], examples: { request: { events: ['message.received', 'message.sent'], rateLimitPerSecond: 20 } } }, async (ctx) => {
+    ctx.body = await changeWebhook(deps, actor(ctx), param(ctx, 'webhookId'), parseInput(updateWebhookInput, ctx.request.body));
   });
 
-  api.delete('/v1/webhooks/:id', write, { summary: 'Delete a webhook subscription', tag, response: null }, async (ctx) => {
-    await deleteWebhook(deps, actor(ctx), param(ctx, 'id'));
+  api.delete('/v1/webhooks/:webhookId', write, { operationId: 'deleteWebhook', summary: 'Delete a webhook subscription', tag, response: null }, async (ctx) => {
+    await deleteWebhook(deps, actor(ctx), param(ctx, 'webhookId'));
     ctx.status = 204;
   });
 
-  api.post('/v1/webhooks/:id/rotate-secret', write, { summary: 'Rotate the signing secret (24 h overlap)', tag, response: rotatedSecretResponse }, async (ctx) => {
-    ctx.body = await rotateWebhookSecret(deps, actor(ctx), param(ctx, 'id'));
+  api.post('/v1/webhooks/:webhookId/rotate-secret', write, { operationId: 'rotateWebhookSecret', summary: 'Rotate the signing secret (24 h overlap)', tag, response: rotatedSecretResponse }, async (ctx) => {
+    ctx.body = await rotateWebhookSecret(deps, actor(ctx), param(ctx, 'webhookId'));
   });
 
-  api.post('/v1/webhooks/:id/enable', write, {
-    summary: 'Enable a subscription (zeroes its failure count)', tag, body: enableWebhookInput, bodyOptional: true, response: webhookEnabledResponse,
+  api.post('/v1/webhooks/:webhookId/enable', write, {
+    operationId: 'enableWebhook', summary: 'Enable a subscription (zeroes its failure count)', tag, body: enableWebhookInput, bodyOptional: true, response: webhookEnabledResponse,
     description: 'With `recoverSince`, the deliveries that failed since then are queued again.',
+    examples: { request: { recoverSince: '2026-11-01T08:00:00.000Z' } },
   }, async (ctx) => {
     const input = parseInput(enableWebhookInput, ctx.request.body ?? {});
-    ctx.body = await enableWebhook(deps, actor(ctx), param(ctx, 'id'), input.recoverSince);
+    ctx.body = await enableWebhook(deps, actor(ctx), param(ctx, 'webhookId'), input.recoverSince);
   });
 
-  api.get('/v1/webhooks/:id/attempts', read, { summary: 'List delivery attempts', tag, query: attemptsQuery, response: pageOf(attemptResponse) }, async (ctx) => {
-    ctx.body = await listWebhookAttempts(deps, accountOf(ctx), param(ctx, 'id'), parseInput(attemptsQuery, ctx.query));
+  api.get('/v1/webhooks/:webhookId/attempts', read, { operationId: 'listWebhookAttempts', summary: 'List delivery attempts', tag, query: attemptsQuery, response: pageOf(attemptResponse) }, async (ctx) => {
+    ctx.body = await listWebhookAttempts(deps, accountOf(ctx), param(ctx, 'webhookId'), parseInput(attemptsQuery, ctx.query));
   });
 
-  api.get('/v1/webhooks/:id/stats', read, { summary: 'Endpoint health over a window', tag, query: statsQuery, response: webhookStatsResponse }, async (ctx) => {
-    ctx.body = await getWebhookStats(deps, accountOf(ctx), param(ctx, 'id'), parseInput(statsQuery, ctx.query).window);
+  api.get('/v1/webhooks/:webhookId/stats', read, { operationId: 'getWebhookStats', summary: 'Endpoint health over a window', tag, query: statsQuery, response: webhookStatsResponse }, async (ctx) => {
+    ctx.body = await getWebhookStats(deps, accountOf(ctx), param(ctx, 'webhookId'), parseInput(statsQuery, ctx.query).window);
   });
 
-  api.get('/v1/webhooks/:id/deliveries', read, { summary: 'List deliveries', tag, query: pageQuery, response: pageOf(deliveryResponse) }, async (ctx) => {
-    ctx.body = await listWebhookDeliveries(deps, accountOf(ctx), param(ctx, 'id'), parseInput(pageQuery, ctx.query));
+  api.get('/v1/webhooks/:webhookId/deliveries', read, { operationId: 'listWebhookDeliveries', summary: 'List deliveries', tag, query: pageQuery, response: pageOf(deliveryResponse) }, async (ctx) => {
+    ctx.body = await listWebhookDeliveries(deps, accountOf(ctx), param(ctx, 'webhookId'), parseInput(pageQuery, ctx.query));
   });
 
-  api.post('/v1/webhooks/:id/deliveries/:deliveryId/redeliver', write, { summary: 'Deliver again (same envelope id)', tag, response: redeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
+  api.post('/v1/webhooks/:webhookId/deliveries/:deliveryId/redeliver', write, { operationId: 'redeliverWebhookDelivery', summary: 'Deliver again (same envelope id)', tag, response: redeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
     ctx.status = 202;
-    ctx.body = await redeliver(deps, actor(ctx), param(ctx, 'id'), param(ctx, 'deliveryId'));
+    ctx.body = await redeliver(deps, actor(ctx), param(ctx, 'webhookId'), param(ctx, 'deliveryId'));
   }, idempotent());
 
-  api.post('/v1/webhooks/:id/test', write, { summary: 'Send a webhook.test event to this subscription', tag, response: testDeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
+  api.post('/v1/webhooks/:webhookId/test', write, { operationId: 'sendWebhookTest', summary: 'Send a webhook.test event to this subscription', tag, response: testDeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
     ctx.status = 202;
-    ctx.body = await sendTestEvent(deps, actor(ctx), param(ctx, 'id'));
+    ctx.body = await sendTestEvent(deps, actor(ctx), param(ctx, 'webhookId'));
   }, idempotent());
 }
