@@ -23,7 +23,10 @@ import { DAY_MS } from './retention.js';
 export const FILLING_ANALYZE_THRESHOLD = 1000;
 export const FILLING_ANALYZE_SCALE_FACTOR = 0.05;
 
-const settings = [`autovacuum_analyze_threshold=${FILLING_ANALYZE_THRESHOLD}`, `autovacuum_analyze_scale_factor=${FILLING_ANALYZE_SCALE_FACTOR}`];
+const settings = [
+  `autovacuum_analyze_threshold=${FILLING_ANALYZE_THRESHOLD}`,
+  `autovacuum_analyze_scale_factor=${FILLING_ANALYZE_SCALE_FACTOR}`,
+];
 
 /**
  * Autovacuum's rule for analyzing, with the filling rule's numbers. An empty partition is never analyzed here:

@@ -98,23 +98,39 @@ export interface PartitionStatistics {
 }
 
 export async function findPartitionStatistics(conn: Conn, names: string[]): Promise<PartitionStatistics[]> {
-  const { rows } = await conn.raw<{ rows: Array<{ name: string; modified: number; live: number; reltuples: number; options: string[] | null }> }>(
+  type Row = { name: string; modified: number; live: number; reltuples: number; options: string[] | null };
+  const { rows } = await conn.raw<{ rows: Row[] }>(
     `SELECT c.relname AS name, coalesce(s.n_mod_since_analyze, 0) AS modified, coalesce(s.n_live_tup, 0) AS live,
             c.reltuples, c.reloptions AS options
        FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
       WHERE c.relname = ANY (?) AND c.relnamespace = current_schema()::regnamespace`,
     [names],
   );
-  return rows.map((r) => ({ name: r.name, modifiedSinceAnalyze: Number(r.modified), liveRows: Number(r.live), estimatedRows: Number(r.reltuples), options: r.options ?? [] }));
+  return rows.map((r) => ({
+    name: r.name,
+    modifiedSinceAnalyze: Number(r.modified),
+    liveRows: Number(r.live),
+    estimatedRows: Number(r.reltuples),
+    options: r.options ?? [],
+  }));
 }
 
 /**
  * Autoanalyze settings of one partition. ALTER TABLE … SET (storage parameters) takes SHARE UPDATE EXCLUSIVE:
  * reads and writes of the partition go on; only another vacuum, analyze or DDL of it waits.
  */
-export async function setAnalyzeSettings(conn: Conn, partition: string, threshold: number, scaleFactor: number): Promise<void> {
+export async function setAnalyzeSettings(
+  conn: Conn,
+  partition: string,
+  threshold: number,
+  scaleFactor: number,
+): Promise<void> {
   // DDL takes no bind parameters; both are numbers from the code.
-  await conn.raw(`ALTER TABLE ?? SET (autovacuum_analyze_threshold = ${Math.trunc(threshold)}, autovacuum_analyze_scale_factor = ${Number(scaleFactor)})`, [partition]);
+  const rule = [
+    `autovacuum_analyze_threshold = ${Math.trunc(threshold)}`,
+    `autovacuum_analyze_scale_factor = ${Number(scaleFactor)}`,
+  ];
+  await conn.raw(`ALTER TABLE ?? SET (${rule.join(', ')})`, [partition]);
 }
 
 /** Samples the partition's rows into fresh statistics; a cached plan that reads it is re-planned on its next use. */

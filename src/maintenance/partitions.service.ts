@@ -58,7 +58,8 @@ async function dropPartition(deps: Deps, table: PartitionedTable, name: string):
 export async function maintainPartitions(deps: Deps): Promise<MaintenanceResult> {
   const at = now();
   const created = await ensureDayPartitions(deps, at, PARTITION_DAYS_AHEAD);
-  const result: MaintenanceResult = { created, dropped: [], keptForPending: [], ...(await keepFillingStatisticsFresh(deps, at)) };
+  const statistics = await keepFillingStatisticsFresh(deps, at);
+  const result: MaintenanceResult = { created, dropped: [], keptForPending: [], ...statistics };
 
   for (const table of PARTITIONED_TABLES) {
     for (const p of (await listPartitions(deps.db, table)).filter((x) => x.detachPending)) {

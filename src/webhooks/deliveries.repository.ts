@@ -143,7 +143,8 @@ export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promi
     'load_send_contexts',
     `${SEND_CONTEXT}
        FROM unnest(?::uuid[], ?::timestamptz[]) AS x(id, created_at)
-       CROSS JOIN LATERAL (SELECT * FROM webhook_deliveries d WHERE d.id = x.id AND d.created_at = x.created_at LIMIT 1) d
+       CROSS JOIN LATERAL (SELECT * FROM webhook_deliveries d
+                            WHERE d.id = x.id AND d.created_at = x.created_at LIMIT 1) d
        JOIN webhooks w ON w.id = d.webhook_id
        CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.id = d.event_id AND e.created_at = d.created_at LIMIT 1) e`,
     [deliveryIds.filter((_id, i) => times[i]), times.filter(Boolean)] as unknown as string[],

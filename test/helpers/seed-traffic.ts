@@ -55,7 +55,7 @@ export async function seedAccounts(deps: Deps, accounts: number, webhooks: numbe
       FROM generate_series(0, ${webhooks - 1}) w`);
 }
 
-/** Seeds accounts, subscriptions and traffic as described above, then ANALYZEs the three tables (unless told not to). */
+/** Seeds accounts, subscriptions and traffic as described above, then ANALYZEs the three tables (unless told not). */
 export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
   const { db } = deps;
   const { rows, accounts, webhooks } = s;

@@ -4,7 +4,12 @@ import { deleteExpiredSessions } from '../../src/auth/sessions.repository.js';
 import { listEvents } from '../../src/events/events.repository.js';
 import { deleteExpiredKeys } from '../../src/idempotency/idempotency.repository.js';
 import { clearEndedGraces, claimKeysToWarn, expireDueKeys } from '../../src/keys/keys-sweep.repository.js';
-import { createDayPartition, dayStart, partitionName, PARTITIONED_TABLES } from '../../src/maintenance/partitions.repository.js';
+import {
+  createDayPartition,
+  dayStart,
+  partitionName,
+  PARTITIONED_TABLES,
+} from '../../src/maintenance/partitions.repository.js';
 import { FILLING_ANALYZE_SCALE_FACTOR, FILLING_ANALYZE_THRESHOLD } from '../../src/maintenance/partition-statistics.js';
 import { maintainPartitions } from '../../src/maintenance/partitions.service.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
@@ -37,7 +42,8 @@ let worker: Db;
 let explainer: pg.Client;
 const A = seedAccountId(7);
 const W = seedWebhookId(7);
-let ref: { pending: deliveries.ArmedDelivery; succeeded: deliveries.ArmedDelivery; eventId: string; batch: deliveries.ArmedDelivery[] };
+type Armed = deliveries.ArmedDelivery;
+let ref: { pending: Armed; succeeded: Armed; eventId: string; batch: Armed[] };
 const since = () => new Date(Date.now() - 30 * DAY_MS);
 
 /** One subscription's traffic into today's partitions, as the service writes it: inserted pending, then settled. */
@@ -45,24 +51,30 @@ async function fillToday(db: Db, rows: number): Promise<void> {
   const from = new Date(Math.max(today.getTime(), Date.now() - 3600_000)).toISOString();
   await db.raw(
     `INSERT INTO events (id, account_id, type, payload, created_at)
-     SELECT 'evt_t' || lpad(g::text, 19, '0'), ?, 'message.received', '{"n":1}', ?::timestamptz + g * interval '1 millisecond'
+     SELECT 'evt_t' || lpad(g::text, 19, '0'), ?, 'message.received', '{"n":1}',
+            ?::timestamptz + g * interval '1 millisecond'
        FROM generate_series(1, ?::int) g`,
     [A, from, rows],
   );
   await db.raw(
-    `INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, created_at, updated_at, next_attempt_at)
-     SELECT sb_uuid_v7(created_at), account_id, ?, id, type, created_at, created_at, created_at FROM events WHERE created_at >= ?`,
+    `INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, created_at, updated_at,
+                                     next_attempt_at)
+     SELECT sb_uuid_v7(created_at), account_id, ?, id, type, created_at, created_at, created_at
+       FROM events WHERE created_at >= ?`,
     [W, today],
   );
   await db.raw(
-    `INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url, response_status, duration_ms, created_at)
-     SELECT 'att_' || substr(event_id, 5), id, webhook_id, account_id, event, 1, 'succeeded', 'https://example.com/', 200, 20, created_at
+    `INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
+                                   response_status, duration_ms, created_at)
+     SELECT 'att_' || substr(event_id, 5), id, webhook_id, account_id, event, 1, 'succeeded', 'https://example.com/',
+            200, 20, created_at
        FROM webhook_deliveries WHERE created_at >= ?`,
     [today],
   );
   // One in a hundred is left waiting for a retry an hour out; the rest succeeded.
   await db.raw(
-    `UPDATE webhook_deliveries SET status = CASE WHEN abs(hashtext(id::text)) % 100 = 0 THEN 'pending' ELSE 'succeeded' END,
+    `UPDATE webhook_deliveries
+        SET status = CASE WHEN abs(hashtext(id::text)) % 100 = 0 THEN 'pending' ELSE 'succeeded' END,
             attempts = 1, round_attempts = 1, completed_at = created_at,
             next_attempt_at = CASE WHEN abs(hashtext(id::text)) % 100 = 0 THEN now() + interval '1 hour' END
       WHERE created_at >= ?`,
@@ -71,15 +83,16 @@ async function fillToday(db: Db, rows: number): Promise<void> {
 }
 
 const record = (d: deliveries.ArmedDelivery): deliveries.AttemptRecord => ({
-  accountId: A, deliveryId: d.id, deliveryCreatedAt: d.created_at, webhookId: W, event: 'message.received', url: 'https://example.com/',
-  seq: d.job_seq, attemptNumber: 2, responseStatus: 500, responseBody: 'x', error: 'http_status', errorMessage: 'receiver answered 500', durationMs: 3,
+  accountId: A, deliveryId: d.id, deliveryCreatedAt: d.created_at, webhookId: W, event: 'message.received',
+  url: 'https://example.com/', seq: d.job_seq, attemptNumber: 2, responseStatus: 500, responseBody: 'x',
+  error: 'http_status', errorMessage: 'receiver answered 500', durationMs: 3,
   nextAttemptAt: new Date(Date.now() + 60_000),
 });
 const page = { limit: 20 };
 
 /** Idle sweeps and everyday statements, with today's rows (ref is read before the fill from an older day). */
 const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
-  ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, new Date(Date.now() - 10_000), 1000)],
+  ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, new Date(Date.now() - 1e4), 1000)],
   ['relay sweep: re-arm a batch', (trx) => deliveries.rearmDeliveries(trx, ref.batch)],
   ['worker: load a batch of send contexts', (trx) => deliveries.loadSendContexts(trx, ref.batch.map((d) => d.id))],
   ['worker: load one send context', (trx) => deliveries.loadSendContexts(trx, [ref.pending.id])],
@@ -102,20 +115,34 @@ const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
     await deliveries.listAttempts(trx, A, W, page, since(), ref.succeeded.id),
   ]],
   ['feed', (trx) => listEvents(trx, A, page, since())],
-  ['endpoint stats', async (trx) => [await findStatBuckets(trx, A, W, new Date(Date.now() - 7 * DAY_MS)), await findHealth(trx, A, W)]],
+  ['endpoint stats', async (trx) => [
+    await findStatBuckets(trx, A, W, new Date(Date.now() - 7 * DAY_MS)),
+    await findHealth(trx, A, W),
+  ]],
   ['other idle sweeps', async (trx) => [
     await expireDueKeys(trx, new Date(), 500), await clearEndedGraces(trx, new Date(), 500),
     await claimKeysToWarn(trx, new Date(), new Date(Date.now() + 7 * DAY_MS), 500),
-    await deleteExpiredSessions(trx, new Date()), await deleteExpiredKeys(trx, 1000), await pruneStatBuckets(trx, new Date(Date.now() - 8 * DAY_MS), 1000),
+    await deleteExpiredSessions(trx, new Date()), await deleteExpiredKeys(trx, 1000),
+    await pruneStatBuckets(trx, new Date(Date.now() - 8 * DAY_MS), 1000),
     await findStaleQueuedRuns(trx, new Date(), 500), await findStaleQueuedMessages(trx, new Date(), 500),
   ]],
 ];
 
 async function pickRefs(db: Db, from: Date): Promise<typeof ref> {
   const pick = async (status: string) =>
-    (await db('webhook_deliveries').select('id', 'created_at', 'job_seq', 'event_id').where({ account_id: A, webhook_id: W, status }).where('created_at', '>=', from).orderBy('created_at', 'desc').first())!;
+    (await db('webhook_deliveries')
+      .select('id', 'created_at', 'job_seq', 'event_id')
+      .where({ account_id: A, webhook_id: W, status })
+      .where('created_at', '>=', from)
+      .orderBy('created_at', 'desc')
+      .first())!;
   const pending = await pick('pending');
-  const batch = await db('webhook_deliveries').select('id', 'created_at', 'job_seq').where({ webhook_id: W }).where('created_at', '>=', from).orderBy('created_at', 'desc').limit(BATCH);
+  const batch = await db('webhook_deliveries')
+    .select('id', 'created_at', 'job_seq')
+    .where({ webhook_id: W })
+    .where('created_at', '>=', from)
+    .orderBy('created_at', 'desc')
+    .limit(BATCH);
   return { pending, succeeded: await pick('succeeded'), eventId: pending.event_id, batch };
 }
 
@@ -124,7 +151,10 @@ interface SeqRead { relname: string; seq_scan: number; seq_tup_read: number }
 /** Runs the statements in a transaction rolled back afterwards; answers the sequential reads of today's partitions. */
 async function seqReadsOfToday(db: Db, run: (trx: Trx) => Promise<unknown>): Promise<SeqRead[]> {
   const counters = async (trx: Trx) => {
-    const { rows } = await trx.raw<{ rows: SeqRead[] }>(`SELECT relname, seq_scan, seq_tup_read FROM pg_stat_xact_user_tables WHERE relname = ANY (?)`, [[...todays]]);
+    const { rows } = await trx.raw<{ rows: SeqRead[] }>(
+      `SELECT relname, seq_scan, seq_tup_read FROM pg_stat_xact_user_tables WHERE relname = ANY (?)`,
+      [[...todays]],
+    );
     return new Map(rows.map((r) => [r.relname, r]));
   };
   let reads: SeqRead[] = [];
@@ -134,7 +164,11 @@ async function seqReadsOfToday(db: Db, run: (trx: Trx) => Promise<unknown>): Pro
       const before = await counters(trx);
       await run(trx);
       reads = [...(await counters(trx)).values()]
-        .map((r) => ({ relname: r.relname, seq_scan: r.seq_scan - (before.get(r.relname)?.seq_scan ?? 0), seq_tup_read: r.seq_tup_read - (before.get(r.relname)?.seq_tup_read ?? 0) }))
+        .map((r) => {
+          const was = before.get(r.relname);
+          const seqTupRead = r.seq_tup_read - (was?.seq_tup_read ?? 0);
+          return { relname: r.relname, seq_scan: r.seq_scan - (was?.seq_scan ?? 0), seq_tup_read: seqTupRead };
+        })
         .filter((r) => r.seq_tup_read > 0);
       throw new RolledBack();
     })
@@ -150,7 +184,8 @@ beforeAll(async () => {
   const { db } = t.deps;
   // Three earlier days of analyzed traffic; then today's partitions as the maintenance job makes them days ahead:
   // empty, never analyzed (the seed's ANALYZE reached them; they are made again), autovacuum off for the test.
-  await seedTraffic(t.deps, { rows: 30_000, from: new Date(today.getTime() - 3 * DAY_MS), to: today, accounts: 20, webhooks: 50, payload: 'tiny' });
+  const from = new Date(today.getTime() - 3 * DAY_MS);
+  await seedTraffic(t.deps, { rows: 30_000, from, to: today, accounts: 20, webhooks: 50, payload: 'tiny' });
   for (const table of PARTITIONED_TABLES) {
     await db.raw(`DROP TABLE ??`, [partitionName(table, today)]);
     await createDayPartition(db, table, today);
@@ -173,7 +208,10 @@ afterAll(async () => {
 
 describe("today's partitions filled before their first analyze", () => {
   it('hold the rows, and have no statistics yet', async () => {
-    const { rows } = await t.deps.db.raw(`SELECT count(*)::int AS n, max(last_analyze) AS analyzed FROM pg_stat_user_tables WHERE relname = ANY (?)`, [[...todays]]);
+    const { rows } = await t.deps.db.raw(
+      `SELECT count(*)::int AS n, max(last_analyze) AS analyzed FROM pg_stat_user_tables WHERE relname = ANY (?)`,
+      [[...todays]],
+    );
     expect(rows[0]).toEqual({ n: 3, analyzed: null });
     expect(ref.batch).toHaveLength(BATCH);
   });
@@ -186,19 +224,21 @@ describe("today's partitions filled before their first analyze", () => {
     }
   });
 
-  it.each(STATEMENTS)('%s: run on a connection that planned it while today was empty, reads none of them whole', async (_name, run) => {
+  it.each(STATEMENTS)('%s: run where it was planned while today was empty, reads none whole', async (_n, run) => {
     expect(await seqReadsOfToday(worker, run)).toEqual([]);
   });
 });
 
 describe('the maintenance job', () => {
   const tomorrow = new Date(today.getTime() + DAY_MS);
-  const settingsOf = async (name: string) => (await t.deps.db.raw(`SELECT reloptions FROM pg_class WHERE relname = ?`, [name])).rows[0].reloptions as string[] | null;
+  const settingsOf = async (name: string): Promise<string[] | null> =>
+    (await t.deps.db.raw(`SELECT reloptions FROM pg_class WHERE relname = ?`, [name])).rows[0].reloptions;
 
-  it("analyzes today's partitions once they grew past the rule, and gives today and tomorrow the filling rule", async () => {
+  it("analyzes today's partitions grown past the rule, and gives today and tomorrow the filling rule", async () => {
     // The fill's row counts reach the statistics system when its connections report them (within seconds).
     await waitUntil(async () => {
-      const { rows } = await t.deps.db.raw(`SELECT n_live_tup FROM pg_stat_user_tables WHERE relname = ?`, [partitionName('webhook_deliveries', today)]);
+      const name = partitionName('webhook_deliveries', today);
+      const { rows } = await t.deps.db.raw(`SELECT n_live_tup FROM pg_stat_user_tables WHERE relname = ?`, [name]);
       return Number(rows[0]?.n_live_tup) >= TODAY_ROWS;
     }, 30_000, "today's rows counted");
     const result = await maintainPartitions(t.deps);
@@ -206,12 +246,18 @@ describe('the maintenance job', () => {
     // Tomorrow's partitions are empty: statistics saying "no rows" would make a plan cached now treat them as empty.
     const tomorrows = PARTITIONED_TABLES.map((table) => partitionName(table, tomorrow));
     expect(result.analyzed.filter((name) => tomorrows.includes(name))).toEqual([]);
-    const { rows } = await t.deps.db.raw(`SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = ANY (?) AND last_analyze IS NOT NULL`, [[...todays]]);
+    const { rows } = await t.deps.db.raw(
+      `SELECT count(*)::int AS n FROM pg_stat_user_tables WHERE relname = ANY (?) AND last_analyze IS NOT NULL`,
+      [[...todays]],
+    );
     expect(rows[0].n).toBe(3);
     for (const table of PARTITIONED_TABLES) {
       for (const day of [today, tomorrow]) {
         expect(await settingsOf(partitionName(table, day))).toEqual(
-          expect.arrayContaining([`autovacuum_analyze_threshold=${FILLING_ANALYZE_THRESHOLD}`, `autovacuum_analyze_scale_factor=${FILLING_ANALYZE_SCALE_FACTOR}`]),
+          expect.arrayContaining([
+            `autovacuum_analyze_threshold=${FILLING_ANALYZE_THRESHOLD}`,
+            `autovacuum_analyze_scale_factor=${FILLING_ANALYZE_SCALE_FACTOR}`,
+          ]),
         );
       }
     }
@@ -223,7 +269,7 @@ describe('the maintenance job', () => {
     expect(again.configured).toEqual([]);
   });
 
-  it.each(STATEMENTS)('%s: after the analyze, on the connection that planned it while today was empty, reads none of them whole', async (_name, run) => {
+  it.each(STATEMENTS)('%s: after the analyze, planned on an empty day, reads none whole', async (_n, run) => {
     expect(await seqReadsOfToday(worker, run)).toEqual([]);
   });
 });
