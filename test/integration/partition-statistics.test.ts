@@ -18,7 +18,7 @@ import { createDb, type Db, type Trx } from '../../src/platform/db.js';
 import { findStaleQueuedRuns } from '../../src/runs/runs.repository.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
 import { findHealth, findStatBuckets, pruneStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
-import { captureStatements, explain } from '../helpers/explain.js';
+import { captureStatements, explain, sequentialReads } from '../helpers/explain.js';
 import { seedAccountId, seedTraffic, seedWebhookId } from '../helpers/seed-traffic.js';
 import { waitUntil } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -146,38 +146,8 @@ async function pickRefs(db: Db, from: Date): Promise<typeof ref> {
   return { pending, succeeded: await pick('succeeded'), eventId: pending.event_id, batch };
 }
 
-interface SeqRead { relname: string; seq_scan: number; seq_tup_read: number }
-
-/** Runs the statements in a transaction rolled back afterwards; answers the sequential reads of today's partitions. */
-async function seqReadsOfToday(db: Db, run: (trx: Trx) => Promise<unknown>): Promise<SeqRead[]> {
-  const counters = async (trx: Trx) => {
-    const { rows } = await trx.raw<{ rows: SeqRead[] }>(
-      `SELECT relname, seq_scan, seq_tup_read FROM pg_stat_xact_user_tables WHERE relname = ANY (?)`,
-      [[...todays]],
-    );
-    return new Map(rows.map((r) => [r.relname, r]));
-  };
-  let reads: SeqRead[] = [];
-  await db
-    .transaction(async (trx) => {
-      // The counters of this backend's transaction (and those not yet reported): the difference is this run's.
-      const before = await counters(trx);
-      await run(trx);
-      reads = [...(await counters(trx)).values()]
-        .map((r) => {
-          const was = before.get(r.relname);
-          const seqTupRead = r.seq_tup_read - (was?.seq_tup_read ?? 0);
-          return { relname: r.relname, seq_scan: r.seq_scan - (was?.seq_scan ?? 0), seq_tup_read: seqTupRead };
-        })
-        .filter((r) => r.seq_tup_read > 0);
-      throw new RolledBack();
-    })
-    .catch((err: unknown) => {
-      if (!(err instanceof RolledBack)) throw err;
-    });
-  return reads;
-}
-class RolledBack extends Error {}
+/** Run on one connection: what it read sequentially of today's partitions. */
+const seqReadsOfToday = (db: Db, run: (trx: Trx) => Promise<unknown>) => sequentialReads(db, [...todays], run);
 
 beforeAll(async () => {
   t = await createTestContext();
