@@ -6,6 +6,7 @@ import type { Deps } from '../src/app/deps.js';
 import { relayOverdueDeliveries } from '../src/webhooks/dispatch.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import { seedTraffic } from '../test/helpers/seed-traffic.js';
+import { relaySweepAfterFastFill } from './fill-day.js';
 import type { Benchmark } from './run.js';
 import { retainedTraffic, tableSizes } from './table-sizes.js';
 import { commitToArrival, endToEnd, percentile, spawnWorkerProcess, WEBHOOK_ENV } from './webhook-helpers.js';
@@ -20,6 +21,8 @@ import { commitToArrival, endToEnd, percentile, spawnWorkerProcess, WEBHOOK_ENV 
 //   (c) the relay sweep's duration with N rows and nothing due, over 200 runs;                goal p99 <= 5 ms
 //   (d) for comparison, the next day (the oldest left, a retained one of the same size) removed with batched DELETEs of 10,000 rows
 //       per statement, attempts, deliveries then events, under the same load: its time and p99.
+//   (e) the relay sweep right after a fast fill of today's partition, before and after its first analyze (fill-day.ts);
+//       on a database of its own. BENCH_SCALE_ONLY=fill runs (e) alone.
 // Also bytes per row of each table, indexes included, at N rows.
 
 const ROWS = Number(process.env.BENCH_SCALE_ROWS ?? 5_000_000);
@@ -153,6 +156,14 @@ async function underLoad(deps: Deps, receiver: Receiver, rate: number) {
 export const scaleBenchmark: Benchmark = {
   name: `scale: ${ROWS} events, deliveries and attempts over the retention's days vs empty tables; retention under load; relay sweep`,
   async run(env) {
+    const fill = await env.createDeps(WEBHOOK_ENV);
+    let e: Awaited<ReturnType<typeof relaySweepAfterFastFill>>;
+    try {
+      e = await relaySweepAfterFastFill(fill.deps);
+    } finally {
+      await fill.close();
+    }
+    if (process.env.BENCH_SCALE_ONLY === 'fill') return { e_relay_sweep_after_fast_fill: e };
     const large = await env.createDeps(WEBHOOK_ENV);
     const empty = await env.createDeps(WEBHOOK_ENV);
     const receiver = await startReceiver();
@@ -214,6 +225,7 @@ export const scaleBenchmark: Benchmark = {
         c_relay_sweep_empty_tables: cEmpty,
         d_batched_delete_p99_over_without: dRatio,
         d_batched_delete: { ms: load.withDeletes.duringMs, ...load.deleted, p99Ms: load.withDeletes.p99Ms, withoutP99Ms: p99s.slice(PASSES) },
+        e_relay_sweep_after_fast_fill: e,
         d_over_b_time: load.withDeletes.duringMs ? Math.round(load.withDeletes.duringMs / median(passMs)) : null,
         windows: { without: load.without, passes: load.passes.map((p) => p.window), withDeletes: load.withDeletes },
         goals: {

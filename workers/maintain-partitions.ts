@@ -2,12 +2,17 @@ import { maintainPartitions } from '../src/maintenance/partitions.service.js';
 import { jobs } from '../src/platform/queues.js';
 import { defineProcessor } from './processor.js';
 
-/** Day partitions: created ahead, expired ones dropped (retention). One partition per step; resumable. */
+/**
+ * Day partitions: created ahead, filling ones analyzed (docs/plans.md), expired ones dropped (retention). One
+ * partition per step; resumable.
+ */
 export const maintainPartitionsProcessor = defineProcessor({
   job: jobs.maintainPartitions,
   async process(deps) {
     const result = await maintainPartitions(deps);
-    if (result.created || result.dropped.length || result.keptForPending.length) deps.logger.info(result, 'partition maintenance');
+    const partitions = result.created || result.dropped.length || result.keptForPending.length;
+    const statistics = result.analyzed.length || result.configured.length;
+    if (partitions || statistics) deps.logger.info(result, 'partition maintenance');
     if (result.keptForPending.length) deps.logger.warn({ partitions: result.keptForPending }, 'expired days kept: they still hold pending deliveries');
     return result;
   },

@@ -84,3 +84,56 @@ export async function finalizeDetach(conn: Conn, table: PartitionedTable, partit
 export async function dropDetached(conn: Conn, partition: string): Promise<void> {
   await conn.raw(`DROP TABLE IF EXISTS ??`, [partition]);
 }
+
+/** How a partition's rows and statistics stand, from the cumulative statistics system. */
+export interface PartitionStatistics {
+  name: string;
+  /** Rows inserted, updated or deleted since the partition was last analyzed (by ANALYZE or autovacuum). */
+  modifiedSinceAnalyze: number;
+  liveRows: number;
+  /** pg_class.reltuples as the last analyze or vacuum left it; -1 when it was never analyzed nor vacuumed. */
+  estimatedRows: number;
+  /** The partition's own storage parameters (autovacuum_analyze_threshold=…). */
+  options: string[];
+}
+
+export async function findPartitionStatistics(conn: Conn, names: string[]): Promise<PartitionStatistics[]> {
+  type Row = { name: string; modified: number; live: number; reltuples: number; options: string[] | null };
+  const { rows } = await conn.raw<{ rows: Row[] }>(
+    `SELECT c.relname AS name, coalesce(s.n_mod_since_analyze, 0) AS modified, coalesce(s.n_live_tup, 0) AS live,
+            c.reltuples, c.reloptions AS options
+       FROM pg_class c LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+      WHERE c.relname = ANY (?) AND c.relnamespace = current_schema()::regnamespace`,
+    [names],
+  );
+  return rows.map((r) => ({
+    name: r.name,
+    modifiedSinceAnalyze: Number(r.modified),
+    liveRows: Number(r.live),
+    estimatedRows: Number(r.reltuples),
+    options: r.options ?? [],
+  }));
+}
+
+/**
+ * Autoanalyze settings of one partition. ALTER TABLE … SET (storage parameters) takes SHARE UPDATE EXCLUSIVE:
+ * reads and writes of the partition go on; only another vacuum, analyze or DDL of it waits.
+ */
+export async function setAnalyzeSettings(
+  conn: Conn,
+  partition: string,
+  threshold: number,
+  scaleFactor: number,
+): Promise<void> {
+  // DDL takes no bind parameters; both are numbers from the code.
+  const rule = [
+    `autovacuum_analyze_threshold = ${Math.trunc(threshold)}`,
+    `autovacuum_analyze_scale_factor = ${Number(scaleFactor)}`,
+  ];
+  await conn.raw(`ALTER TABLE ?? SET (${rule.join(', ')})`, [partition]);
+}
+
+/** Samples the partition's rows into fresh statistics; a cached plan that reads it is re-planned on its next use. */
+export async function analyzePartition(conn: Conn, partition: string): Promise<void> {
+  await conn.raw(`ANALYZE ??`, [partition]);
+}

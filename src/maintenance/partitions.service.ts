@@ -13,12 +13,14 @@ import {
   PARTITIONED_TABLES,
   type PartitionedTable,
 } from './partitions.repository.js';
+import { keepFillingStatisticsFresh } from './partition-statistics.js';
 import { DAY_MS, retainedSince } from './retention.js';
 
 // Retention by whole days. Each run (the maintain-partitions job, hourly; a newly created scheduler runs at once):
 //   1. creates the day partitions of today and the next PARTITION_DAYS_AHEAD days (an insert never misses one);
 //   2. finishes what an interrupted run left: a detach to FINALIZE, a detached table to drop;
-//   3. drops, oldest first, each day entirely older than the retention cutoff: its attempts, then its deliveries
+//   3. keeps the statistics of the days that are filling fresh (partition-statistics.ts, docs/plans.md);
+//   4. drops, oldest first, each day entirely older than the retention cutoff: its attempts, then its deliveries
 //      unless one of them is still pending (they wait for it, and the day's events with them), then its events.
 // Every step is one partition and is safe to repeat, so a run killed at any point resumes on the next.
 
@@ -29,6 +31,9 @@ export interface MaintenanceResult {
   dropped: string[];
   /** Expired days kept because a delivery in them is still pending. */
   keptForPending: string[];
+  /** Filling days given their autoanalyze settings, and those analyzed by this run. */
+  configured: string[];
+  analyzed: string[];
 }
 
 export async function ensureDayPartitions(deps: Deps, from: Date, days: number): Promise<number> {
@@ -51,7 +56,10 @@ async function dropPartition(deps: Deps, table: PartitionedTable, name: string):
 }
 
 export async function maintainPartitions(deps: Deps): Promise<MaintenanceResult> {
-  const result: MaintenanceResult = { created: await ensureDayPartitions(deps, now(), PARTITION_DAYS_AHEAD), dropped: [], keptForPending: [] };
+  const at = now();
+  const created = await ensureDayPartitions(deps, at, PARTITION_DAYS_AHEAD);
+  const statistics = await keepFillingStatisticsFresh(deps, at);
+  const result: MaintenanceResult = { created, dropped: [], keptForPending: [], ...statistics };
 
   for (const table of PARTITIONED_TABLES) {
     for (const p of (await listPartitions(deps.db, table)).filter((x) => x.detachPending)) {

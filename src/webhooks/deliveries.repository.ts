@@ -126,6 +126,11 @@ const SEND_CONTEXT = `SELECT d.id, d.created_at, d.account_id, d.webhook_id, d.e
 /**
  * Deliveries with their subscription and event, in one round trip; the answer is aligned with `deliveryIds`.
  * A delivery shares its event's created_at, which names the event's partition too.
+ *
+ * Each delivery and its event are looked up by primary key in a LATERAL … LIMIT 1 (the key is unique, so the
+ * limit changes no answer): a subquery with a LIMIT is not flattened into a join, so the only plans are one
+ * index probe per id. As a plain join, a batch of 200 on a day partition not yet analyzed was planned as a hash
+ * join over the whole of today's events (docs/plans.md#the-per-delivery-load).
  */
 export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promise<Array<SendContext | undefined>> {
   const times = deliveryIds.map(uuidV7Time);
@@ -134,9 +139,10 @@ export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promi
     'load_send_contexts',
     `${SEND_CONTEXT}
        FROM unnest(?::uuid[], ?::timestamptz[]) AS x(id, created_at)
-       JOIN webhook_deliveries d ON d.id = x.id AND d.created_at = x.created_at
+       CROSS JOIN LATERAL (SELECT * FROM webhook_deliveries d
+                            WHERE d.id = x.id AND d.created_at = x.created_at LIMIT 1) d
        JOIN webhooks w ON w.id = d.webhook_id
-       JOIN events e ON e.id = d.event_id AND e.created_at = d.created_at`,
+       CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.id = d.event_id AND e.created_at = d.created_at LIMIT 1) e`,
     [deliveryIds.filter((_id, i) => times[i]), times.filter(Boolean)] as unknown as string[],
   );
   const legacy = deliveryIds.filter((_id, i) => !times[i]);

@@ -21,14 +21,7 @@ export async function captureStatements(db: Db, run: (trx: Trx) => Promise<unkno
   };
   db.on('query', listener);
   try {
-    await db
-      .transaction(async (trx) => {
-        await run(trx);
-        throw new RolledBack();
-      })
-      .catch((err: unknown) => {
-        if (!(err instanceof RolledBack)) throw err;
-      });
+    await inRolledBackTransaction(db, run);
   } finally {
     db.off('query', listener);
   }
@@ -36,6 +29,56 @@ export async function captureStatements(db: Db, run: (trx: Trx) => Promise<unkno
 }
 
 class RolledBack extends Error {}
+
+/** Runs `run` in a transaction that is rolled back afterwards. */
+async function inRolledBackTransaction(db: Db, run: (trx: Trx) => Promise<unknown>): Promise<void> {
+  await db
+    .transaction(async (trx) => {
+      await run(trx);
+      throw new RolledBack();
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof RolledBack)) throw err;
+    });
+}
+
+export interface SequentialRead {
+  relname: string;
+  seq_scan: number;
+  seq_tup_read: number;
+}
+
+/**
+ * What the statements of `run` read sequentially of `relations` as Postgres ran them, on one of db's connections
+ * (in a transaction rolled back afterwards): only the relations of which they read at least a row.
+ */
+export async function sequentialReads(
+  db: Db,
+  relations: string[],
+  run: (trx: Trx) => Promise<unknown>,
+): Promise<SequentialRead[]> {
+  const counters = async (trx: Trx) => {
+    const { rows } = await trx.raw<{ rows: SequentialRead[] }>(
+      `SELECT relname, seq_scan, seq_tup_read FROM pg_stat_xact_user_tables WHERE relname = ANY (?)`,
+      [relations],
+    );
+    return new Map(rows.map((r) => [r.relname, r]));
+  };
+  let reads: SequentialRead[] = [];
+  await inRolledBackTransaction(db, async (trx) => {
+    // The counters of this backend's transaction (and those it has not reported yet): the difference is run's.
+    const before = await counters(trx);
+    await run(trx);
+    reads = [...(await counters(trx)).values()]
+      .map((r) => {
+        const was = before.get(r.relname);
+        const seqTupRead = r.seq_tup_read - (was?.seq_tup_read ?? 0);
+        return { relname: r.relname, seq_scan: r.seq_scan - (was?.seq_scan ?? 0), seq_tup_read: seqTupRead };
+      })
+      .filter((r) => r.seq_tup_read > 0);
+  });
+  return reads;
+}
 
 /** A value as an SQL literal, for EXECUTE's arguments (EXECUTE takes no bind parameters of its own). */
 function literal(client: pg.Client, v: unknown): string {

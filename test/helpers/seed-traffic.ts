@@ -34,6 +34,10 @@ export interface TrafficSeed {
   pendingDueInMs?: number;
   /** Called after each day is written. */
   onDay?: (day: Date, ms: number) => void;
+  /** Accounts and subscriptions are there already (an earlier seed): only traffic is written. */
+  accountsSeeded?: boolean;
+  /** false: no ANALYZE at the end (a day filled faster than autoanalyze looks at it). */
+  analyze?: boolean;
 }
 
 /** Ids of the seeded accounts and subscriptions, at the service's lengths. */
@@ -51,14 +55,14 @@ export async function seedAccounts(deps: Deps, accounts: number, webhooks: numbe
       FROM generate_series(0, ${webhooks - 1}) w`);
 }
 
-/** Seeds accounts, subscriptions and traffic as described above, then ANALYZEs the three tables. */
+/** Seeds accounts, subscriptions and traffic as described above, then ANALYZEs the three tables (unless told not). */
 export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
   const { db } = deps;
   const { rows, accounts, webhooks } = s;
   const first = dayStart(s.from);
   const last = dayStart(new Date(s.to.getTime() - 1));
   await ensureDayPartitions(deps, first, Math.round((last.getTime() - first.getTime()) / DAY_MS));
-  await seedAccounts(deps, accounts, webhooks);
+  if (!s.accountsSeeded) await seedAccounts(deps, accounts, webhooks);
 
   const stepMs = (s.to.getTime() - s.from.getTime()) / rows;
   const hot = Math.max(1, Math.floor(webhooks / 5));
@@ -121,5 +125,5 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
     );
     s.onDay?.(day, performance.now() - started);
   }
-  await db.raw('ANALYZE accounts, webhooks, events, webhook_deliveries, webhook_attempts');
+  if (s.analyze !== false) await db.raw('ANALYZE accounts, webhooks, events, webhook_deliveries, webhook_attempts');
 }
