@@ -15,7 +15,6 @@ const FILL_ROWS = Number(process.env.BENCH_SCALE_FILL_ROWS ?? 500_000);
 const FILL_SWEEPS = Number(process.env.BENCH_SCALE_FILL_SWEEPS ?? 100);
 
 /** The relay-outbox job's cutoff: due more than WEBHOOK_RELAY_AFTER_MS ago. */
-const dueBefore = (deps: Deps) => new Date(Date.now() - deps.config.webhooks.relayAfterMs);
 
 interface Reads {
   seq_scan: number;
@@ -36,7 +35,7 @@ async function sweepOnce(deps: Deps, partition: string): Promise<{ ms: number; r
     };
     const before = await reads();
     const started = performance.now();
-    const result = await relayOverdueDeliveries({ ...deps, db: trx }, dueBefore(deps), 1000, 20);
+    const result = await relayOverdueDeliveries({ ...deps, db: trx }, deps.config.webhooks.relayAfterMs, 1000, 20);
     const ms = performance.now() - started;
     const after = await reads();
     if (result.overdue) throw new Error(`the relay sweep found ${result.overdue} overdue deliveries; none is due`);
@@ -62,7 +61,7 @@ export async function relaySweepAfterFastFill(deps: Deps) {
   const today = dayStart(new Date());
   const partition = partitionName('webhook_deliveries', today);
   // The pool's connections make their plans (and, past five runs, their generic plans) while today is empty.
-  for (let i = 0; i < 20; i++) await relayOverdueDeliveries(deps, dueBefore(deps), 1000, 20);
+  for (let i = 0; i < 20; i++) await relayOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
   const to = new Date();
   const from = new Date(Math.max(today.getTime(), to.getTime() - 3600_000));
   const started = performance.now();

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteExpiredSessions } from '../../src/auth/sessions.repository.js';
+import { deleteExpiredSessions } from '../../src/accounts/sessions.repository.js';
 import { listEvents } from '../../src/events/events.repository.js';
 import { deleteExpiredKeys } from '../../src/idempotency/idempotency.repository.js';
 import { clearEndedGraces, claimKeysToWarn, expireDueKeys } from '../../src/keys/keys-sweep.repository.js';
@@ -86,13 +86,13 @@ const record = (d: deliveries.ArmedDelivery): deliveries.AttemptRecord => ({
   accountId: A, deliveryId: d.id, deliveryCreatedAt: d.created_at, webhookId: W, event: 'message.received',
   url: 'https://example.com/', seq: d.job_seq, attemptNumber: 2, responseStatus: 500, responseBody: 'x',
   error: 'http_status', errorMessage: 'receiver answered 500', durationMs: 3,
-  nextAttemptAt: new Date(Date.now() + 60_000),
+  retryDelayMs: 60_000,
 });
 const page = { limit: 20 };
 
 /** Idle sweeps and everyday statements, with today's rows (ref is read before the fill from an older day). */
 const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
-  ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, new Date(Date.now() - 1e4), 1000)],
+  ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, 10_000, 1000)],
   ['relay sweep: re-arm a batch', (trx) => deliveries.rearmDeliveries(trx, ref.batch)],
   ['worker: load a batch of send contexts', (trx) => deliveries.loadSendContexts(trx, ref.batch.map((d) => d.id))],
   ['worker: load one send context', (trx) => deliveries.loadSendContexts(trx, [ref.pending.id])],
