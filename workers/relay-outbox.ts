@@ -12,6 +12,7 @@ export const relayOutboxProcessor = defineProcessor({
   async process(deps) {
     const dueBefore = new Date(Date.now() - deps.config.webhooks.relayAfterMs);
     const result = await relayOverdueDeliveries(deps, dueBefore, 1000, 20);
+    deps.metrics.relayRearms.inc(result.rearmed);
     if (result.rearmed) deps.logger.info(result, 'relay sweep re-armed deliveries whose job was gone');
     return result;
   },

@@ -7,6 +7,7 @@ import type { Sealers } from '../platform/crypto.js';
 import type { Db } from '../platform/db.js';
 import type { HttpClient } from '../platform/http-client.js';
 import type { Logger } from '../platform/logger.js';
+import type { ServiceMetrics } from '../platform/metrics.js';
 import type { Queues } from '../platform/queues.js';
 import type { RedisClient } from '../platform/redis.js';
 
@@ -34,6 +35,8 @@ export interface Deps {
   webhookThrottle: WebhookThrottle;
   /** Endpoint health figures, added per coalesced batch of attempts. */
   webhookStats: WebhookStatsRecorder;
+  /** This process's Prometheus metrics (served at /metrics, and on METRICS_PORT by worker processes). */
+  metrics: ServiceMetrics;
 }
 
 /** The connections a runtime is built on; everything else in Deps is derived from them. */
