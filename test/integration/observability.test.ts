@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,5 +159,10 @@ describe('the API process metrics', () => {
     expect(text).toMatch(/switchboard_key_cache_lookups_total\{result="hit"\} [1-9]/);
     expect(text).toContain('# TYPE switchboard_webhook_deliveries_total counter');
     expect(text).toMatch(/http_request_duration_seconds_bucket\{[^}]*route="\/v1\/webhooks"/);
+    // Every series the Grafana dashboard charts is one this process exports.
+    const dashboard = readFileSync(new URL('../../docs/grafana-dashboard.json', import.meta.url), 'utf8');
+    const charted = new Set([...dashboard.matchAll(/\b((?:switchboard|bullmq|http)_[a-z_]+)/g)].map((m) => m[1]!));
+    expect(charted.size).toBeGreaterThan(8);
+    for (const series of charted) expect(text).toContain(`# TYPE ${series.replace(/_(bucket|count|sum)$/, '')} `);
   });
 });
