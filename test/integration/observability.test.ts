@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -135,6 +136,19 @@ describe('a worker process with METRICS_PORT', () => {
     }
     expect(text).toContain('process_cpu_seconds_total');
   });
+
+  it('refuses to start on a METRICS_PORT that is taken, with one line naming it, before taking any job', async () => {
+    const port = new URL(worker.url).port;
+    const base = childEnv(t, {});
+    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+      env: { ...base, LOG_LEVEL: 'silent', METRICS_PORT: port, ...OPS }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(err.trim()).toBe(`switchboard: METRICS_PORT ${port} is not available (EADDRINUSE): set METRICS_PORT to a free port`);
+  }, 60_000);
 
   it('keeps only failures at LOG_LEVEL=warn', async () => {
     await worker.stop();
