@@ -32,6 +32,7 @@ COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000 9464
 # The web role's check; a worker has no PORT listener: docker-compose.yml gives it the METRICS_PORT one.
-HEALTHCHECK --interval=10s --timeout=3s --retries=5 CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
 CMD ["node", "dist/src/web.js"]
