@@ -11,6 +11,7 @@ export const relayOutboxProcessor = defineProcessor({
   job: jobs.relayOutbox,
   async process(deps) {
     const result = await relayOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
+    deps.metrics.relayRearms.inc(result.rearmed);
     if (result.rearmed) deps.logger.info(result, 'relay sweep re-armed deliveries whose job was gone');
     return result;
   },

@@ -8,6 +8,7 @@ import type { Sealers } from '../platform/crypto.js';
 import type { Db } from '../platform/db.js';
 import type { HttpClient } from '../platform/http-client.js';
 import type { Logger } from '../platform/logger.js';
+import type { ServiceMetrics } from '../platform/metrics.js';
 import type { Queues } from '../platform/queues.js';
 import type { RedisClient } from '../platform/redis.js';
 
@@ -37,6 +38,8 @@ export interface Deps {
   webhookStats: WebhookStatsRecorder;
   /** Where emitted events fan out (webhook deliveries), given to the emit module so it imports no webhook code. */
   eventFanOut: EventFanOut;
+  /** This process's Prometheus metrics (served at /metrics, and on METRICS_PORT by worker processes). */
+  metrics: ServiceMetrics;
 }
 
 /** The connections a runtime is built on; everything else in Deps is derived from them. */

@@ -11,6 +11,7 @@ import type { Connections, Deps } from './deps.js';
 import { createHttpClient } from '../platform/http-client.js';
 import { ensureLocalServices, StartupError, type LocalServices } from '../platform/local-services.js';
 import { createServiceLogger } from '../platform/logger.js';
+import { createServiceMetrics } from '../platform/metrics.js';
 import { createQueues } from '../platform/queues.js';
 import { createApiRedis, describeRedis, whenRedisReady } from '../platform/redis.js';
 
@@ -61,7 +62,7 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
 
 /** Everything a runtime keeps, built on its connections (the composition root of the service). */
 export function createDeps(connections: Connections): Deps {
-  const { config, db, redis, logger } = connections;
+  const { config, db, redis, queues, logger } = connections;
   return {
     ...connections,
     http: createHttpClient(config),
@@ -71,6 +72,7 @@ export function createDeps(connections: Connections): Deps {
     webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),
     webhookStats: createWebhookStatsRecorder(db, logger),
     eventFanOut: { insertEventWithDeliveries, dispatchCommitted },
+    metrics: createServiceMetrics(queues),
   };
 }
 

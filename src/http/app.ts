@@ -22,7 +22,7 @@ export function createApp(deps: Deps, opts: { publicUrl?: string } = {}) {
   app.proxy = false; // client IPs are derived explicitly from TRUST_PROXY_HOPS (src/http/client-ip.ts)
   app.silent = true; // errors are rendered and logged by errorRenderer, never by koa's default handler
 
-  const metrics = createHttpMetrics(deps.queues);
+  const metrics = createHttpMetrics();
   const api = new ApiRouter(deps);
   for (const register of routeModules) register(api, deps);
 

@@ -72,7 +72,7 @@ function send(ctx: Context, type: string, body: string | Buffer, cacheControl: s
   ctx.body = body;
 }
 
-/** GET (and HEAD) /docs and its assets; every other request passes through. */
+/** GET (and HEAD) /docs and its assets, and / redirected to /docs; every other request passes through. */
 export function docsPage(): Middleware<AppState> {
   const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   // Read on first use and kept: the files of the installed package do not change while the process runs.
@@ -81,6 +81,12 @@ export function docsPage(): Middleware<AppState> {
   const isAsset = (name: string): name is keyof typeof ASSETS => Object.hasOwn(ASSETS, name);
 
   return async (ctx, next) => {
+    // A person who opens the server's address lands on the reference (302: the root may serve more one day).
+    if ((ctx.method === 'GET' || ctx.method === 'HEAD') && ctx.path === '/') {
+      ctx.state.routePath = '/';
+      ctx.redirect(DOCS_PATH);
+      return;
+    }
     if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || (ctx.path !== DOCS_PATH && !ctx.path.startsWith(`${DOCS_PATH}/`))) return next();
     const name = ctx.path.slice(DOCS_PATH.length + 1);
     if (ctx.path === DOCS_PATH) send(ctx, 'text/html; charset=utf-8', PAGE, 'no-cache');

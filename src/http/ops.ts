@@ -3,9 +3,10 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { KoaAdapter } from '@bull-board/koa';
 import type { Middleware } from 'koa';
 import type { Deps } from '../app/deps.js';
-import { safeEqual } from '../platform/crypto.js';
 import { AppError } from '../platform/errors.js';
+import { renderMetrics } from '../platform/metrics.js';
 import { QUEUE_NAMES } from '../platform/queues.js';
+import { basicAuthOk } from './basic-auth.js';
 import type { AppState } from './context.js';
 import type { HttpMetrics } from './metrics.js';
 
@@ -13,18 +14,6 @@ export const OPS_QUEUES_PATH = '/admin/queues';
 export const OPS_METRICS_PATH = '/metrics';
 
 const isOpsPath = (path: string) => path === OPS_METRICS_PATH || path === OPS_QUEUES_PATH || path.startsWith(`${OPS_QUEUES_PATH}/`);
-
-/** Both credentials are compared in constant time, and both are always compared. */
-function basicAuthOk(header: string, username: string, password: string): boolean {
-  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
-  if (!match) return false;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const sep = decoded.indexOf(':');
-  if (sep < 0) return false;
-  const userOk = safeEqual(decoded.slice(0, sep), username);
-  const passOk = safeEqual(decoded.slice(sep + 1), password);
-  return userOk && passOk;
-}
 
 /**
  * bull-board and Prometheus metrics, behind HTTP Basic. When OPS_USERNAME/OPS_PASSWORD are unset both paths
@@ -51,8 +40,9 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
       return;
     }
     if (ctx.path === OPS_METRICS_PATH) {
-      ctx.set('Content-Type', metrics.registry.contentType);
-      ctx.body = await metrics.registry.metrics();
+      const scrape = await renderMetrics([deps.metrics.registry, metrics.registry]);
+      ctx.set('Content-Type', scrape.contentType);
+      ctx.body = scrape.body;
       return;
     }
     await board(ctx, next);

@@ -16,20 +16,26 @@ export interface RunningServer {
  * Listens, then builds the app: without PUBLIC_URL (or `opts.publicUrl`, which tests give a second instance so
  * that both are one service) the OAuth issuer is the address actually listened on.
  */
-export async function startServer(deps: Deps, port: number, host = '0.0.0.0', opts: { publicUrl?: string } = {}): Promise<RunningServer> {
+export async function startServer(
+  deps: Deps,
+  port: number,
+  host?: string,
+  opts: { publicUrl?: string } = {},
+): Promise<RunningServer> {
+  const bind = host ?? deps.config.host;
   const server = createServer();
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (err: Error & { code?: string }, socket) => answerClientError(err, socket, deps.logger));
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  await new Promise<void>((resolve) => server.listen(port, bind, resolve));
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
-  const listenUrl = host === '0.0.0.0' || host === '::' ? `http://localhost:${actualPort}` : `http://127.0.0.1:${actualPort}`;
+  const listenUrl = `http://${displayHost(bind, host === undefined)}:${actualPort}`;
   const publicUrl = opts.publicUrl ?? deps.config.oauth.publicUrl ?? listenUrl;
   const { app } = createApp(deps, { publicUrl });
   server.on('request', app.callback());
   return {
     server,
-    url: `http://127.0.0.1:${actualPort}`,
+    url: `http://${bind === '0.0.0.0' || bind === '::' ? '127.0.0.1' : displayHost(bind, false)}:${actualPort}`,
     publicUrl,
     close: () =>
       new Promise<void>((resolve, reject) => {
@@ -37,4 +43,14 @@ export async function startServer(deps: Deps, port: number, host = '0.0.0.0', op
         server.closeIdleConnections();
       }),
   };
+}
+
+/**
+ * The host name the banner and the default OAuth issuer use. The configured loopback or wildcard address is
+ * shown as localhost (the name the docs use); an address a caller passes (the tests) is kept as it is.
+ */
+function displayHost(bind: string, configured: boolean): string {
+  if (bind === '0.0.0.0' || bind === '::') return 'localhost';
+  if (configured && (bind === '127.0.0.1' || bind === '::1' || bind === 'localhost')) return 'localhost';
+  return bind.includes(':') ? `[${bind}]` : bind;
 }

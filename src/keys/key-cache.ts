@@ -60,12 +60,17 @@ export async function loadKeyByHash(deps: Deps, hash: string): Promise<ResolvedK
   try {
     epoch = await deps.keyCache.readEpoch(epochKey(deps, hash));
   } catch {
+    deps.metrics.keyCache.inc({ result: 'bypass' });
     return findKeyBySecretHash(deps.db, hash);
   }
   const cache = deps.keyCache.rows;
   const at = now().getTime();
   const hit = cache.get(hash);
-  if (hit && hit.epoch === epoch && at - hit.loadedAt < MAX_AGE_MS) return hit.row;
+  if (hit && hit.epoch === epoch && at - hit.loadedAt < MAX_AGE_MS) {
+    deps.metrics.keyCache.inc({ result: 'hit' });
+    return hit.row;
+  }
+  deps.metrics.keyCache.inc({ result: 'miss' });
 
   const row = await findKeyBySecretHash(deps.db, hash, { lockShared: true });
   if (!row) {

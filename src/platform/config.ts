@@ -79,6 +79,9 @@ const namedIntervals = (names: readonly string[], min: number) =>
     .refine((m) => Object.keys(m).every((k) => names.includes(k)), `names must be among ${names.join(', ')}`)
     .refine((m) => Object.values(m).every((v) => v >= min), `values must be at least ${min}`);
 
+const HOST_EXPECTED = 'expected an IP address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1';
+const PORT_EXPECTED = 'expected a port number (1-65535)';
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: intIn(0, 65535).default(3000),
@@ -110,7 +113,7 @@ const envSchema = z.object({
   SMTP_FROM: z.string().min(3).default('Switchboard <no-reply@switchboard.local>'),
   AGENT_RUNTIME_TIMEOUT_MS: intIn(100, 600_000).default(30_000),
   DNS_SERVERS: dnsServers.optional(),
-  SPF_INCLUDE_HOST: z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/i, 'expected a host name like spf.example.com').default('_spf.switchboard.email'),
+  SPF_INCLUDE_HOST: z.string().regex(/^[a-z0-9_.-]+\.[a-z]{2,}$/i, 'expected a host name like spf.example.com').default('_spf.switchboard.email'),
   // OAuth for MCP clients: the origin clients reach the API at (the issuer and every resource URL derive from it).
   PUBLIC_URL: z
     .string()
@@ -123,9 +126,20 @@ const envSchema = z.object({
   OAUTH_CLIENT_ID_METADATA_DOCUMENTS: bool.default(true),
   // Idempotency keys (issue 15): how long a request in flight holds its key before another may take it over.
   IDEMPOTENCY_LOCK_MS: intIn(1000, 3600_000).default(60_000),
+  // Running it in production (issue 23, docs/operations-production.md): the address the API (and a worker's
+  // metrics port) listens on, and the port a worker process serves /metrics and /healthz on.
+  HOST: z
+    .string()
+    .refine((h) => isIP(h) !== 0 || h === 'localhost', HOST_EXPECTED)
+    .optional(),
+  METRICS_PORT: z.coerce.number({ message: PORT_EXPECTED }).int(PORT_EXPECTED).min(1, PORT_EXPECTED)
+    .max(65535, PORT_EXPECTED)
+    .optional(),
 });
 
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
+/** Every variable read; .env.example lists each with its default (test/unit/config.test.ts holds it to that). */
+export const ENV_NAMES = Object.keys(envSchema.shape) as Array<keyof Env>;
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/switchboard';
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
@@ -228,6 +242,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Idempotency-Key: a completed request is replayed for 24 h (then swept); an in-flight one holds its key for
     // lockMs, after which a process that died with it no longer blocks a retry.
     idempotency: { ttlMs: 24 * 3600_000, lockMs: e.IDEMPOTENCY_LOCK_MS },
+    // Every interface in production (a container's port is published from outside it), this machine only in
+    // development, where an API with generated credentials should not be reachable from the network.
+    host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    // Worker processes: /metrics (ops credentials) and /healthz on this port; null: none.
+    metricsPort: e.METRICS_PORT ?? null,
   };
 }
 

@@ -47,11 +47,12 @@ export function preparedRaw(conn: Conn, name: string, sql: string, bindings: Kne
 
 /**
  * Migrations are loaded with our own import(), so they run wherever our TypeScript runs (tsx, vitest)
- * without knex needing to understand .ts files.
+ * without knex needing to understand .ts files, and compiled (dist/migrations/*.js, `npm run build`). A compiled
+ * migration keeps its .ts name in knex_migrations, so a database migrated by either is up to date for the other.
  */
 const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_[a-z0-9_]+\.ts$/.test(f)).sort(),
-  getMigrationName: (file) => file,
+  getMigrations: async () => readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_[a-z0-9_]+\.(ts|js)$/.test(f)).sort(),
+  getMigrationName: (file) => file.replace(/\.js$/, '.ts'),
   getMigration: (file) => import(pathToFileURL(join(MIGRATIONS_DIR, file)).href) as Promise<Knex.Migration>,
 };
 

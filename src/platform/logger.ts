@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { pino, stdTimeFunctions, type Logger } from 'pino';
 import pinoPretty from 'pino-pretty';
 
 // Paths whose values never reach a log line, wherever they appear.
@@ -16,8 +16,18 @@ const REDACT = [
   '*.appSecret',
 ];
 
+/**
+ * Level names ("warn", not 40) and ISO times: what log pipelines (Loki, CloudWatch, Datadog) read without a
+ * mapping. pino-pretty reads both forms.
+ */
 export function createLogger(level: string, name = 'switchboard', destination?: NodeJS.WritableStream): Logger {
-  const options = { name, level, redact: { paths: REDACT, censor: '[redacted]' } };
+  const options = {
+    name,
+    level,
+    redact: { paths: REDACT, censor: '[redacted]' },
+    formatters: { level: (label: string) => ({ level: label }) },
+    timestamp: stdTimeFunctions.isoTime,
+  };
   return destination ? pino(options, destination) : pino(options);
 }
 

@@ -3,6 +3,7 @@ import { now } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import { recordGone, stopDelivery, type AttemptRecord, type SendContext } from './deliveries.repository.js';
 import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
+import { reportAttempt } from './attempt-report.js';
 import { disableAndNotify } from './disable.service.js';
 import { nextStep, type NextStep } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
@@ -40,7 +41,10 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
     return 'subscription not active';
   }
   const throttled = await takeSlot(deps.webhookThrottle, ctx.webhook_id, ctx.rate_limit_per_second, slotRps);
-  if (throttled) return throttled;
+  if (throttled) {
+    deps.metrics.throttleWaits.inc();
+    return throttled;
+  }
 
   const body = JSON.stringify(buildEnvelope(ctx));
   const res = await deps.http.post(ctx.url, body, signedHeaders(deps, ctx, body));
@@ -61,11 +65,13 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
   };
 
   const at = now().getTime();
+  const step = nextStep(config, ctx.round_attempts + 1, res, at);
   try {
-    return await recordAndMove(deps, ctx, record, nextStep(config, ctx.round_attempts + 1, res, at));
+    return await recordAndMove(deps, ctx, record, step);
   } finally {
     // Endpoint health counts every attempt made, after its record so the two statements do not compete.
     deps.webhookStats.record({ accountId: ctx.account_id, webhookId: ctx.webhook_id, at, ok: res.ok, status: res.status ?? null, error: res.ok ? null : res.error, durationMs: res.durationMs });
+    reportAttempt(deps, record, step.kind, ctx.event_created_at, at);
   }
 }
 

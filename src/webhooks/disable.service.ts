@@ -42,6 +42,7 @@ export async function disableAndNotify(deps: Deps, ctx: SendContext, reason: str
     return true;
   });
   if (!won) return;
+  deps.metrics.subscriptionsDisabled.inc({ reason: threshold === undefined ? 'gone' : 'failures' });
   deps.logger.warn({ webhookId: ctx.webhook_id, accountId: ctx.account_id, reason }, 'webhook subscription disabled');
   const owner = await findOwner(deps.db, ctx.account_id);
   if (!owner) return;

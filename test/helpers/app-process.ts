@@ -22,11 +22,16 @@ export interface AppProcess {
   stop(): Promise<void>;
 }
 
-export async function startAppProcess(entry: 'main' | 'web', opts: { cwd: string; env: Record<string, string> }): Promise<AppProcess> {
+/**
+ * `worker` listens on METRICS_PORT (its /healthz is what is waited for); `built` runs the compiled entry point in
+ * dist/ with plain node, as the production image does (`npm run build` first).
+ */
+export async function startAppProcess(entry: 'main' | 'web' | 'worker', opts: { cwd: string; env: Record<string, string>; built?: boolean }): Promise<AppProcess> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', TSX, `${ROOT}src/${entry}.ts`], {
+  const args = opts.built ? [`${ROOT}dist/src/${entry}.js`] : ['--import', TSX, `${ROOT}src/${entry}.ts`];
+  const proc = spawn(process.execPath, args, {
     cwd: opts.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? opts.cwd, PORT: String(port), ...opts.env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? opts.cwd, [entry === 'worker' ? 'METRICS_PORT' : 'PORT']: String(port), ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -30,6 +30,15 @@ afterAll(async () => {
 const ASSETS = ['/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/init.js', '/docs/favicon-32x32.png'];
 
 describe('the docs page over HTTP', () => {
+  it('is where the root address leads', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const res = await fetch(`${t.url}/`, { method, redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe('/docs');
+    }
+    expect((await fetch(`${t.url}/`, { method: 'POST', redirect: 'manual' })).status).toBe(404);
+  });
+
   it('is public HTML whose scripts and styles all come from /docs on this server', async () => {
     const res = await api.get('/docs');
     expect(res.status).toBe(200);

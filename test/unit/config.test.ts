@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, hashTagOf, loadConfig } from '../../src/platform/config.js';
+import { ConfigError, ENV_NAMES, hashTagOf, loadConfig } from '../../src/platform/config.js';
 
 const base = { APP_SECRET: 'x'.repeat(40) };
 // Generated development files go here, never into the checkout's .data/.
@@ -37,6 +37,22 @@ describe('config', () => {
     expect(c.trustProxyHops).toBe(0);
     expect(c.signupEnabled).toBe(true);
     expect(c.logFormat).toBe('json');
+  });
+
+  it('listens on this machine only in development, on every interface in production, or where HOST says', () => {
+    expect(load(base).host).toBe('127.0.0.1');
+    expect(load({ ...base, NODE_ENV: 'production' }).host).toBe('0.0.0.0');
+    expect(load({ ...base, NODE_ENV: 'production', HOST: '10.0.0.7' }).host).toBe('10.0.0.7');
+    expect(load({ ...base, HOST: '::' }).host).toBe('::');
+    expect(load(base).metricsPort).toBeNull();
+    expect(load({ ...base, METRICS_PORT: '9464' }).metricsPort).toBe(9464);
+  });
+
+  it('.env.example lists every variable with its default', () => {
+    const lines = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8').split('\n');
+    const example = Object.fromEntries(lines.filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    expect(Object.keys(example).sort()).toEqual([...ENV_NAMES].sort());
+    expect(load({ ...example, ...base })).toEqual(load(base));
   });
 
   it('logs pretty at a terminal and JSON elsewhere, unless LOG_FORMAT says', () => {
@@ -108,6 +124,10 @@ describe('config', () => {
     [{ WEBHOOK_RETENTION_DAYS: 'thirty' }, /^WEBHOOK_RETENTION_DAYS: /],
     [{ OPS_USERNAME: 'only-user' }, /^OPS_USERNAME\/OPS_PASSWORD: /],
     [{ LOG_FORMAT: 'text' }, /^LOG_FORMAT: /],
+    [{ HOST: 'every-interface' }, /^HOST: expected an IP address/],
+    [{ HOST: '0.0.0.0:3000' }, /^HOST: expected an IP address/],
+    [{ METRICS_PORT: 'ninety' }, /^METRICS_PORT: expected a port number/],
+    [{ METRICS_PORT: '70000' }, /^METRICS_PORT: expected a port number/],
     [{ NODE_ENV: 'production', APP_SECRET: undefined }, /^APP_SECRET: required/],
   ])('rejects %o with one line naming the variable', (env, pattern) => {
     const err = thrownBy(() => load({ ...base, ...env }));
@@ -121,6 +141,13 @@ describe('config', () => {
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toMatch(/^switchboard: PORT: /);
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('stops start-up with one line naming HOST when it is not an address', () => {
+    const res = start('main', { HOST: 'my laptop' });
+    expect(res.status).toBe(1);
+    expect(res.stderr.trim()).toBe('switchboard: HOST: expected an IP address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1');
+    expect(res.stdout).toBe('');
   });
 
   it('stops start-up with one line naming LOG_FORMAT when it is neither pretty nor json', () => {

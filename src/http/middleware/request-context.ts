@@ -21,7 +21,9 @@ export function requestContext(logger: Logger, metrics: HttpMetrics): Middleware
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = ctx.state.routePath ?? 'unmatched';
       metrics.observe(ctx.method, route, ctx.status, seconds);
-      ctx.state.log.info({ method: ctx.method, route, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+      // The path without its query (where a client may put a token); route is the template metrics group by.
+      const durationMs = Math.round(seconds * 1000);
+      ctx.state.log.info({ method: ctx.method, path: ctx.path, route, status: ctx.status, durationMs }, 'request');
     }
   };
 }
