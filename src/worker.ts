@@ -1,14 +1,11 @@
 import { bootRuntime, onShutdown, runMain } from './app/runtime.js';
-import { startWorkers } from '../workers/index.js';
+import { startRoles } from './app/roles.js';
 
 // Procfile "worker": every queue's worker and the job schedulers.
 runMain(async () => {
   const runtime = await bootRuntime({ migrate: false });
   const { deps } = runtime;
-  const workers = await startWorkers(deps);
+  const running = await startRoles(runtime, { api: false, workers: true });
   deps.logger.info('switchboard workers running');
-  onShutdown(deps.logger, async () => {
-    await workers.close();
-    await runtime.close();
-  });
+  onShutdown(deps.logger, deps.config.shutdownTimeoutMs, running.stop);
 });

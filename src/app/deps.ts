@@ -34,6 +34,8 @@ export interface Deps {
   webhookThrottle: WebhookThrottle;
   /** Endpoint health figures, added per coalesced batch of attempts. */
   webhookStats: WebhookStatsRecorder;
+  /** Set once this process starts shutting down: /readyz answers 503 from then on (docs/processes.md). */
+  lifecycle: { draining: boolean };
 }
 
 /** The connections a runtime is built on; everything else in Deps is derived from them. */

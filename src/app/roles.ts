@@ -1,0 +1,44 @@
+import { startServer } from '../http/server.js';
+import { startWorkers } from '../../workers/index.js';
+import type { Runtime } from './runtime.js';
+
+export interface RoleSet {
+  api: boolean;
+  workers: boolean;
+}
+
+export interface RunningRoles {
+  /** The origin clients reach the API at, when this process serves it. */
+  publicUrl: string | null;
+  /**
+   * Drains: /readyz answers 503 at once, the listener closes, requests and jobs in flight finish. What is still
+   * running at `deadline` is handed back instead: connections are cut, and a job's lock lapses so that BullMQ gives
+   * it to another worker (the relay sweep re-arms its delivery), so nothing is lost by stopping.
+   */
+  stop(deadline: Promise<void>): Promise<void>;
+}
+
+/** Starts the API and/or every queue's worker with the job schedulers on one runtime. */
+export async function startRoles(runtime: Runtime, roles: RoleSet): Promise<RunningRoles> {
+  const { deps } = runtime;
+  // The API listens first: a port in use refuses before any worker has taken a job.
+  const server = roles.api ? await startServer(deps, deps.config.port) : null;
+  const workers = roles.workers ? await startWorkers(deps) : null;
+  return {
+    publicUrl: server?.publicUrl ?? null,
+    async stop(deadline) {
+      deps.lifecycle.draining = true;
+      const drained = Promise.all([server?.close(deadline), workers?.close()]).then(() => true);
+      if (!(await Promise.race([drained, deadline.then(() => false)]))) {
+        deps.logger.warn('shutdown deadline reached with jobs in flight: they are handed back to the queue');
+        return;
+      }
+      await runtime.close();
+    },
+  };
+}
+
+/** How a person reads a role set in the banner and logs. */
+export function describeRoles(roles: RoleSet): string {
+  return [roles.api && 'api', roles.workers && 'workers + scheduler'].filter(Boolean).join(' + ');
+}
