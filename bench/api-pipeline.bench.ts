@@ -6,7 +6,9 @@ import { createWorkerRedis } from '../src/platform/redis.js';
 import { startReceiver, waitUntil, type Receiver } from '../test/helpers/receiver.js';
 import { freePort } from '../test/helpers/ports.js';
 import type { BenchDeps, Benchmark } from './run.js';
-import { arrivalLatency, pacedWhile, percentile, processCpuMs, spawnWorkerProcess, WEBHOOK_ENV } from './webhook-helpers.js';
+import {
+  arrivalLatency, pacedWhile, percentile, processCpuMs, spawnWorkerProcess, WEBHOOK_ENV,
+} from './webhook-helpers.js';
 
 // Through the HTTP API (issue 26; docs/performance.md#through-the-http-api-npm-start): one `npm start` as a
 // user runs it, `POST /v1/contacts` paced from this process, one subscription to a receiver here (another process
@@ -54,7 +56,9 @@ async function startService(bench: BenchDeps, workers: string): Promise<Service>
   }, 180_000, 'npm start to listen');
   const pids: Record<string, number> = workers === '0' ? { all: proc.pid! } : { supervisor: proc.pid! };
   for (const m of title.matchAll(/(api|workers \+ scheduler) pids? ([\d, ]+)/g)) {
-    m[2]!.split(',').map((p) => Number(p.trim())).filter(Boolean).forEach((pid, i) => (pids[`${m[1]!.split(' ')[0]}${i || ''}`] = pid));
+    const role = m[1]!.split(' ')[0]!;
+    const found = m[2]!.split(',').map((p) => Number(p.trim())).filter(Boolean);
+    found.forEach((pid, i) => (pids[`${role}${i || ''}`] = pid));
   }
   return {
     proc,
@@ -123,10 +127,15 @@ async function requestLatency(rate: number, fire: (n: number) => Promise<unknown
   await round(Math.round(rate), false);
   await round(Math.round(rate * SECONDS), true);
   const sorted = latencies.sort((a, b) => a - b);
-  return { p50Ms: +percentile(sorted, 50).toFixed(1), p99Ms: +percentile(sorted, 99).toFixed(1), ...(failed ? { failed, lastError } : {}) };
+  return {
+    p50Ms: +percentile(sorted, 50).toFixed(1),
+    p99Ms: +percentile(sorted, 99).toFixed(1),
+    ...(failed ? { failed, lastError } : {}),
+  };
 }
 
-const cpuOf = (pids: Record<string, number>) => Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, processCpuMs(pid) ?? 0]));
+const cpuOf = (pids: Record<string, number>) =>
+  Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, processCpuMs(pid) ?? 0]));
 const rssMbOf = (pid: number) => {
   const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
   return kb ? Math.round(Number(kb) / 1024) : null;
@@ -136,7 +145,9 @@ const rssMbOf = (pid: number) => {
 async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string) {
   const service = await startService(bench, workers);
   const pool = new Pool(service.url, { connections: 128, keepAliveTimeout: 10_000 });
-  const bare = await spawnWorkerProcess(bench.deps, 'bench/bare-worker.ts', { BENCH_TARGET: `${receiver.url}/floor2-${workers}` });
+  const floor2Path = `/floor2-${workers}`;
+  const target = { BENCH_TARGET: `${receiver.url}${floor2Path}` };
+  const bare = await spawnWorkerProcess(bench.deps, 'bench/bare-worker.ts', target);
   const connection = createWorkerRedis(bench.deps.config.redis.url);
   const queue = new Queue('bench-bare', { connection, prefix: bench.deps.config.bullmqPrefix });
   try {
@@ -152,7 +163,7 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
     for (const rate of RATES) {
       const [floor1, floor2] = await Promise.all([
         requestLatency(rate, createContact(pool, plainToken)),
-        arrivalLatency(receiver, `/floor2-${workers}`, rate, (n) => queue.add('post', { n }, { removeOnComplete: { count: 1000 } })),
+        arrivalLatency(receiver, floor2Path, rate, (n) => queue.add('post', { n }, { removeOnComplete: 1000 })),
       ]);
       floors[rate] = { floor1, floor2: { p50Ms: floor2.p50Ms, p99Ms: floor2.p99Ms } };
       if (floor1.p99Ms + floor2.p99Ms <= LIMIT_MS) floorsHold = rate;
@@ -166,7 +177,8 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
         // The goal: p99 request → arrival ≤ 2 × (floor 1 p99 + floor 2 p99).
         ratioAt300 = +(p99Ms / (floor1.p99Ms + floor2.p99Ms)).toFixed(2);
         // µs of CPU per event, per process, over the measured round (the warm-up second included in both ends).
-        cpuAt300 = Object.fromEntries(Object.keys(after).map((k) => [k, Math.round(((after[k]! - before[k]!) * 1000) / (events + rate))]));
+        const usPerEvent = (k: string) => Math.round(((after[k]! - before[k]!) * 1000) / (events + rate));
+        cpuAt300 = Object.fromEntries(Object.keys(after).map((k) => [k, usPerEvent(k)]));
       }
       if (rate >= 300 && p99Ms > LIMIT_MS && floor1.p99Ms + floor2.p99Ms > LIMIT_MS) break;
     }

@@ -35,7 +35,9 @@ export interface Benchmark {
 }
 
 /** The benchmarks, run sequentially. Add new modules here. */
-export const benchmarks: Benchmark[] = [authBenchmark, webhooksBenchmark, scaleBenchmark, sizingBenchmark, apiPipelineBenchmark];
+export const benchmarks: Benchmark[] = [
+  authBenchmark, webhooksBenchmark, scaleBenchmark, sizingBenchmark, apiPipelineBenchmark,
+];
 
 async function main() {
   const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });

@@ -34,7 +34,8 @@ runMain(async () => {
     await local.stop();
     throw err;
   });
-  logStartup(logger, { config: resolved, url: supervisor.publicUrl, roles: supervisor.describe(), started: local.started });
+  const roles = supervisor.describe();
+  logStartup(logger, { config: resolved, url: supervisor.publicUrl, roles, started: local.started });
   onShutdown(logger, config.shutdownTimeoutMs, async (deadline) => {
     await supervisor.stop(deadline);
     await local.stop();
@@ -46,6 +47,7 @@ async function runInOneProcess(config: Config): Promise<void> {
   const { deps } = runtime;
   const roles = { api: true, workers: true };
   const running = await startRoles(runtime, roles);
-  logStartup(deps.logger, { config: deps.config, url: running.publicUrl!, roles: describeRoles(roles), started: runtime.started });
+  const facts = { config: deps.config, url: running.publicUrl!, roles: describeRoles(roles), started: runtime.started };
+  logStartup(deps.logger, facts);
   onShutdown(deps.logger, deps.config.shutdownTimeoutMs, running.stop);
 }

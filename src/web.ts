@@ -8,6 +8,7 @@ runMain(async () => {
   const { deps } = runtime;
   const roles = { api: true, workers: false };
   const running = await startRoles(runtime, roles);
-  logStartup(deps.logger, { config: deps.config, url: running.publicUrl!, roles: describeRoles(roles), started: runtime.started });
+  const facts = { config: deps.config, url: running.publicUrl!, roles: describeRoles(roles), started: runtime.started };
+  logStartup(deps.logger, facts);
   onShutdown(deps.logger, deps.config.shutdownTimeoutMs, running.stop);
 });

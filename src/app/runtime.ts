@@ -49,9 +49,14 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
  * Finds Postgres and Redis (starting the development fallbacks when nothing answers and no URL is set) and
  * creates the database: the config returned names the URLs actually used.
  */
-export async function prepareServices(config: Config, logger: Logger): Promise<{ resolved: Config; local: LocalServices }> {
+export async function prepareServices(
+  config: Config,
+  logger: Logger,
+): Promise<{ resolved: Config; local: LocalServices }> {
   if (config.webhooks.allowPrivateTargets) {
-    logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may target http:// and private addresses. Never in production');
+    logger.warn(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may target http:// and private addresses. Never in production',
+    );
   }
   const local = await ensureLocalServices(config, logger);
   const resolved: Config = {
@@ -108,7 +113,11 @@ export function runMain(main: () => Promise<void>): void {
  * a deadline (at 80 % of SHUTDOWN_TIMEOUT_MS) by which it gives up waiting; at 90 % the process exits whatever
  * is still open, so that it is gone within the timeout even when `stop` hangs.
  */
-export function onShutdown(logger: Logger, timeoutMs: number, stop: (deadline: Promise<void>) => Promise<void>): (reason: string) => void {
+export function onShutdown(
+  logger: Logger,
+  timeoutMs: number,
+  stop: (deadline: Promise<void>) => Promise<void>,
+): (reason: string) => void {
   let stopping = false;
   const shutdown = (reason: string) => {
     if (stopping) return;

@@ -96,7 +96,8 @@ export async function startSupervisor(opts: {
     const delayMs = Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (slot.quickDeaths - 1));
     const facts = { role: slot.role, childPid: proc.pid, code, signal, livedMs: lived, restartInMs: delayMs };
     if (slot.quickDeaths >= CRASH_LOOP_AFTER) {
-      logger.error({ ...facts, deathsInARow: slot.quickDeaths }, `the ${slot.role} process keeps dying: restarting with backoff`);
+      const message = `the ${slot.role} process keeps dying: restarting with backoff`;
+      logger.error({ ...facts, deathsInARow: slot.quickDeaths }, message);
     } else {
       logger.warn(facts, `the ${slot.role} process exited: restarting it`);
     }
@@ -119,7 +120,8 @@ export async function startSupervisor(opts: {
     const allGone = Promise.all(exits).then(() => true);
     if (!(await Promise.race([allGone, deadline.then(() => false)]))) {
       const left = running.filter((s) => s.proc!.exitCode === null && s.proc!.signalCode === null);
-      logger.error({ childPids: left.map((s) => s.proc!.pid) }, 'children still running at the shutdown deadline: killed');
+      const childPids = left.map((s) => s.proc!.pid);
+      logger.error({ childPids }, 'children still running at the shutdown deadline: killed');
       for (const s of left) s.proc!.kill('SIGKILL');
       await allGone;
     }
@@ -138,7 +140,9 @@ export async function startSupervisor(opts: {
     describe: () => {
       const pids = (role: ChildRole) => slots.filter((s) => s.role === role).map((s) => s.proc?.pid ?? '(restarting)');
       const workers = pids('workers');
-      return `supervisor pid ${process.pid}; api pid ${pids('api')[0]}; workers + scheduler pid${workers.length > 1 ? 's' : ''} ${workers.join(', ')}`;
+      const plural = workers.length > 1 ? 's' : '';
+      const api = `api pid ${pids('api')[0]}`;
+      return `supervisor pid ${process.pid}; ${api}; workers + scheduler pid${plural} ${workers.join(', ')}`;
     },
     stop: stopAll,
   };

@@ -73,7 +73,9 @@ export async function assertPortFree(port: number, host = '0.0.0.0'): Promise<vo
   if (port === 0) return;
   const probe = createTcpServer();
   await new Promise<void>((resolve, reject) => {
-    probe.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? portInUse(port, host) : err));
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      reject(err.code === 'EADDRINUSE' ? portInUse(port, host) : err);
+    });
     probe.listen(port, host, () => probe.close(() => resolve()));
   });
 }

@@ -130,7 +130,10 @@ const envSchema = z.object({
   WORKERS: z
     .string()
     .trim()
-    .refine((v) => v === 'auto' || (/^\d+$/.test(v) && Number(v) <= MAX_WORKERS), `expected auto or an integer 0..${MAX_WORKERS}`)
+    .refine(
+      (v) => v === 'auto' || (/^\d+$/.test(v) && Number(v) <= MAX_WORKERS),
+      `expected auto or an integer 0..${MAX_WORKERS}`,
+    )
     .transform((v): 'auto' | number => (v === 'auto' ? 'auto' : Number(v)))
     .optional(),
   // How long SIGTERM/SIGINT waits for requests and jobs in flight before the process exits anyway.

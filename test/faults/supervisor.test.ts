@@ -106,7 +106,8 @@ describe('npm start with a worker process', () => {
     const app = await startAppProcess('main', { cwd, env: env({ WORKERS: '1' }) });
     try {
       const banner = await bannerOf(app);
-      expect(banner.msg).toMatch(/^switchboard listening \(supervisor pid \d+; api pid \d+; workers \+ scheduler pid \d+\)$/);
+      const title = /^switchboard listening \(supervisor pid \d+; api pid \d+; workers \+ scheduler pid \d+\)$/;
+      expect(banner.msg).toMatch(title);
       const workerPid = workerPidOf(banner);
       const { webhookId, create } = await subscribedAccount(app);
       // The marked contact's first delivery kills the worker process while it is being sent (and is never answered).
@@ -117,7 +118,8 @@ describe('npm start with a worker process', () => {
       };
       for (let i = 0; i < 30; i++) await create(i === 5 ? 'marked' : `c${i}`);
 
-      await waitUntil(() => app.stdout().includes('the workers process is back'), 60_000, 'the worker process restarted');
+      const restarted = () => app.stdout().includes('the workers process is back');
+      await waitUntil(restarted, 60_000, 'the worker process restarted');
       const exited = app.stdout().split('\n').find((l) => l.includes('the workers process exited'))!;
       expect(JSON.parse(exited)).toMatchObject({ role: 'workers', childPid: workerPid, signal: 'SIGKILL' });
       await expectAllDelivered(webhookId, 30);
@@ -130,9 +132,10 @@ describe('npm start with a worker process', () => {
     }
   }, 240_000);
 
-  it('SIGTERM during deliveries: every process drains and exits within SHUTDOWN_TIMEOUT_MS, nothing is lost', async () => {
+  it('SIGTERM during deliveries: every process drains, exits within SHUTDOWN_TIMEOUT_MS, loses nothing', async () => {
     const timeoutMs = 15_000;
-    const app = await startAppProcess('main', { cwd, env: env({ WORKERS: '1', SHUTDOWN_TIMEOUT_MS: String(timeoutMs) }) });
+    const settings = { WORKERS: '1', SHUTDOWN_TIMEOUT_MS: String(timeoutMs) };
+    const app = await startAppProcess('main', { cwd, env: env(settings) });
     const banner = await bannerOf(app);
     const pids = [...banner.msg.matchAll(/pids? (\d+)/g)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(3);
@@ -192,7 +195,8 @@ describe('start-up refusals', () => {
     try {
       const res = start({ PORT: String(port), WORKERS: '2' });
       expect(res.status).toBe(1);
-      expect(res.stderr.trim()).toBe(`switchboard: port ${port} on 0.0.0.0 is in use by another process: stop it, or set PORT to a free port`);
+      const line = `port ${port} on 0.0.0.0 is in use by another process: stop it, or set PORT to a free port`;
+      expect(res.stderr.trim()).toBe(`switchboard: ${line}`);
       expect(res.stdout).not.toContain('process ready');
       expect(res.stdout).not.toContain('migrations applied');
     } finally {

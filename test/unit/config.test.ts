@@ -124,7 +124,8 @@ describe('config', () => {
 
   it('reads WORKERS (auto by default) and SHUTDOWN_TIMEOUT_MS (25 s by default)', () => {
     expect(load(base)).toMatchObject({ workers: 'auto', shutdownTimeoutMs: 25_000 });
-    expect(load({ ...base, WORKERS: '0', SHUTDOWN_TIMEOUT_MS: '5000' })).toMatchObject({ workers: 0, shutdownTimeoutMs: 5000 });
+    const given = load({ ...base, WORKERS: '0', SHUTDOWN_TIMEOUT_MS: '5000' });
+    expect(given).toMatchObject({ workers: 0, shutdownTimeoutMs: 5000 });
     expect(load({ ...base, WORKERS: '64' }).workers).toBe(64);
     expect(load({ ...base, WORKERS: 'auto' }).workers).toBe('auto');
   });
