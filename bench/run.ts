@@ -8,6 +8,7 @@ import { createLogger } from '../src/platform/logger.js';
 import { ensureLocalServices } from '../src/platform/local-services.js';
 import { createQueues } from '../src/platform/queues.js';
 import { createApiRedis } from '../src/platform/redis.js';
+import { apiPipelineBenchmark } from './api-pipeline.bench.js';
 import { authBenchmark } from './auth.bench.js';
 import { scaleBenchmark } from './scale.bench.js';
 import { sizingBenchmark } from './sizing.bench.js';
@@ -34,7 +35,9 @@ export interface Benchmark {
 }
 
 /** The benchmarks, run sequentially. Add new modules here. */
-export const benchmarks: Benchmark[] = [authBenchmark, webhooksBenchmark, scaleBenchmark, sizingBenchmark];
+export const benchmarks: Benchmark[] = [
+  authBenchmark, webhooksBenchmark, scaleBenchmark, sizingBenchmark, apiPipelineBenchmark,
+];
 
 async function main() {
   const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });

@@ -166,7 +166,8 @@ export async function arrivalLatency(receiver: Receiver, path: string, rate: num
   let failed = 0;
   let lastError: string | undefined;
   receiver.respond = (req) => {
-    const t0 = req.path === path ? sentAt.get(req.body?.payload?.n) : undefined;
+    // payload.n, or metadata.n of a contact created through the API (bench/api-pipeline.bench.ts).
+    const t0 = req.path === path ? sentAt.get(req.body?.payload?.n ?? req.body?.payload?.metadata?.n) : undefined;
     if (t0 !== undefined) {
       latencies.push(performance.now() - t0);
       firedAt.push(t0);

@@ -40,6 +40,8 @@ export interface Deps {
   eventFanOut: EventFanOut;
   /** This process's Prometheus metrics (served at /metrics, and on METRICS_PORT by worker processes). */
   metrics: ServiceMetrics;
+  /** Set once this process starts shutting down: /readyz answers 503 from then on (docs/processes.md). */
+  lifecycle: { draining: boolean };
 }
 
 /** The connections a runtime is built on; everything else in Deps is derived from them. */

@@ -6,11 +6,11 @@ import { createWebhookThrottle } from '../webhooks/throttle.js';
 import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createSealers } from '../platform/crypto.js';
-import { createDb, ensureDatabase, migrateLatest } from '../platform/db.js';
+import { createDb, ensureDatabase, migrateLatest, type Db } from '../platform/db.js';
 import type { Connections, Deps } from './deps.js';
 import { createHttpClient } from '../platform/http-client.js';
 import { ensureLocalServices, StartupError, type LocalServices } from '../platform/local-services.js';
-import { createServiceLogger } from '../platform/logger.js';
+import { createServiceLogger, type Logger } from '../platform/logger.js';
 import { createServiceMetrics } from '../platform/metrics.js';
 import { createQueues } from '../platform/queues.js';
 import { createApiRedis, describeRedis, whenRedisReady } from '../platform/redis.js';
@@ -26,21 +26,9 @@ export interface Runtime {
 export async function bootRuntime(opts: { migrate: boolean; config?: Config }): Promise<Runtime> {
   const config = opts.config ?? loadConfig();
   const logger = createServiceLogger(config.logLevel, config.logFormat);
-  if (config.webhooks.allowPrivateTargets) {
-    logger.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may target http:// and private addresses. Never in production');
-  }
-  const local = await ensureLocalServices(config, logger);
-  const resolved: Config = {
-    ...config,
-    database: { ...config.database, url: local.databaseUrl },
-    redis: { ...config.redis, url: local.redisUrl },
-  };
-  await ensureDatabase(resolved.database.url);
+  const { resolved, local } = await prepareServices(config, logger);
   const db = createDb(resolved.database.url, { logger });
-  if (opts.migrate) {
-    const applied = await migrateLatest(db);
-    if (applied.length) logger.info({ applied }, 'migrations applied');
-  }
+  if (opts.migrate) await migrate(db, logger);
   const redis = createApiRedis(resolved.redis);
   redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
   // The API connection has no offline queue: a cluster client needs its slot map before the first command.
@@ -60,6 +48,34 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
   };
 }
 
+/**
+ * Finds Postgres and Redis (starting the development fallbacks when nothing answers and no URL is set) and
+ * creates the database: the config returned names the URLs actually used.
+ */
+export async function prepareServices(
+  config: Config,
+  logger: Logger,
+): Promise<{ resolved: Config; local: LocalServices }> {
+  if (config.webhooks.allowPrivateTargets) {
+    logger.warn(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may target http:// and private addresses. Never in production',
+    );
+  }
+  const local = await ensureLocalServices(config, logger);
+  const resolved: Config = {
+    ...config,
+    database: { ...config.database, url: local.databaseUrl },
+    redis: { ...config.redis, url: local.redisUrl },
+  };
+  await ensureDatabase(resolved.database.url);
+  return { resolved, local };
+}
+
+export async function migrate(db: Db, logger: Logger): Promise<void> {
+  const applied = await migrateLatest(db);
+  if (applied.length) logger.info({ applied }, 'migrations applied');
+}
+
 /** Everything a runtime keeps, built on its connections (the composition root of the service). */
 export function createDeps(connections: Connections): Deps {
   const { config, db, redis, queues, logger } = connections;
@@ -73,6 +89,7 @@ export function createDeps(connections: Connections): Deps {
     webhookStats: createWebhookStatsRecorder(db, logger),
     eventFanOut: { insertEventWithDeliveries, dispatchCommitted },
     metrics: createServiceMetrics(queues),
+    lifecycle: { draining: false },
   };
 }
 
@@ -107,20 +124,34 @@ export function runMain(main: () => Promise<void>): void {
   });
 }
 
-/** Calls `stop` once on SIGTERM or SIGINT, then exits. */
-export function onShutdown(logger: Deps['logger'], stop: () => Promise<void>): void {
+/**
+ * Calls `stop` once, on SIGTERM or SIGINT or when the returned function is called, then exits. `stop` is handed
+ * a deadline (at 80 % of SHUTDOWN_TIMEOUT_MS) by which it gives up waiting; at 90 % the process exits whatever
+ * is still open, so that it is gone within the timeout even when `stop` hangs.
+ */
+export function onShutdown(
+  logger: Logger,
+  timeoutMs: number,
+  stop: (deadline: Promise<void>) => Promise<void>,
+): (reason: string) => void {
   let stopping = false;
-  const handler = (signal: string) => {
+  const shutdown = (reason: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down: finishing requests and jobs in flight');
-    stop()
+    logger.info({ reason, timeoutMs }, 'shutting down: finishing requests and jobs in flight');
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, Math.floor(timeoutMs * 0.8)));
+    setTimeout(() => {
+      logger.error({ timeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS: exiting');
+      process.exit(1);
+    }, Math.floor(timeoutMs * 0.9));
+    stop(deadline)
       .then(() => process.exit(0))
       .catch((err) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);
       });
   };
-  process.on('SIGTERM', () => handler('SIGTERM'));
-  process.on('SIGINT', () => handler('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  return shutdown;
 }

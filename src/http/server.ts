@@ -1,4 +1,6 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
+import { StartupError } from '../platform/local-services.js';
 import type { Deps } from '../app/deps.js';
 import { createApp } from './app.js';
 import { answerClientError } from './client-error.js';
@@ -8,8 +10,11 @@ export interface RunningServer {
   url: string;
   /** The origin clients reach it at: PUBLIC_URL, else the address listened on. */
   publicUrl: string;
-  /** Stops accepting connections and waits for requests in flight. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections and waits for requests in flight; a keep-alive connection is closed once its
+   * request in flight is answered. Connections still busy at `deadline` are cut.
+   */
+  close(deadline?: Promise<void>): Promise<void>;
 }
 
 /**
@@ -26,7 +31,7 @@ export async function startServer(
   const server = createServer();
   server.keepAliveTimeout = 65_000;
   server.on('clientError', (err: Error & { code?: string }, socket) => answerClientError(err, socket, deps.logger));
-  await new Promise<void>((resolve) => server.listen(port, bind, resolve));
+  await listenOrRefuse(server, port, bind);
   const address = server.address();
   const actualPort = typeof address === 'object' && address ? address.port : port;
   const listenUrl = `http://${displayHost(bind, host === undefined)}:${actualPort}`;
@@ -37,10 +42,15 @@ export async function startServer(
     server,
     url: `http://${bind === '0.0.0.0' || bind === '::' ? '127.0.0.1' : displayHost(bind, false)}:${actualPort}`,
     publicUrl,
-    close: () =>
+    close: (deadline) =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeIdleConnections();
+        // Answers written from now on say "Connection: close", so clients stop reusing their connections.
+        server.on('request', (_req, res) => {
+          res.shouldKeepAlive = false;
+        });
+        void deadline?.then(() => server.closeAllConnections());
       }),
   };
 }
@@ -53,4 +63,35 @@ function displayHost(bind: string, configured: boolean): string {
   if (bind === '0.0.0.0' || bind === '::') return 'localhost';
   if (configured && (bind === '127.0.0.1' || bind === '::1' || bind === 'localhost')) return 'localhost';
   return bind.includes(':') ? `[${bind}]` : bind;
+}
+
+/** The one line a person reads when the port is taken, naming the port and the setting that moves it. */
+function portInUse(port: number, host: string): StartupError {
+  return new StartupError(`port ${port} on ${host} is in use by another process: stop it, or set PORT to a free port`);
+}
+
+function listenOrRefuse(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' ? portInUse(port, host) : err);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Refuses at once when something listens on the port already: npm start checks before it starts any other
+ * process, so the mistake costs one line, not a worker started and stopped.
+ */
+export async function assertPortFree(port: number, host = '0.0.0.0'): Promise<void> {
+  if (port === 0) return;
+  const probe = createTcpServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      reject(err.code === 'EADDRINUSE' ? portInUse(port, host) : err);
+    });
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
 }

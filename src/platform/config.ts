@@ -11,6 +11,9 @@ const bool = z
 
 const intIn = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
+/** The most worker processes WORKERS may ask npm start for. */
+export const MAX_WORKERS = 64;
+
 const retryDelays = z
   .string()
   .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'expected a comma-separated list of milliseconds, e.g. 30000,60000')
@@ -135,6 +138,18 @@ const envSchema = z.object({
   METRICS_PORT: z.coerce.number({ message: PORT_EXPECTED }).int(PORT_EXPECTED).min(1, PORT_EXPECTED)
     .max(65535, PORT_EXPECTED)
     .optional(),
+  // npm start (docs/processes.md): worker processes beside the API process; 0 runs everything in one process.
+  WORKERS: z
+    .string()
+    .trim()
+    .refine(
+      (v) => v === 'auto' || (/^\d+$/.test(v) && Number(v) <= MAX_WORKERS),
+      `expected auto or an integer 0..${MAX_WORKERS}`,
+    )
+    .transform((v): 'auto' | number => (v === 'auto' ? 'auto' : Number(v)))
+    .optional(),
+  // How long SIGTERM/SIGINT waits for requests and jobs in flight before the process exits anyway.
+  SHUTDOWN_TIMEOUT_MS: intIn(100, 600_000).default(25_000),
 });
 
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
@@ -247,7 +262,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     // Worker processes: /metrics (ops credentials) and /healthz on this port; null: none.
     metricsPort: e.METRICS_PORT ?? null,
+    // npm start's worker processes ('auto': one per spare core, at least one; 0: no child processes).
+    workers: e.WORKERS ?? 'auto',
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
+}
+
+/**
+ * The environment of a child process of npm start: this process's environment with `overrides` on top (the
+ * database and Redis the parent resolved, so that children never start development fallbacks of their own).
+ */
+export function childProcessEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  return { ...process.env, ...overrides };
 }
 
 export type Config = ReturnType<typeof loadConfig>;

@@ -128,12 +128,33 @@ describe('config', () => {
     [{ HOST: '0.0.0.0:3000' }, /^HOST: expected an IP address/],
     [{ METRICS_PORT: 'ninety' }, /^METRICS_PORT: expected a port number/],
     [{ METRICS_PORT: '70000' }, /^METRICS_PORT: expected a port number/],
+    [{ WORKERS: '65' }, /^WORKERS: expected auto or an integer 0\.\.64$/],
+    [{ WORKERS: '-1' }, /^WORKERS: expected auto or an integer 0\.\.64$/],
+    [{ WORKERS: '1.5' }, /^WORKERS: expected auto or an integer 0\.\.64$/],
+    [{ WORKERS: 'all' }, /^WORKERS: expected auto or an integer 0\.\.64$/],
+    [{ SHUTDOWN_TIMEOUT_MS: 'soon' }, /^SHUTDOWN_TIMEOUT_MS: /],
+    [{ SHUTDOWN_TIMEOUT_MS: '2.5' }, /^SHUTDOWN_TIMEOUT_MS: /],
     [{ NODE_ENV: 'production', APP_SECRET: undefined }, /^APP_SECRET: required/],
   ])('rejects %o with one line naming the variable', (env, pattern) => {
     const err = thrownBy(() => load({ ...base, ...env }));
     expect(err).toBeInstanceOf(ConfigError);
     expect(err!.message).toMatch(pattern);
     expect(err!.message).not.toContain('\n');
+  });
+
+  it('reads WORKERS (auto by default) and SHUTDOWN_TIMEOUT_MS (25 s by default)', () => {
+    expect(load(base)).toMatchObject({ workers: 'auto', shutdownTimeoutMs: 25_000 });
+    const given = load({ ...base, WORKERS: '0', SHUTDOWN_TIMEOUT_MS: '5000' });
+    expect(given).toMatchObject({ workers: 0, shutdownTimeoutMs: 5000 });
+    expect(load({ ...base, WORKERS: '64' }).workers).toBe(64);
+    expect(load({ ...base, WORKERS: 'auto' }).workers).toBe('auto');
+  });
+
+  it('stops npm start with one line naming WORKERS when it is not auto or 0..64', () => {
+    const res = start('main', { WORKERS: 'many' });
+    expect(res.status).toBe(1);
+    expect(res.stderr.trim()).toBe('switchboard: WORKERS: expected auto or an integer 0..64');
+    expect(res.stdout).toBe('');
   });
 
   it('stops start-up with one clear line on a bad value', () => {

@@ -1,0 +1,218 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppProcess, type AppProcess } from '../helpers/app-process.js';
+import { client, signupAccount } from '../helpers/http.js';
+import { freePort } from '../helpers/ports.js';
+import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { killHard, spawnWorkerProcess } from '../helpers/worker-child.js';
+
+// `npm start` as a person runs it: a supervisor with an API process and a worker process (docs/processes.md).
+// The worker process killed mid-delivery is started again and nothing is lost; WORKERS=0 still delivers from one
+// process; SIGTERM during deliveries drains every process within SHUTDOWN_TIMEOUT_MS and loses nothing; a bad
+// WORKERS or a port in use refuses with one line before any worker starts.
+
+const WEBHOOKS = {
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  WEBHOOK_RETRY_DELAYS_MS: '200,400',
+  // lockDuration is three times this: 6 s until a killed worker's job is taken back.
+  WEBHOOK_TIMEOUT_MS: '2000',
+  WEBHOOK_RELAY_AFTER_MS: '0',
+  SCHEDULE_INTERVALS_MS: 'relay-outbox=500',
+  SCHEDULE_CHECK_MS: '500',
+} as const;
+
+let t: TestContext;
+let cwd: string;
+let receiver: Receiver;
+/** What the receiver does with a delivery of the contact of this name (default: answer at once). */
+let onArrival: (name: string) => { stallMs?: number } | void = () => undefined;
+
+beforeAll(async () => {
+  t = await createTestContext(WEBHOOKS);
+  cwd = mkdtempSync(join(tmpdir(), 'sb-supervisor-'));
+  receiver = await startReceiver((req) => onArrival(String(req.body?.payload?.name)) ?? undefined);
+}, 60_000);
+afterAll(async () => {
+  await receiver?.close();
+  await t?.close();
+  if (cwd) rmSync(cwd, { recursive: true, force: true });
+});
+
+const env = (extra: Record<string, string>) => {
+  const { config } = t.deps;
+  return {
+    ...WEBHOOKS,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    LOG_FORMAT: 'json',
+    DATABASE_URL: config.database.url,
+    REDIS_URL: config.redis.url,
+    BULLMQ_PREFIX: config.bullmqPrefix,
+    APP_SECRET: config.appSecret,
+    ...extra,
+  };
+};
+
+const bannerOf = async (app: AppProcess) => {
+  const line = await waitUntil(
+    () => app.stdout().split('\n').find((l) => l.includes('switchboard listening')),
+    60_000,
+    'the start-up banner',
+  );
+  return JSON.parse(line) as { msg: string };
+};
+const workerPidOf = (banner: { msg: string }) => Number(/workers \+ scheduler pids? (\d+)/.exec(banner.msg)![1]);
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** An account subscribed to contact.created at the receiver, and a way to create its contacts over HTTP. */
+async function subscribedAccount(app: AppProcess) {
+  const api = client(app.url);
+  const { token } = await signupAccount(api);
+  const wh = await api.post('/v1/webhooks', { token, body: { url: receiver.url, events: ['contact.created'] } });
+  expect(wh.status).toBe(201);
+  const create = async (name: string) => {
+    const res = await api.post('/v1/contacts', { token, body: { name, email: `${name}@example.com` } });
+    expect(res.status).toBe(201);
+  };
+  return { webhookId: wh.body.id as string, create };
+}
+
+const arrivals = (name: string) => receiver.received.filter((r) => r.body?.payload?.name === name).length;
+
+/** Every delivery of the subscription ends succeeded, and each arrived at least once. */
+async function expectAllDelivered(webhookId: string, count: number) {
+  const rows = await waitUntil(async () => {
+    const all = await t.deps.db('webhook_deliveries').where({ webhook_id: webhookId });
+    return all.length === count && all.every((d) => d.status === 'succeeded') && all;
+  }, 90_000, `${count} deliveries to succeed`);
+  const arrived = new Set(receiver.received.map((r) => r.body.id));
+  for (const d of rows) expect(arrived.has(d.id)).toBe(true);
+}
+
+describe('npm start with a worker process', () => {
+  it('restarts the worker process killed mid-delivery, and loses nothing', async () => {
+    const app = await startAppProcess('main', { cwd, env: env({ WORKERS: '1' }) });
+    try {
+      const banner = await bannerOf(app);
+      const title = /^switchboard listening \(supervisor pid \d+; api pid \d+; workers \+ scheduler pid \d+\)$/;
+      expect(banner.msg).toMatch(title);
+      const workerPid = workerPidOf(banner);
+      const { webhookId, create } = await subscribedAccount(app);
+      // The marked contact's first delivery kills the worker process while it is being sent (and is never answered).
+      onArrival = (name) => {
+        if (name !== 'marked' || arrivals('marked') > 1) return { stallMs: 20 + Math.floor(Math.random() * 60) };
+        process.kill(workerPid, 'SIGKILL');
+        return { stallMs: 60_000 };
+      };
+      for (let i = 0; i < 30; i++) await create(i === 5 ? 'marked' : `c${i}`);
+
+      const restarted = () => app.stdout().includes('the workers process is back');
+      await waitUntil(restarted, 60_000, 'the worker process restarted');
+      const exited = app.stdout().split('\n').find((l) => l.includes('the workers process exited'))!;
+      expect(JSON.parse(exited)).toMatchObject({ role: 'workers', childPid: workerPid, signal: 'SIGKILL' });
+      await expectAllDelivered(webhookId, 30);
+      expect(arrivals('marked')).toBeGreaterThanOrEqual(2);
+      // The API process was never touched: the requests were answered throughout.
+      expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
+    } finally {
+      onArrival = () => undefined;
+      await app.stop();
+    }
+  }, 240_000);
+
+  it('SIGTERM during deliveries: every process drains, exits within SHUTDOWN_TIMEOUT_MS, loses nothing', async () => {
+    const timeoutMs = 15_000;
+    const settings = { WORKERS: '1', SHUTDOWN_TIMEOUT_MS: String(timeoutMs) };
+    const app = await startAppProcess('main', { cwd, env: env(settings) });
+    const banner = await bannerOf(app);
+    const pids = [...banner.msg.matchAll(/pids? (\d+)/g)].map((m) => Number(m[1]));
+    expect(pids).toHaveLength(3);
+    const { webhookId, create } = await subscribedAccount(app);
+    onArrival = () => ({ stallMs: 1000 });
+    for (let i = 0; i < 20; i++) await create(`s${i}`);
+    await waitUntil(() => receiver.received.length >= 1, 30_000, 'the first delivery to be under way');
+
+    const exited = new Promise<number | null>((resolve) => app.proc.once('exit', (code) => resolve(code)));
+    const signalled = performance.now();
+    app.proc.kill('SIGTERM');
+    const code = await exited;
+    // A generous bound: the supervisor kills what is left at 80 % of the timeout and exits by 90 %.
+    expect(performance.now() - signalled).toBeLessThan(timeoutMs + 10_000);
+    expect(code).toBe(0);
+    for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
+    expect(app.stdout()).toContain('"msg":"shutting down: finishing requests and jobs in flight"');
+
+    // Whatever had not been sent waits in the queue (or is re-armed by the relay sweep) for the next worker.
+    onArrival = () => undefined;
+    const next = spawnWorkerProcess(t, WEBHOOKS, { schedule: true });
+    try {
+      await next.ready;
+      await expectAllDelivered(webhookId, 20);
+    } finally {
+      await killHard(next.proc);
+    }
+  }, 240_000);
+});
+
+describe('npm start with WORKERS=0', () => {
+  it('runs everything in one process, and delivers', async () => {
+    const app = await startAppProcess('main', { cwd, env: env({ WORKERS: '0' }) });
+    try {
+      expect((await bannerOf(app)).msg).toBe('switchboard listening (api + workers + scheduler)');
+      const { webhookId, create } = await subscribedAccount(app);
+      await create('single');
+      await expectAllDelivered(webhookId, 1);
+    } finally {
+      await app.stop();
+    }
+  }, 180_000);
+});
+
+describe('start-up refusals', () => {
+  const start = (extra: Record<string, string>) =>
+    spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, ...env(extra) },
+      encoding: 'utf8',
+      timeout: 90_000,
+    });
+
+  it('a port in use: one line naming the port and PORT, exit 1, before any other process starts', async () => {
+    const port = await freePort();
+    const busy: Server = createServer();
+    await new Promise<void>((resolve) => busy.listen(port, '0.0.0.0', resolve));
+    try {
+      const res = start({ PORT: String(port), WORKERS: '2' });
+      expect(res.status).toBe(1);
+      const line = `port ${port} on 0.0.0.0 is in use by another process: stop it, or set PORT to a free port`;
+      expect(res.stderr.trim()).toBe(`switchboard: ${line}`);
+      expect(res.stdout).not.toContain('process ready');
+      expect(res.stdout).not.toContain('migrations applied');
+    } finally {
+      busy.close();
+    }
+  }, 120_000);
+
+  it('/readyz answers 503 "draining" from the moment shutdown starts', async () => {
+    expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
+    t.deps.lifecycle.draining = true;
+    try {
+      const res = await fetch(`${t.url}/readyz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: 'draining', checks: { postgres: 'ok', redis: 'ok' } });
+    } finally {
+      t.deps.lifecycle.draining = false;
+    }
+  });
+});
