@@ -28,6 +28,16 @@ const dnsServers = z
     'expected a comma-separated list of IP[:port], e.g. 1.1.1.1,[2606:4700::1111]:53',
   );
 
+// Browser origins allowed on the MCP and OAuth endpoints besides PUBLIC_URL's: "https://a.example,http://localhost:1".
+const originList = z
+  .string()
+  .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
+  .refine(
+    (list) => list.every((v) => /^https?:\/\/[^/?#\s]+$/i.test(v) && URL.canParse(v)),
+    'expected origins separated by commas, each scheme://host[:port] with no path, e.g. https://app.example.com',
+  )
+  .transform((list) => list.map((v) => new URL(v).origin));
+
 // Redis Cluster: "host:port,host:port,…" (a few nodes are enough; the client discovers the others).
 export interface RedisNode {
   host: string;
@@ -123,6 +133,8 @@ const envSchema = z.object({
   OAUTH_CLIENT_ID_METADATA_DOCUMENTS: bool.default(true),
   // Idempotency keys (issue 15): how long a request in flight holds its key before another may take it over.
   IDEMPOTENCY_LOCK_MS: intIn(1000, 3600_000).default(60_000),
+  // MCP clients and sign-in (issue 20): browser origins besides PUBLIC_URL's allowed on the MCP and OAuth endpoints.
+  MCP_ALLOWED_ORIGINS: originList.optional(),
 });
 
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
@@ -228,6 +240,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Idempotency-Key: a completed request is replayed for 24 h (then swept); an in-flight one holds its key for
     // lockMs, after which a process that died with it no longer blocks a retry.
     idempotency: { ttlMs: 24 * 3600_000, lockMs: e.IDEMPOTENCY_LOCK_MS },
+    // MCP clients and sign-in (issue 20). A request to an MCP or OAuth endpoint whose Origin is neither PUBLIC_URL's
+    // nor listed here is refused (DNS rebinding, docs/mcp.md).
+    mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [] },
   };
 }
 

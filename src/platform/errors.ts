@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'spend_cap_exceeded'
   | 'insufficient_credits'
   | 'ip_not_allowed'
+  | 'origin_not_allowed'
   | 'insufficient_scope'
   | 'agent_forbidden'
   | 'admin_session_required'
@@ -61,6 +62,7 @@ export function describeCode(code: ErrorCode): { status: number; type: ErrorType
     case 'insufficient_credits':
       return { status: 402, type: 'payment_required_error' };
     case 'ip_not_allowed':
+    case 'origin_not_allowed':
     case 'insufficient_scope':
     case 'agent_forbidden':
     case 'admin_session_required':

@@ -29,6 +29,8 @@ const mcpDoc = {
   description: 'Model Context Protocol, Streamable HTTP, stateless. Send `Accept: application/json, text/event-stream`. `tools/list` shows the tools the credential allows. OAuth access tokens for this resource are accepted too (see /.well-known/oauth-protected-resource).',
   body: z.object({ jsonrpc: z.literal('2.0'), method: text(), id: z.union([text(), z.number()]).optional(), params: z.record(text(), z.unknown()).optional() }).catchall(z.unknown()),
   response: jsonRecord().describe('A JSON-RPC response (or, with text/event-stream, its events)'),
+  // A browser's request from an Origin that is neither PUBLIC_URL's nor in MCP_ALLOWED_ORIGINS (DNS rebinding).
+  errors: ['origin_not_allowed' as const],
   otherResponses: {
     400: { description: 'A message the MCP transport refuses (JSON-RPC error)', schema: jsonRpcError },
     406: { description: 'The Accept header does not allow both application/json and text/event-stream (JSON-RPC error)', schema: jsonRpcError },
