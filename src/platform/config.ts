@@ -135,6 +135,10 @@ const envSchema = z.object({
   IDEMPOTENCY_LOCK_MS: intIn(1000, 3600_000).default(60_000),
   // MCP clients and sign-in (issue 20): browser origins besides PUBLIC_URL's allowed on the MCP and OAuth endpoints.
   MCP_ALLOWED_ORIGINS: originList.optional(),
+  // Sign-in attempts (login, signup, the OAuth sign-in form) per client IP, and per email, in each window.
+  SIGN_IN_LIMIT_PER_IP: intIn(1, 1_000_000).default(200),
+  SIGN_IN_LIMIT_PER_EMAIL: intIn(1, 1_000_000).default(10),
+  SIGN_IN_WINDOW_MS: intIn(1000, 24 * 3600_000).default(15 * 60_000),
 });
 
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
@@ -243,6 +247,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // MCP clients and sign-in (issue 20). A request to an MCP or OAuth endpoint whose Origin is neither PUBLIC_URL's
     // nor listed here is refused (DNS rebinding, docs/mcp.md).
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [] },
+    // Every attempt counts against its IP; against its email only until it succeeds (src/auth/sign-in-limits.ts).
+    signIn: { perIp: e.SIGN_IN_LIMIT_PER_IP, perEmail: e.SIGN_IN_LIMIT_PER_EMAIL, windowMs: e.SIGN_IN_WINDOW_MS },
   };
 }
 

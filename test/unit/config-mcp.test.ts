@@ -28,3 +28,12 @@ describe('MCP_ALLOWED_ORIGINS', () => {
     }
   });
 });
+
+describe('sign-in limits', () => {
+  it('default to 200 attempts per IP and 10 per email in 15 minutes, and take other values', () => {
+    expect(load({}).signIn).toEqual({ perIp: 200, perEmail: 10, windowMs: 900_000 });
+    const set = load({ SIGN_IN_LIMIT_PER_IP: '5', SIGN_IN_LIMIT_PER_EMAIL: '2', SIGN_IN_WINDOW_MS: '60000' });
+    expect(set.signIn).toEqual({ perIp: 5, perEmail: 2, windowMs: 60_000 });
+    expect(() => load({ SIGN_IN_LIMIT_PER_EMAIL: '0' })).toThrow(/^SIGN_IN_LIMIT_PER_EMAIL:/);
+  });
+});
