@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import { AppError } from '../platform/errors.js';
+import { rateLimitedError } from '../platform/errors.js';
 import { now } from '../platform/clock.js';
 
 /**
@@ -17,15 +17,9 @@ export async function enforceRateLimit(deps: Deps, subject: string, plan: string
   const count = Number(result?.[0]?.[1] ?? 0);
   if (count <= limit) return;
   const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - at) / 1000));
-  throw new AppError(
-    'rate_limited',
+  throw rateLimitedError(
     `Rate limit of ${limit} money-spending requests per ${windowMs === 60_000 ? 'minute' : `${windowMs / 1000} s`} reached for this key; retry in ${resetSeconds}s or set a spend cap`,
-    { limit, resetSeconds },
-    {
-      'Retry-After': String(resetSeconds),
-      'RateLimit-Limit': String(limit),
-      'RateLimit-Remaining': '0',
-      'RateLimit-Reset': String(resetSeconds),
-    },
+    limit,
+    resetSeconds,
   );
 }

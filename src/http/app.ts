@@ -6,6 +6,7 @@ import { docsPage } from './docs.js';
 import { createHttpMetrics } from './metrics.js';
 import { errorRenderer } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
+import { originGuard } from './middleware/origin.js';
 import { requestContext } from './middleware/request-context.js';
 import { oauthServer } from './oauth/mount.js';
 import { opsMiddleware } from './ops.js';
@@ -27,6 +28,7 @@ export function createApp(deps: Deps, opts: { publicUrl?: string } = {}) {
   for (const register of routeModules) register(api, deps);
 
   app.use(requestContext(deps.logger, metrics));
+  app.use(originGuard(publicUrl, deps.config.mcp.allowedOrigins));
   // The OAuth authorization server answers in its own formats (RFC errors, HTML pages), so it sits before the
   // JSON error renderer and body parser; every other request passes through it.
   app.use(oauthServer(deps, publicUrl));

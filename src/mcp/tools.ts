@@ -49,6 +49,25 @@ function allows(ctx: ToolContext, tool: McpTool): boolean {
   }
 }
 
+/**
+ * The insufficient_scope error a `tools/call` request would meet, before anything runs: the MCP authorization
+ * spec's step-up answers it at the HTTP level (403 with a challenge naming the scope), so a client can ask its
+ * user for the wider scope instead of showing a tool error. Null for anything else (other methods, batches,
+ * unknown tools, other refusals, which stay tool errors).
+ */
+export function missingScopeOf(tools: McpTool[], ctx: ToolContext, body: unknown): AppError | null {
+  const message = body as { method?: unknown; params?: { name?: unknown } } | null;
+  if (!message || typeof message !== 'object' || Array.isArray(message) || message.method !== 'tools/call') return null;
+  const tool = tools.find((t) => t.name === message.params?.name);
+  if (!tool) return null;
+  try {
+    authorize(ctx.principal, tool.access, ctx.params);
+    return null;
+  } catch (err) {
+    return err instanceof AppError && err.code === 'insufficient_scope' ? err : null;
+  }
+}
+
 /** Results carry the object as structuredContent and the same JSON as text, for clients that read only text. */
 export function toolResult(value: unknown): CallToolResult {
   const structured = (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : { result: value }) as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import type { UserRow } from '../accounts/accounts.schema.js';
+import { findAccount } from '../accounts/accounts.repository.js';
 import { findAgent } from '../agents/agents.repository.js';
 import type { Deps } from '../app/deps.js';
 import { defaultScopesOf, mayGrant, parseResource, scopesOf } from './resources.js';
@@ -41,8 +42,14 @@ export async function judgeConsentRequest(
     if (agent) agentName = agent.name;
     else refusal = 'This agent is not in your account.';
   }
-  if (!mayGrant(user.role, resource)) {
-    refusal = 'Only owners and admins can give a client access to the whole account. Ask one of them, or connect the client to one agent’s MCP endpoint instead.';
+  const account = await findAccount(deps.db, user.account_id);
+  if (!mayGrant(user.role, resource, account?.agent_key_minting ?? 'admins')) {
+    refusal =
+      resource.kind === 'account'
+        ? 'Only owners and admins can give a client access to the whole account. Ask one of them, '
+          + 'or connect the client to one agent’s MCP endpoint instead.'
+        : 'This account lets only owners and admins give a client access to an agent '
+          + '(its agentKeyMinting policy is admins). Ask one of them.';
   }
   return { resource, agentName, offered, preselected, refusal };
 }

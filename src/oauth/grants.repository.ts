@@ -1,6 +1,7 @@
 import type { Conn } from '../platform/db.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
 import type { Role } from '../auth/principal.js';
+import type { AgentKeyMinting } from './resources.js';
 
 export interface GrantRow {
   id: string;
@@ -40,11 +41,14 @@ export async function deleteGrantByHash(conn: Conn, grantIdHash: string): Promis
   await conn('oauth_grants').where({ grant_id_hash: grantIdHash }).delete();
 }
 
+type TokenRow = GrantRow & { payload: string; consumed_at: Date | null; role: Role; minting: AgentKeyMinting };
+
 export interface TokenWithGrant {
   payload: string;
   consumed_at: Date | null;
   grant: GrantRow;
   role: Role;
+  agentKeyMinting: AgentKeyMinting;
 }
 
 /**
@@ -56,15 +60,18 @@ export async function findAccessTokenWithGrant(conn: Conn, tokenIdHash: string):
   const row = await conn('oauth_store as s')
     .join('oauth_grants as g', 'g.grant_id_hash', 's.grant_id_hash')
     .join('users as u', 'u.id', 'g.user_id')
+    .join('accounts as a', 'a.id', 'g.account_id')
     .where({ 's.model': 'AccessToken', 's.id_hash': tokenIdHash })
     .andWhere('s.expires_at', '>', conn.fn.now())
     .andWhere('g.expires_at', '>', conn.fn.now())
-    .first<(GrantRow & { payload: string; consumed_at: Date | null; role: Role }) | undefined>(
-      's.payload', 's.consumed_at', 'u.role', 'g.*',
+    // The grantor must still be in the grant's account (a person who left it grants nothing).
+    .andWhereRaw('u.account_id = g.account_id')
+    .first<TokenRow | undefined>(
+      's.payload', 's.consumed_at', 'u.role', 'a.agent_key_minting as minting', 'g.*',
     );
   if (!row) return undefined;
-  const { payload, consumed_at, role, ...grant } = row;
-  return { payload, consumed_at, role, grant };
+  const { payload, consumed_at, role, minting, ...grant } = row;
+  return { payload, consumed_at, role, agentKeyMinting: minting, grant };
 }
 
 /** lastUsedAt to the minute: applies only when the stored time is over a minute old. */

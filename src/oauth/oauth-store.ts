@@ -28,7 +28,10 @@ function sealerOf(config: Deps['config']): Sealer {
 /** A stored payload, unsealed (the access-token lookup reads the token's audience and scope from it). */
 export const openStoredPayload = (config: Deps['config'], sealed: string): AdapterPayload => JSON.parse(sealerOf(config).open(sealed)) as AdapterPayload;
 
-export function createStoreAdapter(deps: StoreDeps): new (model: string) => Adapter {
+/** The error a lost consume throws: the library's `invalid_grant`, built by the caller that loads the library. */
+export type ReplayError = (model: string) => Error;
+
+export function createStoreAdapter(deps: StoreDeps, replayError: ReplayError): new (model: string) => Adapter {
   const sealer = sealerOf(deps.config);
   let lastPrune = 0;
 
@@ -76,8 +79,18 @@ export function createStoreAdapter(deps: StoreDeps): new (model: string) => Adap
       return undefined;
     }
 
+    /**
+     * The library reads an artifact, sees it unconsumed, then calls consume: concurrent exchanges of one code
+     * (or refreshes with one token) all pass that read. The conditional UPDATE lets exactly one of them through;
+     * every other one is a replay, so it revokes the grant (as the library does for a replay it sees) and fails
+     * with invalid_grant before any token is issued. Tokens the winner saves afterwards belong to a revoked
+     * grant and are refused on use (see findAccessTokenWithGrant and the library's grant lookup on refresh).
+     */
     async consume(id: string): Promise<void> {
-      await consumeStored(deps.db, this.model, hashOAuthId(id));
+      const { outcome, grantIdHash } = await consumeStored(deps.db, this.model, hashOAuthId(id));
+      if (outcome === 'consumed') return;
+      if (grantIdHash) await revokeGrantByHash(deps, grantIdHash);
+      throw replayError(this.model);
     }
 
     async destroy(id: string): Promise<void> {
@@ -89,11 +102,14 @@ export function createStoreAdapter(deps: StoreDeps): new (model: string) => Adap
      * token is revoked: Switchboard's grant row goes with it, so the grant list never shows a dead grant.
      */
     async revokeByGrantId(grantId: string): Promise<void> {
-      const grantIdHash = hashOAuthId(grantId);
-      await deps.db.transaction(async (trx) => {
-        await deleteGrantByHash(trx, grantIdHash);
-        await deleteStoredByGrant(trx, grantIdHash);
-      });
+      await revokeGrantByHash(deps, hashOAuthId(grantId));
     }
   };
+}
+
+async function revokeGrantByHash(deps: StoreDeps, grantIdHash: string): Promise<void> {
+  await deps.db.transaction(async (trx) => {
+    await deleteGrantByHash(trx, grantIdHash);
+    await deleteStoredByGrant(trx, grantIdHash);
+  });
 }

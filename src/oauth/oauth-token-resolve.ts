@@ -36,8 +36,10 @@ export async function resolveAccessToken(deps: Deps, token: string, info: Reques
   if (!audienceAccepts(audience, info.resource)) {
     throw invalidToken(`This access token is for ${audience.url}; it is not accepted here`);
   }
-  // Account-wide access was granted by an owner or admin; it ends if that person no longer is one.
-  if (!mayGrant(role, audience)) throw invalidToken('The person who granted this access may no longer grant it');
+  // Access ends when its grantor could no longer grant it: they left, lost their role, or the policy changed.
+  if (!mayGrant(role, audience, found.agentKeyMinting)) {
+    throw invalidToken('The person who granted this access may no longer grant it');
+  }
 
   const offered = new Set(scopesOf(audience));
   const tokenScopes = new Set(String(payload.scope ?? '').split(' '));

@@ -34,13 +34,17 @@ export const scopesOf = (resource: Pick<Resource, 'kind'>): readonly string[] =>
 export const defaultScopesOf = (resource: Pick<Resource, 'kind'>): readonly string[] =>
   resource.kind === 'agent' ? DEFAULT_AGENT_SCOPES : DEFAULT_ACCOUNT_SCOPES;
 
+export type AgentKeyMinting = 'admins' | 'account_keys';
+
 /**
- * Who may grant a resource: anyone in the account may grant agent scopes for one of its agents (what a
- * per-agent key reaches); only owners and admins may grant account scopes (what an account key reaches, and
- * account keys are minted by admins only).
+ * Who may grant a resource (docs/mcp-oauth-rules.md): a person grants a client no more than a key they could
+ * have minted. Owners and admins may grant either resource. A member may grant an agent's scopes only when
+ * the account's agentKeyMinting policy is `account_keys` (per-agent credentials may then be minted outside
+ * admin sessions); under `admins` nothing, and account scopes never (account keys are minted by admins only).
+ * Checked at consent and again on every request with the grantor's current role and the current policy.
  */
-export const mayGrant = (role: Role, resource: Pick<Resource, 'kind'>): boolean =>
-  resource.kind === 'agent' || role === 'owner' || role === 'admin';
+export const mayGrant = (role: Role, resource: Pick<Resource, 'kind'>, minting: AgentKeyMinting): boolean =>
+  role === 'owner' || role === 'admin' || (resource.kind === 'agent' && minting === 'account_keys');
 
 /** Every scope any resource offers, for the authorization server's scopes_supported. */
 export const ALL_RESOURCE_SCOPES: readonly string[] = [...AGENT_SCOPES, ...ACCOUNT_SCOPES];

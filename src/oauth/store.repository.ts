@@ -40,8 +40,24 @@ export async function findStoredByUid(conn: Conn, model: string, uidHash: string
   return live(conn)(conn('oauth_store').where({ model, uid_hash: uidHash })).first<StoreRow | undefined>('payload', 'consumed_at');
 }
 
-export async function consumeStored(conn: Conn, model: string, idHash: string): Promise<void> {
-  await conn('oauth_store').where({ model, id_hash: idHash }).update({ consumed_at: conn.fn.now() });
+/**
+ * Marks a code or refresh token used, once: of concurrent callers exactly one gets its grant back (`consumed`);
+ * the others get `replayed` and the grant it belongs to, or `missing` when the row is gone or expired.
+ */
+export async function consumeStored(conn: Conn, model: string, idHash: string): Promise<ConsumeOutcome> {
+  const [won] = await live(conn)(conn('oauth_store').where({ model, id_hash: idHash }).whereNull('consumed_at'))
+    .update({ consumed_at: conn.fn.now() })
+    .returning<Array<{ grant_id_hash: string | null }>>('grant_id_hash');
+  if (won) return { outcome: 'consumed', grantIdHash: won.grant_id_hash };
+  const lost = await conn('oauth_store')
+    .where({ model, id_hash: idHash })
+    .first<{ grant_id_hash: string | null } | undefined>('grant_id_hash');
+  return lost ? { outcome: 'replayed', grantIdHash: lost.grant_id_hash } : { outcome: 'missing', grantIdHash: null };
+}
+
+export interface ConsumeOutcome {
+  outcome: 'consumed' | 'replayed' | 'missing';
+  grantIdHash: string | null;
 }
 
 export async function deleteStored(conn: Conn, model: string, idHash: string): Promise<void> {

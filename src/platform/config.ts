@@ -31,6 +31,16 @@ const dnsServers = z
     'expected a comma-separated list of IP[:port], e.g. 1.1.1.1,[2606:4700::1111]:53',
   );
 
+// Browser origins allowed on the MCP and OAuth endpoints besides PUBLIC_URL's: "https://a.example,http://localhost:1".
+const originList = z
+  .string()
+  .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
+  .refine(
+    (list) => list.every((v) => /^https?:\/\/[^/?#\s]+$/i.test(v) && URL.canParse(v)),
+    'expected origins separated by commas, each scheme://host[:port] with no path, e.g. https://app.example.com',
+  )
+  .transform((list) => list.map((v) => new URL(v).origin));
+
 // Redis Cluster: "host:port,host:port,…" (a few nodes are enough; the client discovers the others).
 export interface RedisNode {
   host: string;
@@ -150,6 +160,12 @@ const envSchema = z.object({
     .optional(),
   // How long SIGTERM/SIGINT waits for requests and jobs in flight before the process exits anyway.
   SHUTDOWN_TIMEOUT_MS: intIn(100, 600_000).default(25_000),
+  // MCP clients and sign-in (issue 20): browser origins besides PUBLIC_URL's allowed on the MCP and OAuth endpoints.
+  MCP_ALLOWED_ORIGINS: originList.optional(),
+  // Sign-in attempts (login, signup, the OAuth sign-in form) per client IP, and per email, in each window.
+  SIGN_IN_LIMIT_PER_IP: intIn(1, 1_000_000).default(200),
+  SIGN_IN_LIMIT_PER_EMAIL: intIn(1, 1_000_000).default(10),
+  SIGN_IN_WINDOW_MS: intIn(1000, 24 * 3600_000).default(15 * 60_000),
 });
 
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
@@ -265,6 +281,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // npm start's worker processes ('auto': one per spare core, at least one; 0: no child processes).
     workers: e.WORKERS ?? 'auto',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    // MCP clients and sign-in (issue 20). A request to an MCP or OAuth endpoint whose Origin is neither PUBLIC_URL's
+    // nor listed here is refused (DNS rebinding, docs/mcp.md).
+    mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [] },
+    // Every attempt counts against its IP; against its email only until it succeeds (src/auth/sign-in-limits.ts).
+    signIn: { perIp: e.SIGN_IN_LIMIT_PER_IP, perEmail: e.SIGN_IN_LIMIT_PER_EMAIL, windowMs: e.SIGN_IN_WINDOW_MS },
   };
 }
 

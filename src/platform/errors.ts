@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'spend_cap_exceeded'
   | 'insufficient_credits'
   | 'ip_not_allowed'
+  | 'origin_not_allowed'
   | 'insufficient_scope'
   | 'agent_forbidden'
   | 'admin_session_required'
@@ -61,6 +62,7 @@ export function describeCode(code: ErrorCode): { status: number; type: ErrorType
     case 'insufficient_credits':
       return { status: 402, type: 'payment_required_error' };
     case 'ip_not_allowed':
+    case 'origin_not_allowed':
     case 'insufficient_scope':
     case 'agent_forbidden':
     case 'admin_session_required':
@@ -113,3 +115,13 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+
+/** 429 rate_limited with Retry-After and the RateLimit-* headers, for every limiter of the service. */
+export function rateLimitedError(message: string, limit: number, resetSeconds: number): AppError {
+  return new AppError('rate_limited', message, { limit, resetSeconds }, {
+    'Retry-After': String(resetSeconds),
+    'RateLimit-Limit': String(limit),
+    'RateLimit-Remaining': '0',
+    'RateLimit-Reset': String(resetSeconds),
+  });
+}

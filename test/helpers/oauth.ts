@@ -87,7 +87,9 @@ export async function authorizeByHand(baseUrl: string, f: FlowInput) {
   if (consent.status !== 200) throw new Error(`login: ${consent.status} ${consent.location ?? consent.text.slice(0, 300)}`);
   const done = await b.postForm(formAction(consent.text)!, [['csrf', csrfOf(consent.text)!], ['decision', 'allow'], ...f.choose.map((s): [string, string] => ['scope', s])]);
   const back = new URL(done.location ?? 'http://x/');
-  return { code: back.searchParams.get('code'), error: back.searchParams.get('error'), verifier, consentHtml: consent.text, status: done.status };
+  const iss = back.searchParams.get('iss');
+  const [code, error] = [back.searchParams.get('code'), back.searchParams.get('error')];
+  return { code, error, iss, verifier, consentHtml: consent.text, status: done.status };
 }
 
 export async function tokenRequest(baseUrl: string, fields: Record<string, string>) {

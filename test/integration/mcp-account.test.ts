@@ -71,11 +71,15 @@ describe('account MCP: tool lists by scope', () => {
     expect(await toolNames(await connect(await keyWith(['write:messages', 'messages:send'])))).toEqual(['create_draft', 'send_message']);
   });
 
-  it('answers a call to a tool the key lacks with a tool error naming the scope, and does nothing', async () => {
-    const conn = await connect(await keyWith(['read:agents']));
-    const res = await callTool(conn, 'create_agent', { name: 'Sneaky' });
-    expect(res.isError).toBe(true);
-    expect(res.structuredContent.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'write:agents' } });
+  it('answers a call to a tool the key lacks with the step-up 403 naming the scope, and does nothing', async () => {
+    const token = await keyWith(['read:agents']);
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_agent', arguments: { name: 'Sneaky' } } };
+    const res = await api.post('/v1/mcp', { token, body: call, headers: { accept: 'application/json, text/event-stream' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'write:agents' } });
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", scope="write:agents", resource_metadata="${t.url}/.well-known/oauth-protected-resource/v1/mcp"`,
+    );
     const list = await api.get('/v1/agents', { token: owner.token });
     expect(list.body.data.map((a: { name: string }) => a.name)).not.toContain('Sneaky');
   });

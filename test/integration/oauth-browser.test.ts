@@ -118,9 +118,23 @@ describe('an MCP client connects with OAuth through a real browser', () => {
     const result = (await mcp.callTool({ name: 'get_agent_config', arguments: {} })) as { isError?: boolean; structuredContent?: any };
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ id: agentA, name: 'Alpha', config: { autoReply: 'alpha here' } });
-    const refused = (await mcp.callTool({ name: 'update_agent_config', arguments: { config: { autoReply: 'x' } } })) as { isError?: boolean; structuredContent?: any };
-    expect(refused.isError).toBe(true);
-    expect(refused.structuredContent.error).toMatchObject({ code: 'insufficient_scope' });
+    // Step-up: the 403 insufficient_scope challenge makes the SDK ask for the missing scope. Holding a refresh
+    // token, this SDK first refreshes (which keeps the granted scopes), so the call still fails with a 403...
+    const update = { name: 'update_agent_config', arguments: { config: { autoReply: 'x' } } };
+    await expect(mcp.callTool(update)).rejects.toThrow(/403/);
+    // ...without one it starts a new authorization naming the wider scope, which goes through the consent page.
+    const saved = oauth.saved!;
+    oauth.saved = { ...saved, refresh_token: undefined };
+    oauth.authorizationUrl = undefined;
+    const stepUp = new Client({ name: 'browser-test', version: '1.0.0' });
+    await stepUp.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth }));
+    await expect(stepUp.callTool(update)).rejects.toThrow(UnauthorizedError);
+    await stepUp.close();
+    oauth.saved = saved;
+    expect(oauth.authorizationUrl).toBeDefined();
+    const wider = oauth.authorizationUrl as unknown as URL;
+    expect(wider.searchParams.get('scope')?.split(' ')).toContain('agent:config:write');
+    expect(wider.searchParams.get('resource')).toBe(endpoint.href);
     await mcp.close();
 
     // The same token is that agent's key and nothing more.

@@ -92,8 +92,10 @@ describe('the consent page', () => {
     expect(await grantCount()).toBe(before);
   });
 
-  it('lets a member grant agent scopes but never account scopes, even with a hand-made post', async () => {
+  it('lets a member grant agent scopes (policy account_keys) but never account scopes, even with a hand-made post', async () => {
+    await api.patch('/v1/account', { token: owner.token, body: { agentKeyMinting: 'account_keys' } });
     const agent = await authorizeByHand(t.url, { clientId, resource: resourceA(), scope: 'agent:config:read', email: member.email, password: member.password, choose: ['agent:config:read'] });
+    await api.patch('/v1/account', { token: owner.token, body: { agentKeyMinting: 'admins' } });
     expect(agent.code).toBeTruthy();
 
     const { b, consent } = await signedIn(member, { resource: `${t.url}/v1/mcp`, scope: 'read:agents' });

@@ -16,11 +16,16 @@ describe('OAuth resources', () => {
     expect(resourceOfPath(base, '/v1/agents/agt_a/chat')).toBeNull();
   });
 
-  it('may be granted: agent scopes by anyone, account scopes by owners and admins only', () => {
-    expect(mayGrant('member', { kind: 'agent' })).toBe(true);
-    expect(mayGrant('member', { kind: 'account' })).toBe(false);
-    expect(mayGrant('admin', { kind: 'account' })).toBe(true);
-    expect(mayGrant('owner', { kind: 'account' })).toBe(true);
+  it('may be granted by owners and admins; agent scopes by members when the policy is account_keys', () => {
+    for (const policy of ['admins', 'account_keys'] as const) {
+      for (const kind of ['agent', 'account'] as const) {
+        expect(mayGrant('owner', { kind }, policy)).toBe(true);
+        expect(mayGrant('admin', { kind }, policy)).toBe(true);
+      }
+      expect(mayGrant('member', { kind: 'account' }, policy)).toBe(false);
+    }
+    expect(mayGrant('member', { kind: 'agent' }, 'account_keys')).toBe(true);
+    expect(mayGrant('member', { kind: 'agent' }, 'admins')).toBe(false);
   });
 
   it('recognises an access token by its shape only, never a key or session token', () => {

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { ZodError } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import { isBackendUnavailable } from '../../platform/outage.js';
@@ -37,22 +37,27 @@ export function errorRenderer(): Middleware<AppState> {
       const appError = known ?? new AppError('internal_error', 'Something went wrong on our side; it has been logged');
       if (!known) ctx.state.log.error({ err }, 'unhandled error');
       else if (appError.code === 'unavailable') ctx.state.log.warn({ err }, 'dependency unavailable');
-      ctx.status = appError.status;
-      for (const [name, value] of Object.entries(appError.headers ?? {})) ctx.set(name, value);
-      // An error may bring its own challenge (the MCP endpoints name their OAuth resource metadata).
-      if (!appError.headers?.['WWW-Authenticate']) {
-        if (appError.status === 401) ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
-        if (appError.code === 'insufficient_scope') ctx.set('WWW-Authenticate', insufficientScopeChallenge(appError.details?.requiredScope));
-      }
-      ctx.body = {
-        error: {
-          type: appError.type,
-          code: appError.code,
-          message: appError.message,
-          requestId: ctx.state.requestId,
-          ...(appError.details ? { details: appError.details } : {}),
-        },
-      };
+      writeError(ctx, appError);
     }
+  };
+}
+
+/** Writes an error in the contract's shape; for the few middlewares that answer before errorRenderer runs. */
+export function writeError(ctx: Context & { state: AppState }, appError: AppError): void {
+  ctx.status = appError.status;
+  for (const [name, value] of Object.entries(appError.headers ?? {})) ctx.set(name, value);
+  // An error may bring its own challenge (the MCP endpoints name their OAuth resource metadata).
+  if (!appError.headers?.['WWW-Authenticate']) {
+    if (appError.status === 401) ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
+    if (appError.code === 'insufficient_scope') ctx.set('WWW-Authenticate', insufficientScopeChallenge(appError.details?.requiredScope));
+  }
+  ctx.body = {
+    error: {
+      type: appError.type,
+      code: appError.code,
+      message: appError.message,
+      requestId: ctx.state.requestId,
+      ...(appError.details ? { details: appError.details } : {}),
+    },
   };
 }

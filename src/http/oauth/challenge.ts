@@ -16,6 +16,19 @@ export function bearerChallenge(params: Array<[string, string | undefined]>): st
 }
 
 /**
+ * A step-up on an MCP endpoint (MCP authorization, "Scope Challenge Handling"; RFC 6750 §3.1): 403 naming the
+ * scope the call needs and the resource metadata, so the client can re-authorize its user for it.
+ */
+export function withScopeChallenge(err: AppError, publicUrl: string, path: string): AppError {
+  const challenge = bearerChallenge([
+    ['error', 'insufficient_scope'],
+    ['scope', String(err.details?.requiredScope ?? '')],
+    ['resource_metadata', protectedResourceMetadataUrl(publicUrl, path)],
+  ]);
+  return new AppError(err.code, err.message, err.details, { ...err.headers, 'WWW-Authenticate': challenge });
+}
+
+/**
  * A 401 on an MCP endpoint, with the challenge that points at its resource metadata and the scopes it offers.
  * Without any credential there is no error code (RFC 6750 §3.1); with a bad one, invalid_token. Other errors
  * and other paths come back unchanged.

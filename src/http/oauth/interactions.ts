@@ -3,6 +3,7 @@ import { errors, type Provider } from 'oidc-provider';
 import { findUserById } from '../../accounts/accounts.repository.js';
 import type { UserRow } from '../../accounts/accounts.schema.js';
 import { verifyLogin } from '../../accounts/sessions.service.js';
+import { limitSignIn } from '../../auth/sign-in-limits.js';
 import { AppError } from '../../platform/errors.js';
 import type { Deps } from '../../app/deps.js';
 import { judgeConsentChoice, judgeConsentRequest } from '../../oauth/consent.js';
@@ -73,9 +74,15 @@ export function createInteractionHandlers(deps: Deps, provider: Provider, public
     const password = single(form, 'password', 1024);
     let user: UserRow;
     try {
-      user = await verifyLogin(deps, email, password);
+      const who = { ip: clientIp(ctx, deps.config.trustProxyHops), email };
+      user = await limitSignIn(deps, who, () => verifyLogin(deps, email, password));
     } catch (err) {
       if (err instanceof AppError && err.code === 'invalid_credential') return showLogin(ctx, details, 401, 'Email or password is incorrect.');
+      if (err instanceof AppError && err.code === 'rate_limited') {
+        const retryAfter = err.headers!['Retry-After']!;
+        ctx.set('Retry-After', retryAfter);
+        return showLogin(ctx, details, 429, `Too many sign-in attempts. Try again in ${retryAfter} seconds.`);
+      }
       throw err;
     }
     // A browser-session cookie only: the person signs in again for the next client.

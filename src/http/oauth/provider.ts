@@ -28,7 +28,9 @@ export function createOAuthProvider(deps: Deps, publicUrl: string): Provider {
   const { oauth } = deps.config;
 
   const configuration: Configuration = {
-    adapter: createStoreAdapter(deps),
+    adapter: createStoreAdapter(deps, (model) =>
+      new errors.InvalidGrant(`${model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`),
+    ),
     jwks: { keys: [signingJwk(deps.config.appSecret)] },
     cookies: {
       keys: [cookieKey(deps.config.appSecret)],

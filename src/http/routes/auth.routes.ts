@@ -1,5 +1,6 @@
 import { adminOnly, authenticated, publicAccess, requireScope } from '../../auth/access.js';
 import { login, logout } from '../../accounts/sessions.service.js';
+import { limitSignIn } from '../../auth/sign-in-limits.js';
 import { z } from 'zod';
 import {
   accountPatch,
@@ -37,7 +38,8 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
   const ip = (ctx: AppContext) => clientIp(ctx, deps.config.trustProxyHops);
 
   api.post('/v1/auth/signup', publicAccess, {
-    operationId: 'signUp', summary: 'Sign up: a new account and its owner', tag, body: signupInput, response: signupResponse, status: 201, errors: ['signup_disabled', 'conflict'],
+    operationId: 'signUp', summary: 'Sign up: a new account and its owner', tag, body: signupInput, response: signupResponse, status: 201,
+    errors: ['signup_disabled', 'conflict', 'rate_limited'],
     examples: {
       request: { accountName: 'Acme', email: 'ada@example.com', password: '<PASSWORD>' },
       response: {
@@ -47,17 +49,20 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
       },
     },
   }, async (ctx) => {
-    const { account, user, session } = await signup(deps, parseInput(signupInput, ctx.request.body));
+    const input = parseInput(signupInput, ctx.request.body);
+    const who = { ip: ip(ctx), email: input.email };
+    const { account, user, session } = await limitSignIn(deps, who, () => signup(deps, input));
     ctx.status = 201;
     ctx.body = { account: toAccountResponse(account), user: toUserResponse(user), session: sessionBody(session) };
   });
 
   api.post('/v1/auth/login', publicAccess, {
-    operationId: 'logIn', summary: 'Log in', tag, body: loginInput, response: loginResponse, errors: ['invalid_credential'],
+    operationId: 'logIn', summary: 'Log in', tag, body: loginInput, response: loginResponse, errors: ['invalid_credential', 'rate_limited'],
     examples: { request: { email: 'ada@example.com', password: '<PASSWORD>' }, response: { user, session } },
   }, async (ctx) => {
     const input = parseInput(loginInput, ctx.request.body);
-    const { user, session } = await login(deps, input.email, input.password);
+    const who = { ip: ip(ctx), email: input.email };
+    const { user, session } = await limitSignIn(deps, who, () => login(deps, input.email, input.password));
     ctx.body = { user: toUserResponse(user), session: sessionBody(session) };
   });
 

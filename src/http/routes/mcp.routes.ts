@@ -2,13 +2,14 @@ import { agentKeyOnly, authenticated } from '../../auth/access.js';
 import { accountServer, accountTools } from '../../mcp/account-tools.js';
 import { agentServer, agentTools } from '../../mcp/agent-tools.js';
 import { serveMcpRequest } from '../../mcp/serve.js';
-import { buildMcpServer, type McpTool } from '../../mcp/tools.js';
+import { buildMcpServer, missingScopeOf, type McpTool } from '../../mcp/tools.js';
 import type { Deps } from '../../app/deps.js';
 import { text } from '../../platform/input.js';
 import { jsonRecord, outText } from '../../platform/output.js';
 import { z } from 'zod';
 import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
+import { withScopeChallenge } from '../oauth/challenge.js';
 import { principalOf } from '../middleware/authenticate.js';
 import type { ApiRouter } from '../router.js';
 
@@ -30,6 +31,9 @@ const mcpDoc = {
   body: z.object({ jsonrpc: z.literal('2.0'), method: text(), id: z.union([text(), z.number()]).optional(), params: z.record(text(), z.unknown()).optional() }).catchall(z.unknown()),
   response: jsonRecord().describe('A JSON-RPC response (or, with text/event-stream, its events)'),
   examples: { request: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } },
+  // A browser's request from an Origin that is neither PUBLIC_URL's nor in MCP_ALLOWED_ORIGINS (DNS rebinding).
+  // insufficient_scope: a tools/call the credential lacks the scope for (step-up, WWW-Authenticate names it).
+  errors: ['origin_not_allowed' as const, 'insufficient_scope' as const],
   otherResponses: {
     400: { description: 'A message the MCP transport refuses (JSON-RPC error)', schema: jsonRpcError },
     406: { description: 'The Accept header does not allow both application/json and text/event-stream (JSON-RPC error)', schema: jsonRpcError },
@@ -40,6 +44,8 @@ const mcpDoc = {
 export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
   const serve = async (ctx: AppContext, info: { name: string; instructions: string }, tools: McpTool[], params: Record<string, string>) => {
     const toolCtx = { deps, principal: principalOf(ctx), ip: clientIp(ctx, deps.config.trustProxyHops), log: ctx.state.log, params };
+    const stepUp = missingScopeOf(tools, toolCtx, ctx.request.body);
+    if (stepUp) throw withScopeChallenge(stepUp, ctx.state.publicUrl, ctx.path);
     const server = buildMcpServer(info, tools, toolCtx);
     ctx.respond = false; // the transport writes the response itself
     try {
