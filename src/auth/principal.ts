@@ -44,6 +44,15 @@ export type { AccountScope, AgentScope };
 /** An OAuth protected resource: one of the two MCP endpoints (src/oauth/resources.ts parses them). */
 export type Resource = { kind: 'account'; url: string } | { kind: 'agent'; url: string; agentId: string };
 
+/**
+ * Who calls a service that changes data: the principal, and the client's address for the audit log (null when no
+ * request carries the call: a test, a script).
+ */
+export interface Caller {
+  principal: Principal;
+  ip: string | null;
+}
+
 export interface RequestInfo {
   ip: string;
   /** The origin clients reach the API at, and the OAuth resource (an MCP endpoint) this request is, if any. */

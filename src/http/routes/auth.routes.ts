@@ -19,9 +19,7 @@ import { mapPage, pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { iso } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
-import { clientIp } from '../client-ip.js';
-import type { AppContext } from '../context.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
 const sessionBody = (s: { token: string; expiresAt: Date }) => ({ token: s.token, expiresAt: iso(s.expiresAt) });
@@ -34,7 +32,6 @@ const session = { token: 'ca_sess_<SESSION_TOKEN>', expiresAt: '2026-11-01T21:30
 const user = { id: 'usr_2Wn8RkT0aQpZs5Lc7Yb1', accountId: 'acct_9Hq3VxM1eJd6Fu0Ro4Ga', email: 'ada@example.com', role: 'owner', createdAt };
 
 export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
-  const ip = (ctx: AppContext) => clientIp(ctx, deps.config.trustProxyHops);
 
   api.post('/v1/auth/signup', publicAccess, {
     summary: 'Sign up: a new account and its owner', tag, body: signupInput, response: signupResponse, status: 201, errors: ['signup_disabled', 'conflict'],
@@ -73,7 +70,7 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.patch('/v1/account', adminOnly, { summary: 'Change the account policy', tag, body: accountPatch, response: accountResponse }, async (ctx) => {
-    const account = await updateAccountPolicy(deps, principalOf(ctx), parseInput(accountPatch, ctx.request.body), ip(ctx));
+    const account = await updateAccountPolicy(deps, callerOf(ctx), parseInput(accountPatch, ctx.request.body));
     ctx.body = toAccountResponse(account);
   });
 
@@ -83,7 +80,7 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.post('/v1/team/members', adminOnly, { summary: 'Add a team member', tag, body: memberInput, response: userResponse, status: 201, errors: ['conflict'] }, async (ctx) => {
-    const user = await addMember(deps, principalOf(ctx), parseInput(memberInput, ctx.request.body), ip(ctx));
+    const user = await addMember(deps, callerOf(ctx), parseInput(memberInput, ctx.request.body));
     ctx.status = 201;
     ctx.body = toUserResponse(user);
   }, idempotent());

@@ -31,11 +31,9 @@ import {
   redeliver,
   rotateWebhookSecret,
   sendTestEvent,
-  type Actor,
 } from '../../webhooks/webhooks.service.js';
-import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
 const tag = 'Webhooks';
@@ -59,7 +57,6 @@ const WEBHOOK_EXAMPLE = {
 export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   const read = requireScope('read:webhooks');
   const write = requireScope('write:webhooks');
-  const actor = (ctx: AppContext): Actor => ({ principal: principalOf(ctx), ip: clientIp(ctx, deps.config.trustProxyHops) });
   const accountOf = (ctx: AppContext) => principalOf(ctx).accountId;
   const param = (ctx: AppContext, name: string) => String((ctx.params as Record<string, string>)[name]);
 
@@ -69,7 +66,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     examples: { request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' }, response: WEBHOOK_EXAMPLE },
   }, async (ctx) => {
     ctx.status = 201;
-    ctx.body = await createWebhook(deps, actor(ctx), parseInput(createWebhookInput, ctx.request.body));
+    ctx.body = await createWebhook(deps, callerOf(ctx), parseInput(createWebhookInput, ctx.request.body));
   }, idempotent('secret'));
 
   api.get('/v1/webhooks', read, { summary: 'List webhook subscriptions', tag, query: pageQuery, response: pageOf(webhookResponse) }, async (ctx) => {
@@ -81,16 +78,16 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.patch('/v1/webhooks/:id', write, { summary: 'Update a webhook subscription', tag, body: updateWebhookInput, response: webhookResponse, errors: ['invalid_webhook_url'] }, async (ctx) => {
-    ctx.body = await changeWebhook(deps, actor(ctx), param(ctx, 'id'), parseInput(updateWebhookInput, ctx.request.body));
+    ctx.body = await changeWebhook(deps, callerOf(ctx), param(ctx, 'id'), parseInput(updateWebhookInput, ctx.request.body));
   });
 
   api.delete('/v1/webhooks/:id', write, { summary: 'Delete a webhook subscription', tag, response: null }, async (ctx) => {
-    await deleteWebhook(deps, actor(ctx), param(ctx, 'id'));
+    await deleteWebhook(deps, callerOf(ctx), param(ctx, 'id'));
     ctx.status = 204;
   });
 
   api.post('/v1/webhooks/:id/rotate-secret', write, { summary: 'Rotate the signing secret (24 h overlap)', tag, response: rotatedSecretResponse }, async (ctx) => {
-    ctx.body = await rotateWebhookSecret(deps, actor(ctx), param(ctx, 'id'));
+    ctx.body = await rotateWebhookSecret(deps, callerOf(ctx), param(ctx, 'id'));
   });
 
   api.post('/v1/webhooks/:id/enable', write, {
@@ -98,7 +95,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     description: 'With `recoverSince`, the deliveries that failed since then are queued again.',
   }, async (ctx) => {
     const input = parseInput(enableWebhookInput, ctx.request.body ?? {});
-    ctx.body = await enableWebhook(deps, actor(ctx), param(ctx, 'id'), input.recoverSince);
+    ctx.body = await enableWebhook(deps, callerOf(ctx), param(ctx, 'id'), input.recoverSince);
   });
 
   api.get('/v1/webhooks/:id/attempts', read, { summary: 'List delivery attempts', tag, query: attemptsQuery, response: pageOf(attemptResponse) }, async (ctx) => {
@@ -115,11 +112,11 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
 
   api.post('/v1/webhooks/:id/deliveries/:deliveryId/redeliver', write, { summary: 'Deliver again (same envelope id)', tag, response: redeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
     ctx.status = 202;
-    ctx.body = await redeliver(deps, actor(ctx), param(ctx, 'id'), param(ctx, 'deliveryId'));
+    ctx.body = await redeliver(deps, callerOf(ctx), param(ctx, 'id'), param(ctx, 'deliveryId'));
   }, idempotent());
 
   api.post('/v1/webhooks/:id/test', write, { summary: 'Send a webhook.test event to this subscription', tag, response: testDeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
     ctx.status = 202;
-    ctx.body = await sendTestEvent(deps, actor(ctx), param(ctx, 'id'));
+    ctx.body = await sendTestEvent(deps, callerOf(ctx), param(ctx, 'id'));
   }, idempotent());
 }
