@@ -36,9 +36,6 @@ export type Principal = SessionPrincipal | KeyPrincipal;
 
 export const isAdminSession = (p: Principal): boolean => p.type === 'session' && (p.role === 'owner' || p.role === 'admin');
 
-/** Who did it, for the audit log. */
-export const actorOf = (p: Principal): string => (p.type === 'session' ? p.userId : p.keyId);
-
 export type { AccountScope, AgentScope };
 
 /** An OAuth protected resource: one of the two MCP endpoints (src/oauth/resources.ts parses them). */
