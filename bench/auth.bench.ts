@@ -40,7 +40,7 @@ export const authBenchmark: Benchmark = {
       await deps.db('agents').insert({ id: agentId, account_id: account.id, name: 'Bench agent', config: JSON.stringify({ autoReply: 'hi' }) });
       const owner: SessionPrincipal = { type: 'session', accountId: account.id, userId: user.id, sessionId: 'bench', role: 'owner' };
       // The per-agent key is minted through the service with the bench agent's id, as the route would.
-      const { secret } = await mintAgentKey(deps, owner, agentId, { name: 'bench' }, '127.0.0.1');
+      const { secret } = await mintAgentKey(deps, { principal: owner, ip: '127.0.0.1' }, agentId, { name: 'bench' });
 
       const { app, api } = createApp(deps);
       api.get('/bench/public/agents/:agentId', publicAccess, { operationId: 'benchGetAgent', summary: 'bench only', tag: 'Agents', response: null }, async (ctx) => {

@@ -35,6 +35,5 @@ export const deliverWebhookProcessor = defineProcessor({
 export function webhookDeliverySettings(deps: Deps): Partial<WorkerOptions> {
   const { timeoutMs } = deps.config.webhooks;
   const lockDuration = Math.max(timeoutMs * 3, 1500);
-  if (lockDuration < timeoutMs * 2) throw new Error(`webhook-delivery lockDuration ${lockDuration} ms must exceed twice WEBHOOK_TIMEOUT_MS`);
   return { lockDuration, stalledInterval: lockDuration, maxStalledCount: 1 };
 }

@@ -29,10 +29,6 @@ export async function findUserByEmail(conn: Conn, email: string): Promise<UserRo
   return conn<UserRow>('users').whereRaw('lower(email) = lower(?)', [email]).first();
 }
 
-export async function findUser(conn: Conn, accountId: string, userId: string): Promise<UserRow | undefined> {
-  return conn<UserRow>('users').where({ account_id: accountId, id: userId }).first();
-}
-
 export async function findOwner(conn: Conn, accountId: string): Promise<UserRow | undefined> {
   return conn<UserRow>('users').where({ account_id: accountId, role: 'owner' }).orderBy('created_at').first();
 }

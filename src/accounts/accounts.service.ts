@@ -6,7 +6,7 @@ import { newId } from '../platform/ids.js';
 import type { PageQuery } from '../platform/pagination.js';
 import { isUniqueViolation } from '../platform/pg-errors.js';
 import { issueSession } from './sessions.service.js';
-import type { Principal } from '../auth/principal.js';
+import type { Caller } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import * as repo from './accounts.repository.js';
 import type { AccountRow, accountPatch, memberInput, signupInput } from './accounts.schema.js';
@@ -35,7 +35,8 @@ export async function getAccount(deps: Deps, accountId: string) {
   return account;
 }
 
-export async function updateAccountPolicy(deps: Deps, principal: Principal, input: z.infer<typeof accountPatch>, ip: string) {
+export async function updateAccountPolicy(deps: Deps, caller: Caller, input: z.infer<typeof accountPatch>) {
+  const { principal, ip } = caller;
   return deps.db.transaction(async (trx) => {
     const patch: Partial<AccountRow> = {};
     if (input.agentKeyMinting !== undefined) patch.agent_key_minting = input.agentKeyMinting;
@@ -47,7 +48,8 @@ export async function updateAccountPolicy(deps: Deps, principal: Principal, inpu
   });
 }
 
-export async function addMember(deps: Deps, principal: Principal, input: z.infer<typeof memberInput>, ip: string) {
+export async function addMember(deps: Deps, caller: Caller, input: z.infer<typeof memberInput>) {
+  const { principal, ip } = caller;
   const passwordHash = await hashPassword(input.password);
   try {
     return await deps.db.transaction(async (trx) => {

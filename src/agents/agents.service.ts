@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Caller, Principal } from '../auth/principal.js';
 import { recordActivity } from '../activity/activity.repository.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { transactWithEvents } from '../events/emit.js';
@@ -17,7 +17,8 @@ export async function listAgents(deps: Deps, principal: Principal, page: PageQue
   return mapPage(await repo.listAgents(deps.db, principal.accountId, page), toAgentResponse);
 }
 
-export async function createAgent(deps: Deps, principal: Principal, input: AgentInput, ip?: string | null) {
+export async function createAgent(deps: Deps, caller: Caller, input: AgentInput) {
+  const { principal, ip } = caller;
   assertAccountWide(principal);
   const config = validateConfig(input.config ?? {});
   const agent = await deps.db.transaction(async (trx) => {
@@ -45,7 +46,8 @@ export async function getAgent(deps: Deps, principal: Principal, agentId: string
  * Applies name/status and a JSON merge patch of config under a row lock. A per-agent key may change only config.
  * agent.updated is emitted in the same transaction, and only when something actually changed.
  */
-export async function updateAgent(deps: Deps, principal: Principal, agentId: string, patch: AgentPatch, ip?: string | null) {
+export async function updateAgent(deps: Deps, caller: Caller, agentId: string, patch: AgentPatch) {
+  const { principal, ip } = caller;
   assertAgentReach(principal, agentId);
   if (isAgentKey(principal) && (patch.name !== undefined || patch.status !== undefined)) {
     throw new AppError('insufficient_scope', 'A per-agent key may change only config; name and status need an account key with write:agents or a session', { requiredScope: 'write:agents' });

@@ -28,9 +28,9 @@ interface AuditRow {
 /**
  * Who acted: a principal, a person without a session (consenting to an OAuth client), or the system (sweeps).
  */
-export type Actor = Principal | { type: 'user'; accountId: string; userId: string } | { type: 'system'; accountId: string };
+export type AuditActor = Principal | { type: 'user'; accountId: string; userId: string } | { type: 'system'; accountId: string };
 
-function actorColumns(actor: Actor): { actor_type: string; actor_id: string | null } {
+function actorColumns(actor: AuditActor): { actor_type: string; actor_id: string | null } {
   switch (actor.type) {
     case 'session':
     case 'user':
@@ -43,7 +43,7 @@ function actorColumns(actor: Actor): { actor_type: string; actor_id: string | nu
   }
 }
 
-export async function recordAudit(conn: Conn, actor: Actor, entry: AuditEntry): Promise<void> {
+export async function recordAudit(conn: Conn, actor: AuditActor, entry: AuditEntry): Promise<void> {
   const oauthClient = actor.type === 'key' && actor.oauth ? { oauthClient: { id: actor.oauth.clientId, name: actor.oauth.clientName } } : {};
   await conn('audit_log').insert({
     id: newId('log'),

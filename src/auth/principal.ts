@@ -36,13 +36,19 @@ export type Principal = SessionPrincipal | KeyPrincipal;
 
 export const isAdminSession = (p: Principal): boolean => p.type === 'session' && (p.role === 'owner' || p.role === 'admin');
 
-/** Who did it, for the audit log. */
-export const actorOf = (p: Principal): string => (p.type === 'session' ? p.userId : p.keyId);
-
 export type { AccountScope, AgentScope };
 
 /** An OAuth protected resource: one of the two MCP endpoints (src/oauth/resources.ts parses them). */
 export type Resource = { kind: 'account'; url: string } | { kind: 'agent'; url: string; agentId: string };
+
+/**
+ * Who calls a service that changes data: the principal, and the client's address for the audit log (null when no
+ * request carries the call: a test, a script).
+ */
+export interface Caller {
+  principal: Principal;
+  ip: string | null;
+}
 
 export interface RequestInfo {
   ip: string;

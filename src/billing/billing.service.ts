@@ -2,7 +2,7 @@ import type { Deps } from '../app/deps.js';
 import type { Trx } from '../platform/db.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { iso, now } from '../platform/clock.js';
-import type { Principal } from '../auth/principal.js';
+import type { Caller, Principal } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { findAccount } from '../accounts/accounts.repository.js';
 import { operationalEvent } from '../events/event-payloads.js';
@@ -106,7 +106,8 @@ export async function getBilling(deps: Deps, accountId: string) {
   };
 }
 
-export async function addCredits(deps: Deps, principal: Principal, amount: number, ip: string) {
+export async function addCredits(deps: Deps, caller: Caller, amount: number) {
+  const { principal, ip } = caller;
   await deps.db.transaction(async (trx) => {
     const account = await creditAccount(trx, principal.accountId, amount);
     if (!account) throw notFound('Account');

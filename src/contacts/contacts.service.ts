@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Caller, Principal } from '../auth/principal.js';
 import { assertAccountWide, assertAgentReach } from '../agents/agent-reach.js';
 import { findAgent } from '../agents/agents.repository.js';
 import type { Emit } from '../events/emit.js';
@@ -33,7 +33,8 @@ export async function getContact(deps: Deps, principal: Principal, contactId: st
   return toContactResponse(contact);
 }
 
-export async function createContact(deps: Deps, principal: Principal, input: ContactInput) {
+export async function createContact(deps: Deps, caller: Caller, input: ContactInput) {
+  const { principal } = caller;
   assertAccountWide(principal);
   const accountId = principal.accountId;
   try {
@@ -52,7 +53,8 @@ export async function createContact(deps: Deps, principal: Principal, input: Con
   }
 }
 
-export async function updateContact(deps: Deps, principal: Principal, contactId: string, patch: ContactPatch) {
+export async function updateContact(deps: Deps, caller: Caller, contactId: string, patch: ContactPatch) {
+  const { principal } = caller;
   assertAccountWide(principal);
   const accountId = principal.accountId;
   try {

@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/audit.repository.js';
-import type { Principal } from '../auth/principal.js';
+import type { Caller } from '../auth/principal.js';
 import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
@@ -24,7 +24,8 @@ export async function getDomain(deps: Deps, accountId: string, domainId: string)
 }
 
 /** Adds a sending domain with a fresh DKIM key; answers the records to publish. The private key never leaves. */
-export async function addDomain(deps: Deps, principal: Principal, body: unknown, ip: string) {
+export async function addDomain(deps: Deps, caller: Caller, body: unknown) {
+  const { principal, ip } = caller;
   const { name } = parseInput(domainInput, body);
   const key = await generateDkimKeyPair();
   try {
@@ -46,7 +47,8 @@ export async function addDomain(deps: Deps, principal: Principal, body: unknown,
   }
 }
 
-export async function removeDomain(deps: Deps, principal: Principal, domainId: string, ip: string): Promise<void> {
+export async function removeDomain(deps: Deps, caller: Caller, domainId: string): Promise<void> {
+  const { principal, ip } = caller;
   await deps.db.transaction(async (trx) => {
     const row = await findDomain(trx, principal.accountId, domainId);
     if (!row || !(await deleteDomain(trx, principal.accountId, domainId))) throw notFound('Domain');
@@ -55,7 +57,8 @@ export async function removeDomain(deps: Deps, principal: Principal, domainId: s
 }
 
 /** Looks the records up in DNS now and stores the outcome; the domain is verified when all three are. */
-export async function verifyDomain(deps: Deps, principal: Principal, domainId: string, ip: string) {
+export async function verifyDomain(deps: Deps, caller: Caller, domainId: string) {
+  const { principal, ip } = caller;
   const row = await findDomain(deps.db, principal.accountId, domainId);
   if (!row) throw notFound('Domain');
   // DNS first, outside any transaction: lookups can take seconds.

@@ -6,6 +6,8 @@ export interface AppState {
   requestId: string;
   log: Logger;
   principal?: Principal;
+  /** The client's address, as authentication saw it (TRUST_PROXY_HOPS applied). */
+  clientIp?: string;
   /** The origin clients reach the API at (PUBLIC_URL): the OAuth issuer and MCP resource URLs derive from it. */
   publicUrl: string;
   /** Route template for metrics and logs, e.g. /v1/agents/:agentId. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Principal } from '../auth/principal.js';
+import type { Caller, Principal } from '../auth/principal.js';
 import { recordActivity } from '../activity/activity.repository.js';
 import { assertAccountWide } from '../agents/agent-reach.js';
 import { findAgent } from '../agents/agents.repository.js';
@@ -29,7 +29,8 @@ export async function getInbox(deps: Deps, principal: Principal, inboxId: string
 }
 
 /** Creates an inbox for an agent; the ingest token is returned here and never again. */
-export async function createInbox(deps: Deps, principal: Principal, input: InboxInput) {
+export async function createInbox(deps: Deps, caller: Caller, input: InboxInput) {
+  const { principal } = caller;
   assertAccountWide(principal);
   const accountId = principal.accountId;
   const ingestToken = INGEST_TOKEN_PREFIX + randomBase62(40);
@@ -45,7 +46,8 @@ export async function createInbox(deps: Deps, principal: Principal, input: Inbox
   return { ...toInboxResponse(inbox), ingestToken };
 }
 
-export async function updateInbox(deps: Deps, principal: Principal, inboxId: string, patch: InboxPatch) {
+export async function updateInbox(deps: Deps, caller: Caller, inboxId: string, patch: InboxPatch) {
+  const { principal } = caller;
   assertAccountWide(principal);
   const accountId = principal.accountId;
   // No event: inbox.updated is planned, not yet produced (interface, Events).
@@ -61,7 +63,8 @@ export async function updateInbox(deps: Deps, principal: Principal, inboxId: str
 }
 
 /** Soft delete: the inbox stops receiving and sending; its messages keep their history. A second delete is 404. */
-export async function deleteInbox(deps: Deps, principal: Principal, inboxId: string): Promise<void> {
+export async function deleteInbox(deps: Deps, caller: Caller, inboxId: string): Promise<void> {
+  const { principal } = caller;
   assertAccountWide(principal);
   const accountId = principal.accountId;
   await transactWithEvents(deps, accountId, async (trx, emit) => {

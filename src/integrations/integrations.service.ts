@@ -1,5 +1,5 @@
 import { recordAudit } from '../audit/audit.repository.js';
-import type { Principal } from '../auth/principal.js';
+import type { Caller } from '../auth/principal.js';
 import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
@@ -32,7 +32,8 @@ export async function listIntegrations(deps: Deps, accountId: string) {
   return PROVIDERS.map((p) => toIntegrationResponse(p, rows.find((r) => r.provider === p)));
 }
 
-export async function connectIntegration(deps: Deps, principal: Principal, provider: Provider, body: unknown, ip: string) {
+export async function connectIntegration(deps: Deps, caller: Caller, provider: Provider, body: unknown) {
+  const { principal, ip } = caller;
   const input = provider === 'smtp' ? parseInput(smtpInput(), body) : parseInput(smsHttpInput(), body);
   await checkProviderTarget(deps, provider, input);
   const { settings, secrets } = splitSecrets(provider, input);
@@ -69,7 +70,8 @@ async function checkProviderTarget(deps: Deps, provider: Provider, input: SmtpIn
 // SMTP is not HTTP, but the question (may we dial this host?) is the same; an https URL carries the host.
 const smtpTargetUrl = (v: SmtpInput) => `https://${v.host.includes(':') ? `[${v.host}]` : v.host}:${v.port}/`;
 
-export async function disconnectIntegration(deps: Deps, principal: Principal, provider: Provider, ip: string): Promise<void> {
+export async function disconnectIntegration(deps: Deps, caller: Caller, provider: Provider): Promise<void> {
+  const { principal, ip } = caller;
   await deps.db.transaction(async (trx) => {
     if (!(await deleteIntegration(trx, principal.accountId, provider))) throw notFound('Integration');
     await recordAudit(trx, principal, { action: 'integration.disconnected', targetType: 'integration', targetId: provider, ip, details: { provider } });

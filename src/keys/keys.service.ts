@@ -3,7 +3,7 @@ import { AppError, notFound } from '../platform/errors.js';
 import { now } from '../platform/clock.js';
 import { newId } from '../platform/ids.js';
 import type { PageQuery } from '../platform/pagination.js';
-import type { Principal } from '../auth/principal.js';
+import type { Caller, Principal } from '../auth/principal.js';
 import { generateSecret, prefixOf } from '../auth/key-secret.js';
 import { invalidateKeyHashes } from './key-cache.js';
 import type { Trx } from '../platform/db.js';
@@ -49,7 +49,7 @@ type Restrictions = Pick<AccountKeyInput, 'expiresAt' | 'allowedIps' | 'spendCap
 async function insertWithAudit(
   deps: Deps,
   principal: Principal,
-  ip: string,
+  ip: string | null,
   keyType: 'account' | 'agent',
   agentId: string | null,
   input: { name: string; scopes?: string[] } & Restrictions,
@@ -82,7 +82,8 @@ async function insertWithAudit(
   return { row, secret };
 }
 
-export function createAccountKey(deps: Deps, principal: Principal, input: AccountKeyInput, ip: string): Promise<IssuedKey> {
+export function createAccountKey(deps: Deps, caller: Caller, input: AccountKeyInput): Promise<IssuedKey> {
+  const { principal, ip } = caller;
   return insertWithAudit(deps, principal, ip, 'account', null, input);
 }
 
@@ -90,7 +91,8 @@ export function createAccountKey(deps: Deps, principal: Principal, input: Accoun
  * Mints a per-agent key. The route's access already refused per-agent keys, member sessions and account keys
  * without write:agents; what is left depends on data, the account's agentKeyMinting policy.
  */
-export async function mintAgentKey(deps: Deps, principal: Principal, agentId: string, input: AgentKeyInput, ip: string): Promise<IssuedKey> {
+export async function mintAgentKey(deps: Deps, caller: Caller, agentId: string, input: AgentKeyInput): Promise<IssuedKey> {
+  const { principal, ip } = caller;
   if (principal.type === 'key') {
     const account = await findAccount(deps.db, principal.accountId);
     if (account?.agent_key_minting !== 'account_keys') {
@@ -113,7 +115,8 @@ export async function getKey(deps: Deps, accountId: string, keyId: string): Prom
   return key;
 }
 
-export async function editKey(deps: Deps, principal: Principal, keyId: string, input: KeyPatch, ip: string): Promise<KeyRow> {
+export async function editKey(deps: Deps, caller: Caller, keyId: string, input: KeyPatch): Promise<KeyRow> {
+  const { principal, ip } = caller;
   assertFuture(input.expiresAt);
   const patch: Partial<KeyRow> = {};
   if (input.name !== undefined) patch.name = input.name;
@@ -138,7 +141,8 @@ export async function editKey(deps: Deps, principal: Principal, keyId: string, i
   });
 }
 
-export async function rotateKey(deps: Deps, principal: Principal, keyId: string, ip: string): Promise<IssuedKey> {
+export async function rotateKey(deps: Deps, caller: Caller, keyId: string): Promise<IssuedKey> {
+  const { principal, ip } = caller;
   const graceUntil = new Date(now().getTime() + deps.config.keys.rotationGraceSeconds * 1000);
   return deps.db.transaction(async (trx) => {
     const existing = await lockForChange(deps, trx, principal.accountId, keyId);
@@ -155,7 +159,8 @@ export async function rotateKey(deps: Deps, principal: Principal, keyId: string,
  * Deactivation is final and takes effect on the next request. Deactivating twice answers the same key and, the
  * row being locked, emits api_key.deactivated only the first time.
  */
-export async function deactivateKey(deps: Deps, principal: Principal, keyId: string, ip: string): Promise<KeyRow> {
+export async function deactivateKey(deps: Deps, caller: Caller, keyId: string): Promise<KeyRow> {
+  const { principal, ip } = caller;
   return transactWithEvents(deps, principal.accountId, async (trx, emit) => {
     const before = await lockForChange(deps, trx, principal.accountId, keyId);
     if (before.status === 'deactivated') return before;
@@ -167,7 +172,8 @@ export async function deactivateKey(deps: Deps, principal: Principal, keyId: str
 }
 
 /** Removes the row; the audit log keeps its history. */
-export async function deleteKey(deps: Deps, principal: Principal, keyId: string, ip: string): Promise<void> {
+export async function deleteKey(deps: Deps, caller: Caller, keyId: string): Promise<void> {
+  const { principal, ip } = caller;
   await deps.db.transaction(async (trx) => {
     await lockForChange(deps, trx, principal.accountId, keyId);
     const key = await repo.deleteKey(trx, principal.accountId, keyId);

@@ -58,7 +58,7 @@ const createAgentTool = defineTool({
     config: config.optional().describe('Initial config, e.g. {"autoReply": "Hello!"}'),
   }),
   annotations: additive,
-  run: (ctx, args) => createAgent(ctx.deps, ctx.principal, parseInput(agentInput, args), ctx.ip),
+  run: (ctx, args) => createAgent(ctx.deps, ctx, parseInput(agentInput, args)),
 });
 
 const updateAgentTool = defineTool({
@@ -73,7 +73,7 @@ const updateAgentTool = defineTool({
     config: config.optional().describe('A JSON merge patch for the config'),
   }),
   annotations: destructive,
-  run: (ctx, { agentId: id, ...patch }) => updateAgent(ctx.deps, ctx.principal, id, parseInput(agentPatch, patch), ctx.ip),
+  run: (ctx, { agentId: id, ...patch }) => updateAgent(ctx.deps, ctx, id, parseInput(agentPatch, patch)),
 });
 
 const listContactsTool = defineTool({
@@ -111,7 +111,7 @@ const createDraftTool = defineTool({
     text: text().describe('The message body, plain text'),
   }),
   annotations: additive,
-  run: (ctx, args) => createDraft(ctx.deps, ctx.principal, parseInput(draftInput, args)),
+  run: (ctx, args) => createDraft(ctx.deps, ctx, parseInput(draftInput, args)),
 });
 
 const sendMessageTool = defineTool({
@@ -121,7 +121,7 @@ const sendMessageTool = defineTool({
   access: requireScope('messages:send'),
   input: z.object({ messageId: text().describe('The draft’s id (msg_…)') }),
   annotations: { ...destructive, openWorldHint: true },
-  run: (ctx, args) => sendMessage(ctx.deps, ctx.principal, args.messageId),
+  run: (ctx, args) => sendMessage(ctx.deps, ctx, args.messageId),
 });
 
 const listInboxesTool = defineTool({
@@ -187,7 +187,7 @@ const triggerAgentTool = defineTool({
   access: requireScope('trigger:agents'),
   input: z.object({ agentId, message: text().describe('The chat message for the agent') }),
   annotations: { ...destructive, openWorldHint: true },
-  run: (ctx, args) => triggerAgent(ctx.deps, ctx.principal, args.agentId, parseInput(chatInput, { message: args.message }).message, ctx.ip),
+  run: (ctx, args) => triggerAgent(ctx.deps, ctx, args.agentId, parseInput(chatInput, { message: args.message }).message),
 });
 
 export const accountServer = {

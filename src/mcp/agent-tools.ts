@@ -57,7 +57,7 @@ const updateAgentConfig = defineTool({
     config: z.record(text(), z.unknown()).describe('A JSON merge patch for the config, e.g. {"autoReply": "Thanks, we will get back to you"}'),
   }),
   annotations: destructive,
-  run: (ctx, args) => updateAgent(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(agentPatch, { config: args.config }), ctx.ip),
+  run: (ctx, args) => updateAgent(ctx.deps, ctx, agentIdOf(ctx), parseInput(agentPatch, { config: args.config })),
 });
 
 const triggerAgentTool = defineTool({
@@ -68,7 +68,7 @@ const triggerAgentTool = defineTool({
   access: requireScope('trigger:agents', { scope: 'agent:trigger', param: 'agentId' }),
   input: z.object({ message: text().describe('The chat message for the agent') }),
   annotations: { ...destructive, openWorldHint: true },
-  run: (ctx, args) => triggerAgent(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(chatInput, args).message, ctx.ip),
+  run: (ctx, args) => triggerAgent(ctx.deps, ctx, agentIdOf(ctx), parseInput(chatInput, args).message),
 });
 
 export const agentServer = {

@@ -2,16 +2,15 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { authorize, type Access } from '../auth/access.js';
-import type { Principal } from '../auth/principal.js';
+import type { Caller } from '../auth/principal.js';
 import type { Deps } from '../app/deps.js';
 import type { Logger } from '../platform/logger.js';
 import { AppError } from '../platform/errors.js';
 import { describeRefusedInput, isRefusedInput, refusedInputError } from '../platform/pg-errors.js';
 
-/** What every tool handler receives: the same inputs a REST handler has. */
-export interface ToolContext {
+/** What every tool handler receives: the same inputs a REST handler has; it is the caller of the services. */
+export interface ToolContext extends Caller {
   deps: Deps;
-  principal: Principal;
   ip: string;
   /** The request's logger (carries the request id). */
   log: Logger;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Principal } from '../auth/principal.js';
+import type { Caller, Principal } from '../auth/principal.js';
 import { recordActivity } from '../activity/activity.repository.js';
 import { assertAccountWide, assertAgentReach } from '../agents/agent-reach.js';
 import { findAgent } from '../agents/agents.repository.js';
@@ -66,7 +66,8 @@ async function assertAgentExists(deps: Deps, principal: Principal, agentId: stri
 }
 
 /** A draft from an inbox to a recipient (linked to, or created as, a contact). Sending is a separate step. */
-export async function createDraft(deps: Deps, principal: Principal, input: DraftInput) {
+export async function createDraft(deps: Deps, caller: Caller, input: DraftInput) {
+  const { principal } = caller;
   assertAccountWide(principal);
   const accountId = principal.accountId;
   const message = await transactWithEvents(deps, accountId, async (trx, emit) => {
@@ -96,7 +97,8 @@ const inboxDeleted = () => new AppError('inbox_deleted', 'The inbox of this mess
  * under a row lock, then enqueues the send job (job id = message id). A second call finds it queued: 409 conflict,
  * nothing charged, nothing sent twice. message.sent is emitted by the worker once the transport accepted it.
  */
-export async function sendMessage(deps: Deps, principal: Principal, messageId: string) {
+export async function sendMessage(deps: Deps, caller: Caller, messageId: string) {
+  const { principal } = caller;
   assertAccountWide(principal);
   const accountId = principal.accountId;
   const message = await transactWithEvents(deps, accountId, async (trx, emit) => {

@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Caller } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import type { Deps } from '../app/deps.js';
 import { notFound } from '../platform/errors.js';
@@ -54,7 +54,8 @@ export const listOAuthGrants = (deps: Pick<Deps, 'db'>, accountId: string, page:
  * Access tokens are looked up in Postgres on every request (never cached), so the very next request with any
  * of its tokens fails, on every instance.
  */
-export async function revokeOAuthGrant(deps: Pick<Deps, 'db'>, principal: Principal, id: string, ip: string): Promise<void> {
+export async function revokeOAuthGrant(deps: Pick<Deps, 'db'>, caller: Caller, id: string): Promise<void> {
+  const { principal, ip } = caller;
   await deps.db.transaction(async (trx) => {
     const row = await deleteGrant(trx, principal.accountId, id);
     if (!row) throw notFound('OAuth grant');

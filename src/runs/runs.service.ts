@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js';
+import type { Caller, Principal } from '../auth/principal.js';
 import { recordActivity } from '../activity/activity.repository.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { assertAgentReach } from '../agents/agent-reach.js';
@@ -14,14 +14,15 @@ import { enqueue, jobs } from '../platform/queues.js';
 import { transactWithEvents } from '../events/emit.js';
 import * as repo from './runs.repository.js';
 
-const actorLabel = (p: Principal) => (p.type === 'session' ? `user:${p.userId}` : p.oauth ? `oauth:${p.keyId}` : `key:${p.keyId}`);
+const fromAddressOf = (p: Principal) => (p.type === 'session' ? `user:${p.userId}` : p.oauth ? `oauth:${p.keyId}` : `key:${p.keyId}`);
 
 /**
  * Chat: stores the message in the agent's chat conversation, creates a queued run and charges one trigger,
  * all in one transaction; the run job is enqueued after commit (job id = run id). A paused agent is refused
  * with 409 agent_paused before anything is charged. 402/429 from the charge roll everything back.
  */
-export async function triggerAgent(deps: Deps, principal: Principal, agentId: string, message: string, ip?: string | null) {
+export async function triggerAgent(deps: Deps, caller: Caller, agentId: string, message: string) {
+  const { principal, ip } = caller;
   assertAgentReach(principal, agentId);
   const accountId = principal.accountId;
   const price = deps.config.prices.agentTrigger;
@@ -35,7 +36,7 @@ export async function triggerAgent(deps: Deps, principal: Principal, agentId: st
     const row = await repo.insertRun(trx, accountId, { id: runId, agentId, conversationId: conversation.id, inputMessageId: inputId, chargedCredits: price });
     await insertMessage(trx, accountId, {
       id: inputId, agent_id: agentId, conversation_id: conversation.id, inbox_id: null, contact_id: null, run_id: runId,
-      direction: 'inbound', channel: 'chat', status: 'received', from_address: actorLabel(principal), to_address: null, subject: null, text: message,
+      direction: 'inbound', channel: 'chat', status: 'received', from_address: fromAddressOf(principal), to_address: null, subject: null, text: message,
     });
     await chargeCredits(deps, trx, emit, principal, price, 'agent.trigger', { agentId, runId, messageId: inputId });
     await recordActivity(trx, accountId, { agentId, kind: 'run.queued', subjectType: 'run', subjectId: runId, summary: 'Chat message received; run queued', data: { credits: price } });

@@ -334,7 +334,7 @@ export async function findOverdueDeliveries(conn: Conn, overdueMs: number, limit
 }
 
 /** pending → pending, held by a new job: the one its job_seq named is gone (failed, removed, lost with Redis). */
-export async function rearmDeliveries(conn: Conn, items: ArmedDelivery[]): Promise<ArmedDelivery[]> {
+export async function bumpDeliveryJobSeqs(conn: Conn, items: ArmedDelivery[]): Promise<ArmedDelivery[]> {
   if (items.length === 0) return [];
   const { rows } = await conn.raw(
     `UPDATE webhook_deliveries wd SET job_seq = wd.job_seq + 1, updated_at = now()

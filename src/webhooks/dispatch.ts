@@ -1,7 +1,7 @@
 import type { JobState } from 'bullmq';
 import type { Deps } from '../app/deps.js';
 import { enqueueBulk, jobs } from '../platform/queues.js';
-import { findOverdueDeliveries, findPendingDeliveriesOfEvent, rearmDeliveries, type ArmedDelivery } from './deliveries.repository.js';
+import { findOverdueDeliveries, findPendingDeliveriesOfEvent, bumpDeliveryJobSeqs, type ArmedDelivery } from './deliveries.repository.js';
 import type { FannedOutEvent } from '../events/emit.js';
 
 // From delivery rows to delivery jobs. The row is the outbox and the authority: a pending delivery names, in
@@ -86,7 +86,7 @@ export async function relayOverdueDeliveries(deps: Deps, overdueMs: number, batc
     if (rows.length === 0) break;
     const states = await Promise.all(rows.map((r) => queue.getJobState(deliveryJobId(r))));
     const gone = rows.filter((_r, j) => !ALIVE.has(states[j]!));
-    const rearmed = await rearmDeliveries(deps.db, gone);
+    const rearmed = await bumpDeliveryJobSeqs(deps.db, gone);
     await enqueueDeliveryJobs(deps, rearmed);
     result.overdue += rows.length;
     result.rearmed += rearmed.length;

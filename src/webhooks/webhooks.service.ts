@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Principal } from '../auth/principal.js';
+import type { Caller } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { TEST_EVENT, type EventType } from '../events/event-types.js';
 import { iso, now } from '../platform/clock.js';
@@ -39,14 +39,9 @@ type AttemptsQuery = z.infer<typeof attemptsQuery>;
 
 export const PREVIOUS_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
 
-export interface Actor {
-  principal: Principal;
-  ip: string | null;
-}
-
 /** The audit row of a change, written in the change's transaction: a change never commits without its record. */
-const audit = (trx: Trx, actor: Actor, action: string, id: string, details?: Record<string, unknown>) =>
-  recordAudit(trx, actor.principal, { action, targetType: 'webhook', targetId: id, ip: actor.ip, details });
+const audit = (trx: Trx, caller: Caller, action: string, id: string, details?: Record<string, unknown>) =>
+  recordAudit(trx, caller.principal, { action, targetType: 'webhook', targetId: id, ip: caller.ip, details });
 
 async function requireWebhook(deps: Deps, accountId: string, id: string): Promise<WebhookRow> {
   const row = await findWebhook(deps.db, accountId, id);
@@ -54,12 +49,12 @@ async function requireWebhook(deps: Deps, accountId: string, id: string): Promis
   return row;
 }
 
-export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebhookInput) {
+export async function createWebhook(deps: Deps, caller: Caller, input: CreateWebhookInput) {
   await checkTargetUrl(deps.config, input.url);
   const sealer = deps.sealers.webhook;
   const secret = generateWebhookSecret();
   const row = await deps.db.transaction(async (trx) => {
-    const inserted = await insertWebhook(trx, actor.principal.accountId, {
+    const inserted = await insertWebhook(trx, caller.principal.accountId, {
       id: newId('wh'),
       url: input.url,
       events: input.events,
@@ -68,7 +63,7 @@ export async function createWebhook(deps: Deps, actor: Actor, input: CreateWebho
       legacy_secret_sealed: input.legacySecret ? sealer.seal(input.legacySecret) : null,
       rate_limit_per_second: input.rateLimitPerSecond ?? null,
     });
-    await audit(trx, actor, 'webhook.created', inserted.id, { url: inserted.url, events: inserted.events });
+    await audit(trx, caller, 'webhook.created', inserted.id, { url: inserted.url, events: inserted.events });
     return inserted;
   });
   return { ...toWebhookResponse(row), secret };
@@ -95,8 +90,8 @@ export async function getWebhook(deps: Deps, accountId: string, id: string) {
   return toWebhookResponse(await requireWebhook(deps, accountId, id));
 }
 
-export async function changeWebhook(deps: Deps, actor: Actor, id: string, input: UpdateWebhookInput) {
-  const accountId = actor.principal.accountId;
+export async function changeWebhook(deps: Deps, caller: Caller, id: string, input: UpdateWebhookInput) {
+  const accountId = caller.principal.accountId;
   await requireWebhook(deps, accountId, id);
   if (input.url !== undefined) await checkTargetUrl(deps.config, input.url);
   const patch: Partial<WebhookRow> = {};
@@ -108,27 +103,27 @@ export async function changeWebhook(deps: Deps, actor: Actor, id: string, input:
   const row = await deps.db.transaction(async (trx) => {
     const updated = Object.keys(patch).length ? await updateWebhook(trx, accountId, id, patch) : await findWebhook(trx, accountId, id);
     if (!updated) throw notFound('Webhook');
-    await audit(trx, actor, 'webhook.updated', id, { fields: Object.keys(input) });
+    await audit(trx, caller, 'webhook.updated', id, { fields: Object.keys(input) });
     return updated;
   });
   return toWebhookResponse(row);
 }
 
-export async function deleteWebhook(deps: Deps, actor: Actor, id: string): Promise<void> {
+export async function deleteWebhook(deps: Deps, caller: Caller, id: string): Promise<void> {
   await deps.db.transaction(async (trx) => {
-    if (!(await softDeleteWebhook(trx, actor.principal.accountId, id))) throw notFound('Webhook');
-    await audit(trx, actor, 'webhook.deleted', id);
+    if (!(await softDeleteWebhook(trx, caller.principal.accountId, id))) throw notFound('Webhook');
+    await audit(trx, caller, 'webhook.deleted', id);
   });
 }
 
 /** A new secret; the old one keeps signing (as a second v1) for 24 hours. */
-export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string) {
+export async function rotateWebhookSecret(deps: Deps, caller: Caller, id: string) {
   const secret = generateWebhookSecret();
   const previousSecretExpiresAt = new Date(now().getTime() + PREVIOUS_SECRET_OVERLAP_MS);
   await deps.db.transaction(async (trx) => {
     const sealed = deps.sealers.webhook.seal(secret);
-    if (!(await rotateSecretOf(trx, actor.principal.accountId, id, sealed, previousSecretExpiresAt))) throw notFound('Webhook');
-    await audit(trx, actor, 'webhook.secret_rotated', id);
+    if (!(await rotateSecretOf(trx, caller.principal.accountId, id, sealed, previousSecretExpiresAt))) throw notFound('Webhook');
+    await audit(trx, caller, 'webhook.secret_rotated', id);
   });
   return { id, secret, previousSecretExpiresAt: iso(previousSecretExpiresAt) };
 }
@@ -137,19 +132,19 @@ export async function rotateWebhookSecret(deps: Deps, actor: Actor, id: string) 
  * Active again with a zero count; with recoverSince, the deliveries that failed since then are reopened (due now,
  * a fresh round of retries) in the same transaction, and their jobs added after commit.
  */
-export async function enableWebhook(deps: Deps, actor: Actor, id: string, recoverSince?: string) {
-  const accountId = actor.principal.accountId;
+export async function enableWebhook(deps: Deps, caller: Caller, id: string, recoverSince?: string) {
+  const accountId = caller.principal.accountId;
   const { row, reopened } = await deps.db.transaction(async (trx) => {
     const activated = await activateWebhook(trx, accountId, id);
     if (!activated) throw notFound('Webhook');
     if (!recoverSince) {
-      await audit(trx, actor, 'webhook.enabled', id, {});
+      await audit(trx, caller, 'webhook.enabled', id, {});
       return { row: activated, reopened: [] };
     }
     // Nothing past retention comes back.
     const since = new Date(Math.max(Date.parse(recoverSince), retainedSince(deps.config).getTime()));
     const recovered = await reopenFailedDeliveries(trx, accountId, id, since);
-    await audit(trx, actor, 'webhook.enabled', id, { recoverSince, recovered: recovered.length });
+    await audit(trx, caller, 'webhook.enabled', id, { recoverSince, recovered: recovered.length });
     return { row: activated, reopened: recovered };
   });
   await armDeliveryJobs(deps, reopened);
@@ -164,14 +159,14 @@ function requireActive(row: WebhookRow): void {
  * Another round of attempts for one delivery, with the same envelope id. A final delivery is reopened; one still
  * waiting for a retry is made due now under a new job, so the waiting retry does nothing and it goes out once.
  */
-export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId: string) {
-  const accountId = actor.principal.accountId;
+export async function redeliver(deps: Deps, caller: Caller, id: string, deliveryId: string) {
+  const accountId = caller.principal.accountId;
   requireActive(await requireWebhook(deps, accountId, id));
   const delivery = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await findDelivery(deps.db, accountId, id, deliveryId, retainedSince(deps.config)) : undefined;
   if (!delivery) throw notFound('Delivery');
   const armed = await deps.db.transaction(async (trx) => {
     const moved = (await reopenDelivery(trx, accountId, delivery)) ?? (await hastenDelivery(trx, accountId, delivery));
-    await audit(trx, actor, 'webhook.redelivered', id, { deliveryId });
+    await audit(trx, caller, 'webhook.redelivered', id, { deliveryId });
     return moved;
   });
   await armDeliveryJobs(deps, armed ? [armed] : []);
@@ -179,8 +174,8 @@ export async function redeliver(deps: Deps, actor: Actor, id: string, deliveryId
 }
 
 /** A `webhook.test` event delivered to this subscription alone. */
-export async function sendTestEvent(deps: Deps, actor: Actor, id: string) {
-  const accountId = actor.principal.accountId;
+export async function sendTestEvent(deps: Deps, caller: Caller, id: string) {
+  const accountId = caller.principal.accountId;
   const webhook = await requireWebhook(deps, accountId, id);
   requireActive(webhook);
   const payload = { webhookId: id, message: 'This is a test delivery from Switchboard.' };

@@ -137,12 +137,12 @@ describe('per-agent surface isolation', () => {
     const principal: KeyPrincipal = { type: 'key', accountId: owner.accountId, keyId: row.id, keyType: 'agent', agentId: agentB, scopes: ALL_AGENT_SCOPES, spendCapCredits: null };
     const page = { limit: 20 };
     await expect(getAgent(t.deps, principal, agentA)).rejects.toMatchObject({ code: 'agent_forbidden' });
-    await expect(updateAgent(t.deps, principal, agentA, { config: { x: 1 } })).rejects.toMatchObject({ code: 'agent_forbidden' });
+    await expect(updateAgent(t.deps, { principal, ip: null }, agentA, { config: { x: 1 } })).rejects.toMatchObject({ code: 'agent_forbidden' });
     await expect(listAgentConversations(t.deps, principal, agentA, page)).rejects.toMatchObject({ code: 'agent_forbidden' });
-    await expect(triggerAgent(t.deps, principal, agentA, 'x')).rejects.toMatchObject({ code: 'agent_forbidden' });
+    await expect(triggerAgent(t.deps, { principal, ip: null }, agentA, 'x')).rejects.toMatchObject({ code: 'agent_forbidden' });
     await expect(listAgents(t.deps, principal, page)).rejects.toMatchObject({ code: 'agent_forbidden' });
     await expect(listDrafts(t.deps, principal, page)).rejects.toMatchObject({ code: 'agent_forbidden' });
-    await expect(updateAgent(t.deps, principal, agentB, { name: 'x' })).rejects.toMatchObject({ code: 'insufficient_scope' });
+    await expect(updateAgent(t.deps, { principal, ip: null }, agentB, { name: 'x' })).rejects.toMatchObject({ code: 'insufficient_scope' });
     expect((await getAgent(t.deps, principal, agentB)).id).toBe(agentB);
   });
 });

@@ -160,7 +160,11 @@ describe('account keys', () => {
     await expect.poll(async () => (await t.deps.db('api_keys').where({ id }).first()).last_used_at).not.toBeNull();
     const firstUse = (await t.deps.db('api_keys').where({ id }).first()).last_used_at;
     for (let i = 0; i < 5; i++) await api.get('/v1/account', { token: key });
-    await new Promise((r) => setTimeout(r, 50));
+    // A later sentinel: another key's first use is written after these five requests, so once it is visible a
+    // write of theirs would be too.
+    const sentinel = await createAccountKey(api, owner.token);
+    await api.get('/v1/account', { token: sentinel.key });
+    await expect.poll(async () => (await t.deps.db('api_keys').where({ id: sentinel.id }).first()).last_used_at).not.toBeNull();
     const row = await t.deps.db('api_keys').where({ id }).first();
     expect(row.last_used_at).toEqual(firstUse);
     expect(row.last_used_ip).toBe('127.0.0.1');

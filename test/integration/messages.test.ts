@@ -101,9 +101,13 @@ describe('sending', () => {
 
     const again = await api.post(`/v1/messages/${msg.id}/send`, { token: owner.token });
     expect(again.status).toBe(409);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(platformSmtp.received).toHaveLength(1);
-    expect(await balance(owner.accountId)).toBe(startBalance - 1);
+    // A later message is the sentinel: once its mail has arrived, a second mail of the first would have too.
+    const { body: sentinel } = await draft(owner.token, { subject: 'Sentinel' });
+    expect((await api.post(`/v1/messages/${sentinel.id}/send`, { token: owner.token })).status).toBe(202);
+    const all = await platformSmtp.waitFor(2);
+    expect(all.filter((m) => m.raw.includes(`Message-ID: <${msg.id}@switchboard>`))).toHaveLength(1);
+    expect(all.filter((m) => m.raw.includes(`Message-ID: <${sentinel.id}@switchboard>`))).toHaveLength(1);
+    expect(await balance(owner.accountId)).toBe(startBalance - 2);
     const activity = await api.get(`/v1/agents/${agentId}/activity`, { token: owner.token });
     expect(activity.body.data.map((a: { kind: string }) => a.kind)).toEqual(expect.arrayContaining(['message.drafted', 'message.queued', 'message.sent']));
   });

@@ -93,7 +93,7 @@ const page = { limit: 20 };
 /** Idle sweeps and everyday statements, with today's rows (ref is read before the fill from an older day). */
 const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
   ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, 10_000, 1000)],
-  ['relay sweep: re-arm a batch', (trx) => deliveries.rearmDeliveries(trx, ref.batch)],
+  ['relay sweep: re-arm a batch', (trx) => deliveries.bumpDeliveryJobSeqs(trx, ref.batch)],
   ['worker: load a batch of send contexts', (trx) => deliveries.loadSendContexts(trx, ref.batch.map((d) => d.id))],
   ['worker: load one send context', (trx) => deliveries.loadSendContexts(trx, [ref.pending.id])],
   ['worker: record a batch of successes', (trx) => deliveries.recordSuccesses(trx, ref.batch.map(record))],

@@ -84,7 +84,7 @@ const HOT: Array<[string, (trx: Trx) => Promise<unknown>]> = [
   ['worker: stop a delivery', (trx) => deliveries.stopDelivery(trx, A, ref.pending, ref.pending.job_seq)],
   ['worker: health figures', (trx) => addStats(trx, [{ webhookId: W, accountId: A, bucketStart: Date.now() - (Date.now() % 300_000), attempts: 1, successes: 1, byError: {}, byStatus: {}, durations: {} }], [{ webhookId: W, accountId: A, failuresSince: 0, lastSuccessAt: Date.now(), lastFailureAt: null }])],
   ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, 10_000, 1000)],
-  ['relay sweep: re-arm', (trx) => deliveries.rearmDeliveries(trx, [ref.pending])],
+  ['relay sweep: re-arm', (trx) => deliveries.bumpDeliveryJobSeqs(trx, [ref.pending])],
   ['redeliver: find the delivery', (trx) => deliveries.findDelivery(trx, A, W, ref.succeeded.id, since())],
   ['redeliver: reopen', (trx) => deliveries.reopenDelivery(trx, A, ref.succeeded)],
   ['redeliver: hasten', (trx) => deliveries.hastenDelivery(trx, A, ref.pending)],

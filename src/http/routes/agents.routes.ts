@@ -13,8 +13,7 @@ import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { runQueuedResponse, runResponse } from '../../runs/runs.schema.js';
 import { getRun, triggerAgent } from '../../runs/runs.service.js';
-import { clientIp } from '../client-ip.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { text } from '../../platform/input.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
@@ -33,7 +32,6 @@ const agentExample = {
 // The agents collection is account-only; /v1/agents/:agentId/** is also open to that agent's own per-agent key,
 // with the agent scope named in the second argument (interface: per-agent REST surface).
 export function registerAgentRoutes(api: ApiRouter, deps: Deps) {
-  const ip = (ctx: Parameters<typeof clientIp>[0]) => clientIp(ctx, deps.config.trustProxyHops);
 
   api.get('/v1/agents', requireScope('read:agents'), { operationId: 'listAgents', summary: 'List agents', tag, query: pageQuery, response: pageOf(agentResponse) }, async (ctx) => {
     ctx.body = await listAgents(deps, principalOf(ctx), parseInput(pageQuery, ctx.query));
@@ -44,7 +42,7 @@ export function registerAgentRoutes(api: ApiRouter, deps: Deps) {
     examples: { request: { name: 'Support', config: { autoReply: 'Thanks, we will get back to you.' } }, response: agentExample },
   }, async (ctx) => {
     ctx.status = 201;
-    ctx.body = await createAgent(deps, principalOf(ctx), parseInput(agentInput, ctx.request.body), ip(ctx));
+    ctx.body = await createAgent(deps, callerOf(ctx), parseInput(agentInput, ctx.request.body));
   }, idempotent());
 
   api.get('/v1/agents/:agentId', requireScope('read:agents', { scope: 'agent:config:read' }), { operationId: 'getAgent', summary: 'Get an agent', tag, response: agentResponse, examples: { response: agentExample } }, async (ctx) => {
@@ -56,7 +54,7 @@ export function registerAgentRoutes(api: ApiRouter, deps: Deps) {
     description: '`config` is a JSON merge patch (RFC 7396). A per-agent key may send only `config` (else 403 insufficient_scope).',
     examples: { request: { config: { autoReply: null, greeting: 'Hello' } } },
   }, async (ctx) => {
-    ctx.body = await updateAgent(deps, principalOf(ctx), ctx.params.agentId!, parseInput(agentPatch, ctx.request.body), ip(ctx));
+    ctx.body = await updateAgent(deps, callerOf(ctx), ctx.params.agentId!, parseInput(agentPatch, ctx.request.body));
   });
 
   api.get('/v1/agents/:agentId/contacts', requireScope('read:contacts', { scope: 'agent:conversations:read' }), { operationId: 'listAgentContacts', summary: "List an agent's contacts", tag, query: pageQuery, response: pageOf(contactResponse) }, async (ctx) => {
@@ -86,7 +84,7 @@ export function registerAgentRoutes(api: ApiRouter, deps: Deps) {
   }, async (ctx) => {
     const { message } = parseInput(chatInput, ctx.request.body);
     ctx.status = 202;
-    ctx.body = await triggerAgent(deps, principalOf(ctx), ctx.params.agentId!, message, ip(ctx));
+    ctx.body = await triggerAgent(deps, callerOf(ctx), ctx.params.agentId!, message);
   }, idempotent());
 
   // Account-wide timeline: a bulk route, so no agent scope (per-agent keys get 403 agent_forbidden).

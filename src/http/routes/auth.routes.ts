@@ -22,7 +22,7 @@ import { iso } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
 const sessionBody = (s: { token: string; expiresAt: Date }) => ({ token: s.token, expiresAt: iso(s.expiresAt) });
@@ -35,6 +35,7 @@ const session = { token: 'ca_sess_<SESSION_TOKEN>', expiresAt: '2026-11-01T21:30
 const user = { id: 'usr_2Wn8RkT0aQpZs5Lc7Yb1', accountId: 'acct_9Hq3VxM1eJd6Fu0Ro4Ga', email: 'ada@example.com', role: 'owner', createdAt };
 
 export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
+  // Sign-in is public: no authentication has read the client's address yet.
   const ip = (ctx: AppContext) => clientIp(ctx, deps.config.trustProxyHops);
 
   api.post('/v1/auth/signup', publicAccess, {
@@ -78,7 +79,7 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.patch('/v1/account', adminOnly, { operationId: 'updateAccount', summary: 'Change the account policy', tag, body: accountPatch, response: accountResponse, examples: { request: { agentKeyMinting: 'account_keys', lowCreditsThreshold: 100 } } }, async (ctx) => {
-    const account = await updateAccountPolicy(deps, principalOf(ctx), parseInput(accountPatch, ctx.request.body), ip(ctx));
+    const account = await updateAccountPolicy(deps, callerOf(ctx), parseInput(accountPatch, ctx.request.body));
     ctx.body = toAccountResponse(account);
   });
 
@@ -88,7 +89,7 @@ export function registerAuthRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.post('/v1/team/members', adminOnly, { operationId: 'addTeamMember', summary: 'Add a team member', tag, body: memberInput, response: userResponse, status: 201, errors: ['conflict'], examples: { request: { email: 'grace@example.com', password: '<PASSWORD>', role: 'member' } } }, async (ctx) => {
-    const user = await addMember(deps, principalOf(ctx), parseInput(memberInput, ctx.request.body), ip(ctx));
+    const user = await addMember(deps, callerOf(ctx), parseInput(memberInput, ctx.request.body));
     ctx.status = 201;
     ctx.body = toUserResponse(user);
   }, idempotent());

@@ -3,8 +3,7 @@ import { billingResponse, creditsInput } from '../../billing/billing.schema.js';
 import { addCredits, getBilling } from '../../billing/billing.service.js';
 import type { Deps } from '../../app/deps.js';
 import { parseInput } from '../../platform/validation.js';
-import { clientIp } from '../client-ip.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
 export function registerBillingRoutes(api: ApiRouter, deps: Deps) {
@@ -14,6 +13,6 @@ export function registerBillingRoutes(api: ApiRouter, deps: Deps) {
 
   api.post('/v1/billing/credits', adminOnly, { operationId: 'addCredits', summary: 'Add credits', tag: 'Account', body: creditsInput, response: billingResponse, examples: { request: { amount: 500 } } }, async (ctx) => {
     const { amount } = parseInput(creditsInput, ctx.request.body);
-    ctx.body = await addCredits(deps, principalOf(ctx), amount, clientIp(ctx, deps.config.trustProxyHops));
+    ctx.body = await addCredits(deps, callerOf(ctx), amount);
   }, idempotent());
 }

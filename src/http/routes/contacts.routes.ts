@@ -5,7 +5,7 @@ import { createContact, getContact, listContacts, updateContact } from '../../co
 import type { Deps } from '../../app/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
 const tag = 'Contacts';
@@ -20,7 +20,7 @@ export function registerContactRoutes(api: ApiRouter, deps: Deps) {
     examples: { request: { name: 'Grace', email: 'grace@example.com', metadata: { plan: 'pro' } } },
   }, async (ctx) => {
     ctx.status = 201;
-    ctx.body = await createContact(deps, principalOf(ctx), parseInput(contactInput, ctx.request.body));
+    ctx.body = await createContact(deps, callerOf(ctx), parseInput(contactInput, ctx.request.body));
   }, idempotent());
 
   api.get('/v1/contacts/:contactId', requireScope('read:contacts'), { operationId: 'getContact', summary: 'Get a contact', tag, response: contactResponse }, async (ctx) => {
@@ -28,6 +28,6 @@ export function registerContactRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.patch('/v1/contacts/:contactId', requireScope('write:contacts'), { operationId: 'updateContact', summary: 'Update a contact', tag, body: contactPatch, response: contactResponse, errors: ['conflict'], examples: { request: { phone: '+14155550123', metadata: { plan: 'enterprise' } } } }, async (ctx) => {
-    ctx.body = await updateContact(deps, principalOf(ctx), ctx.params.contactId!, parseInput(contactPatch, ctx.request.body));
+    ctx.body = await updateContact(deps, callerOf(ctx), ctx.params.contactId!, parseInput(contactPatch, ctx.request.body));
   });
 }

@@ -5,7 +5,7 @@ import { createInbox, deleteInbox, getInbox, listInboxes, updateInbox } from '..
 import type { Deps } from '../../app/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { text } from '../../platform/input.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
@@ -24,7 +24,7 @@ export function registerInboxRoutes(api: ApiRouter, deps: Deps) {
     examples: { request: { agentId: 'agt_5Vb0QmLr8TzXc1Nh2Kp4', channel: 'email', address: 'support@mail.example.com', name: 'Support' } },
   }, async (ctx) => {
     ctx.status = 201;
-    ctx.body = await createInbox(deps, principalOf(ctx), parseInput(inboxInput, ctx.request.body));
+    ctx.body = await createInbox(deps, callerOf(ctx), parseInput(inboxInput, ctx.request.body));
   }, idempotent('ingestToken'));
 
   api.get('/v1/inboxes/:inboxId', requireScope('read:inboxes'), { operationId: 'getInbox', summary: 'Get an inbox', tag, response: inboxResponse }, async (ctx) => {
@@ -32,11 +32,11 @@ export function registerInboxRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.patch('/v1/inboxes/:inboxId', requireScope('write:inboxes'), { operationId: 'updateInbox', summary: 'Update an inbox', tag, body: inboxPatch, response: inboxResponse, errors: ['conflict', 'inbox_deleted'], examples: { request: { name: 'Support (EU)' } } }, async (ctx) => {
-    ctx.body = await updateInbox(deps, principalOf(ctx), ctx.params.inboxId!, parseInput(inboxPatch, ctx.request.body));
+    ctx.body = await updateInbox(deps, callerOf(ctx), ctx.params.inboxId!, parseInput(inboxPatch, ctx.request.body));
   });
 
   api.delete('/v1/inboxes/:inboxId', requireScope('write:inboxes'), { operationId: 'deleteInbox', summary: 'Delete an inbox', tag, response: null }, async (ctx) => {
-    await deleteInbox(deps, principalOf(ctx), ctx.params.inboxId!);
+    await deleteInbox(deps, callerOf(ctx), ctx.params.inboxId!);
     ctx.status = 204;
   });
 }

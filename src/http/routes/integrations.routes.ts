@@ -9,8 +9,7 @@ import { integrationResponse, smsHttpInput, smtpInput } from '../../integrations
 import type { Deps } from '../../app/deps.js';
 import { pageOf } from '../../platform/output.js';
 import { z } from 'zod';
-import { clientIp } from '../client-ip.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import type { ApiRouter } from '../router.js';
 
 const tag = 'Integrations';
@@ -26,15 +25,14 @@ export function registerIntegrationRoutes(api: ApiRouter, deps: Deps) {
     examples: { request: { host: 'smtp.example.com', port: 587, username: 'mailer', password: '<PASSWORD>', from: 'Acme <support@example.com>' } },
   }, async (ctx) => {
     const provider = parseProvider(ctx.params.provider!);
-    const ip = clientIp(ctx, deps.config.trustProxyHops);
-    const { integration, created } = await connectIntegration(deps, principalOf(ctx), provider, ctx.request.body, ip);
+    const { integration, created } = await connectIntegration(deps, callerOf(ctx), provider, ctx.request.body);
     ctx.status = created ? 201 : 200;
     ctx.body = integration;
   });
 
   api.delete('/v1/integrations/:provider', requireScope('integrations:manage'), { operationId: 'disconnectIntegration', summary: 'Disconnect an integration', tag, response: null }, async (ctx) => {
     const provider = parseProvider(ctx.params.provider!);
-    await disconnectIntegration(deps, principalOf(ctx), provider, clientIp(ctx, deps.config.trustProxyHops));
+    await disconnectIntegration(deps, callerOf(ctx), provider);
     ctx.status = 204;
   });
 }

@@ -14,9 +14,8 @@ import * as keys from '../../keys/keys.service.js';
 import type { Deps } from '../../app/deps.js';
 import { mapPage, pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
-import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
 const tag = 'Keys';
@@ -24,7 +23,6 @@ const listQuery = pageQuery.extend(keyListQuery.shape);
 const KEY_EXAMPLE = { id: 'key_3Rt9UaPq0LmXw2Bv6Nc1', name: 'CI', keyType: 'account', keyPrefix: 'ca_acct_', agentId: null, scopes: ['read:agents'], status: 'active', expiresAt: null, allowedIps: [], spendCapCredits: null, spentCredits: 0, lastUsedAt: null, lastUsedIp: null, createdAt: '2026-11-01T09:30:00.000Z', rotationGraceUntil: null, key: '<API_KEY>' };
 
 export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
-  const ip = (ctx: AppContext) => clientIp(ctx, deps.config.trustProxyHops);
   const id = (ctx: AppContext) => ctx.params.keyId!;
 
   api.post('/v1/api_keys', adminOnly, {
@@ -32,7 +30,7 @@ export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
     description: 'The secret (`key`) is shown in this answer only.',
     examples: { request: { name: 'CI', scopes: ['read:agents'] }, response: KEY_EXAMPLE },
   }, async (ctx) => {
-    const issued = await keys.createAccountKey(deps, principalOf(ctx), parseInput(accountKeyInput, ctx.request.body), ip(ctx));
+    const issued = await keys.createAccountKey(deps, callerOf(ctx), parseInput(accountKeyInput, ctx.request.body));
     ctx.status = 201;
     ctx.body = toKeyWithSecret(issued.row, issued.secret);
   }, idempotent('key'));
@@ -48,23 +46,23 @@ export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.patch('/v1/api_keys/:keyId', adminOnly, { operationId: 'updateApiKey', summary: 'Edit a key (name, allowedIps, expiresAt, spendCapCredits)', tag, body: keyPatch, response: keyResponse, errors: ['conflict'], examples: { request: { name: 'CI (deploys)', allowedIps: ['203.0.113.0/24'], spendCapCredits: 500 } } }, async (ctx) => {
-    ctx.body = toKeyResponse(await keys.editKey(deps, principalOf(ctx), id(ctx), parseInput(keyPatch, ctx.request.body), ip(ctx)));
+    ctx.body = toKeyResponse(await keys.editKey(deps, callerOf(ctx), id(ctx), parseInput(keyPatch, ctx.request.body)));
   });
 
   api.post('/v1/api_keys/:keyId/rotate', adminOnly, {
     operationId: 'rotateApiKey', summary: 'Rotate a key', tag, response: keyWithSecretResponse, errors: ['conflict'],
     description: 'A new secret, shown once; the old one works until `rotationGraceUntil` (requests made with it get Deprecation and Sunset headers).',
   }, async (ctx) => {
-    const issued = await keys.rotateKey(deps, principalOf(ctx), id(ctx), ip(ctx));
+    const issued = await keys.rotateKey(deps, callerOf(ctx), id(ctx));
     ctx.body = toKeyWithSecret(issued.row, issued.secret);
   });
 
   api.post('/v1/api_keys/:keyId/deactivate', adminOnly, { operationId: 'deactivateApiKey', summary: 'Deactivate a key (effective on the next request)', tag, response: keyResponse }, async (ctx) => {
-    ctx.body = toKeyResponse(await keys.deactivateKey(deps, principalOf(ctx), id(ctx), ip(ctx)));
+    ctx.body = toKeyResponse(await keys.deactivateKey(deps, callerOf(ctx), id(ctx)));
   });
 
   api.delete('/v1/api_keys/:keyId', adminOnly, { operationId: 'deleteApiKey', summary: 'Delete a key (effective on the next request)', tag, response: null }, async (ctx) => {
-    await keys.deleteKey(deps, principalOf(ctx), id(ctx), ip(ctx));
+    await keys.deleteKey(deps, callerOf(ctx), id(ctx));
     ctx.status = 204;
   });
 
@@ -75,7 +73,7 @@ export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
     examples: { request: { name: 'Support bot', scopes: ['agent:config:read', 'agent:trigger'] } },
   }, async (ctx) => {
     const input = parseInput(agentKeyInput, ctx.request.body);
-    const issued = await keys.mintAgentKey(deps, principalOf(ctx), ctx.params.agentId!, input, ip(ctx));
+    const issued = await keys.mintAgentKey(deps, callerOf(ctx), ctx.params.agentId!, input);
     ctx.status = 201;
     ctx.body = toKeyWithSecret(issued.row, issued.secret);
   }, { ...idempotent('key'), alias: '/v1/agents/:agentId/api_keys' });

@@ -6,7 +6,7 @@ import { createDraft, getMessage, listConversations, listDrafts, listMessages, s
 import type { Deps } from '../../app/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
 const tag = 'Messages';
@@ -23,7 +23,7 @@ export function registerMessageRoutes(api: ApiRouter, deps: Deps) {
     examples: { request: { inboxId: 'inb_8Kd2PzW5qLr0Tb3Xn7Vm', to: 'grace@example.com', subject: 'Your order', text: 'It ships today.' } },
   }, async (ctx) => {
     ctx.status = 201;
-    ctx.body = await createDraft(deps, principalOf(ctx), parseInput(draftInput, ctx.request.body));
+    ctx.body = await createDraft(deps, callerOf(ctx), parseInput(draftInput, ctx.request.body));
   }, idempotent());
 
   api.get('/v1/messages/:messageId', requireScope('read:messages'), { operationId: 'getMessage', summary: 'Get a message', tag, response: messageResponse }, async (ctx) => {
@@ -37,7 +37,7 @@ export function registerMessageRoutes(api: ApiRouter, deps: Deps) {
   }, async (ctx) => {
     parseInput(sendInput, ctx.request.body);
     ctx.status = 202;
-    ctx.body = await sendMessage(deps, principalOf(ctx), ctx.params.messageId!);
+    ctx.body = await sendMessage(deps, callerOf(ctx), ctx.params.messageId!);
   }, idempotent());
 
   api.get('/v1/drafts', requireScope('read:messages'), { operationId: 'listDrafts', summary: 'List drafts', tag, query: pageQuery, response: pageOf(messageResponse) }, async (ctx) => {

@@ -8,9 +8,8 @@ import { outText, pageOf } from '../../platform/output.js';
 import { z } from 'zod';
 import { ACCOUNT_MCP_PATH, agentMcpPath, issuerOf, resourceOfPath, scopesOf } from '../../oauth/resources.js';
 import { notFound } from '../../platform/errors.js';
-import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import type { ApiRouter } from '../router.js';
 
 const PRM = '/.well-known/oauth-protected-resource';
@@ -54,7 +53,7 @@ export function registerOAuthRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.delete('/v1/oauth/grants/:grantId', adminOnly, { operationId: 'revokeOAuthGrant', summary: 'Revoke an OAuth grant and its tokens', tag: 'OAuth', response: null }, async (ctx) => {
-    await revokeOAuthGrant(deps, principalOf(ctx), ctx.params.grantId!, clientIp(ctx, deps.config.trustProxyHops));
+    await revokeOAuthGrant(deps, callerOf(ctx), ctx.params.grantId!);
     ctx.status = 204;
   });
 }

@@ -31,11 +31,9 @@ import {
   redeliver,
   rotateWebhookSecret,
   sendTestEvent,
-  type Actor,
 } from '../../webhooks/webhooks.service.js';
-import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
-import { principalOf } from '../middleware/authenticate.js';
+import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
 const tag = 'Webhooks';
@@ -59,7 +57,6 @@ const WEBHOOK_EXAMPLE = {
 export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   const read = requireScope('read:webhooks');
   const write = requireScope('write:webhooks');
-  const actor = (ctx: AppContext): Actor => ({ principal: principalOf(ctx), ip: clientIp(ctx, deps.config.trustProxyHops) });
   const accountOf = (ctx: AppContext) => principalOf(ctx).accountId;
   const param = (ctx: AppContext, name: string) => String((ctx.params as Record<string, string>)[name]);
 
@@ -69,7 +66,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     examples: { request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' }, response: WEBHOOK_EXAMPLE },
   }, async (ctx) => {
     ctx.status = 201;
-    ctx.body = await createWebhook(deps, actor(ctx), parseInput(createWebhookInput, ctx.request.body));
+    ctx.body = await createWebhook(deps, callerOf(ctx), parseInput(createWebhookInput, ctx.request.body));
   }, idempotent('secret'));
 
   api.get('/v1/webhooks', read, { operationId: 'listWebhooks', summary: 'List webhook subscriptions', tag, query: pageQuery, response: pageOf(webhookResponse) }, async (ctx) => {
@@ -81,16 +78,16 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   });
 
   api.patch('/v1/webhooks/:webhookId', write, { operationId: 'updateWebhook', summary: 'Update a webhook subscription', tag, body: updateWebhookInput, response: webhookResponse, errors: ['invalid_webhook_url'], examples: { request: { events: ['message.received', 'message.sent'], rateLimitPerSecond: 20 } } }, async (ctx) => {
-    ctx.body = await changeWebhook(deps, actor(ctx), param(ctx, 'webhookId'), parseInput(updateWebhookInput, ctx.request.body));
+    ctx.body = await changeWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'), parseInput(updateWebhookInput, ctx.request.body));
   });
 
   api.delete('/v1/webhooks/:webhookId', write, { operationId: 'deleteWebhook', summary: 'Delete a webhook subscription', tag, response: null }, async (ctx) => {
-    await deleteWebhook(deps, actor(ctx), param(ctx, 'webhookId'));
+    await deleteWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'));
     ctx.status = 204;
   });
 
   api.post('/v1/webhooks/:webhookId/rotate-secret', write, { operationId: 'rotateWebhookSecret', summary: 'Rotate the signing secret (24 h overlap)', tag, response: rotatedSecretResponse }, async (ctx) => {
-    ctx.body = await rotateWebhookSecret(deps, actor(ctx), param(ctx, 'webhookId'));
+    ctx.body = await rotateWebhookSecret(deps, callerOf(ctx), param(ctx, 'webhookId'));
   });
 
   api.post('/v1/webhooks/:webhookId/enable', write, {
@@ -99,7 +96,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     examples: { request: { recoverSince: '2026-11-01T08:00:00.000Z' } },
   }, async (ctx) => {
     const input = parseInput(enableWebhookInput, ctx.request.body ?? {});
-    ctx.body = await enableWebhook(deps, actor(ctx), param(ctx, 'webhookId'), input.recoverSince);
+    ctx.body = await enableWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'), input.recoverSince);
   });
 
   api.get('/v1/webhooks/:webhookId/attempts', read, { operationId: 'listWebhookAttempts', summary: 'List delivery attempts', tag, query: attemptsQuery, response: pageOf(attemptResponse) }, async (ctx) => {
@@ -116,11 +113,11 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
 
   api.post('/v1/webhooks/:webhookId/deliveries/:deliveryId/redeliver', write, { operationId: 'redeliverWebhookDelivery', summary: 'Deliver again (same envelope id)', tag, response: redeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
     ctx.status = 202;
-    ctx.body = await redeliver(deps, actor(ctx), param(ctx, 'webhookId'), param(ctx, 'deliveryId'));
+    ctx.body = await redeliver(deps, callerOf(ctx), param(ctx, 'webhookId'), param(ctx, 'deliveryId'));
   }, idempotent());
 
   api.post('/v1/webhooks/:webhookId/test', write, { operationId: 'sendWebhookTest', summary: 'Send a webhook.test event to this subscription', tag, response: testDeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
     ctx.status = 202;
-    ctx.body = await sendTestEvent(deps, actor(ctx), param(ctx, 'webhookId'));
+    ctx.body = await sendTestEvent(deps, callerOf(ctx), param(ctx, 'webhookId'));
   }, idempotent());
 }
