@@ -13,8 +13,12 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'raw-http-test', version: '1.0.0' },
 };
-const ALL_AGENT_SCOPES = ['agent:config:read', 'agent:conversations:read', 'agent:activity:read', 'agent:config:write', 'agent:trigger'];
-const AGENT_TOOLS = ['get_agent_activity', 'get_agent_config', 'get_agent_conversations', 'trigger_agent', 'update_agent_config'];
+const ALL_AGENT_SCOPES = [
+  'agent:config:read', 'agent:conversations:read', 'agent:activity:read', 'agent:config:write', 'agent:trigger',
+];
+const AGENT_TOOLS = [
+  'get_agent_activity', 'get_agent_config', 'get_agent_conversations', 'trigger_agent', 'update_agent_config',
+];
 
 let t: TestContext;
 let api: Client;
@@ -27,7 +31,8 @@ let keyA: string;
 
 type Message = { jsonrpc: '2.0'; id?: unknown; method: string; params?: Record<string, unknown> };
 
-const request = (method: string, params: Record<string, unknown> = {}, meta: Record<string, unknown> = META): Message => ({
+type Json = Record<string, unknown>;
+const request = (method: string, params: Json = {}, meta: Json = META): Message => ({
   jsonrpc: '2.0',
   id: 1,
   method,
@@ -68,7 +73,7 @@ afterAll(async () => {
 });
 
 describe('stateless MCP: server/discover', () => {
-  it('answers discover on both endpoints with versions of both eras, capabilities, identity and caching hints', async () => {
+  it('answers discover on both endpoints: versions of both eras, capabilities, identity, caching hints', async () => {
     const agent = await post(agentPath(agentA), keyA, request('server/discover'));
     expect(agent.status).toBe(200);
     expect(agent.headers.get('mcp-session-id')).toBeNull();
@@ -84,12 +89,13 @@ describe('stateless MCP: server/discover', () => {
 
     const account = await post('/v1/mcp', owner.token, request('server/discover'));
     expect(account.status).toBe(200);
-    expect(account.body.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'switchboard-account' });
+    const accountServer = account.body.result._meta['io.modelcontextprotocol/serverInfo'];
+    expect(accountServer).toMatchObject({ name: 'switchboard-account' });
   });
 });
 
 describe('stateless MCP: tools/list', () => {
-  it('lists the same tools as the initialize era for the same credential, with resultType and caching hints', async () => {
+  it('lists the same tools as the initialize era for the same credential, with resultType and caching', async () => {
     const all = await post(agentPath(agentA), keyA, request('tools/list'));
     expect(all.status).toBe(200);
     expect(all.body.result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
@@ -105,7 +111,7 @@ describe('stateless MCP: tools/list', () => {
     try {
       expect(await toolNames(conn)).toEqual(AGENT_TOOLS);
       const { tools } = await conn.client.listTools();
-      const byName = (list: Array<{ name: string }>) => Object.fromEntries(list.map((tool) => [tool.name, tool]));
+      const byName = (list: Array<{ name: string }>) => Object.fromEntries(list.map((x) => [x.name, x]));
       expect(byName(all.body.result.tools)).toEqual(byName(tools));
     } finally {
       await conn.close();
@@ -117,12 +123,13 @@ describe('stateless MCP: tools/call', () => {
   it('runs a read tool, and a write tool only with its scope (a tool error naming the scope otherwise)', async () => {
     const read = await post(agentPath(agentA), keyA, callTool('get_agent_config'));
     expect(read.status).toBe(200);
-    expect(read.body.result).toMatchObject({ resultType: 'complete', structuredContent: { id: agentA, name: 'Alpha' } });
+    expect(read.body.result).toMatchObject({ resultType: 'complete', structuredContent: { id: agentA } });
     expect(read.body.result.isError).toBeFalsy();
     expect(read.body.result._meta['io.modelcontextprotocol/serverInfo']).toMatchObject({ name: 'switchboard-agent' });
 
     const readKey = (await createAgentKey(api, owner.token, agentA, { scopes: ['agent:config:read'] })).key;
-    const refused = await post(agentPath(agentA), readKey, callTool('update_agent_config', { config: { autoReply: 'hacked' } }));
+    const hack = callTool('update_agent_config', { config: { autoReply: 'hacked' } });
+    const refused = await post(agentPath(agentA), readKey, hack);
     expect(refused.body.result.isError).toBe(true);
     expect(refused.body.result.structuredContent.error).toMatchObject({
       code: 'insufficient_scope',
@@ -163,7 +170,8 @@ describe('stateless MCP: tools/call', () => {
     // Another account's agent through the account endpoint: not_found, and nothing triggered there.
     const foreign = await post('/v1/mcp', owner.token, callTool('get_agent', { agentId: otherAgent }));
     expect(foreign.body.result.structuredContent.error.code).toBe('not_found');
-    const trigger = await post('/v1/mcp', owner.token, callTool('trigger_agent', { agentId: otherAgent, message: 'hi' }));
+    const foreignTrigger = callTool('trigger_agent', { agentId: otherAgent, message: 'hi' });
+    const trigger = await post('/v1/mcp', owner.token, foreignTrigger);
     expect(trigger.body.result.structuredContent.error.code).toBe('not_found');
     const theirs = await api.get(`/v1/agents/${otherAgent}/activity`, { token: other.token });
     expect(theirs.body.data.filter((a: { kind: string }) => a.kind === 'run.queued')).toHaveLength(0);
@@ -179,32 +187,38 @@ describe('stateless MCP: bad input is refused with the revision\'s error, and ru
     const balance = async () => (await api.get('/v1/billing', { token: owner.token })).body.creditsBalance as number;
     const before = await balance();
 
-    const cases: Array<{ what: string; body: unknown; headers?: Record<string, string | null>; status: number; code: number }> = [
-      { what: '_meta version differs from the header', body: request('tools/call', trigger.params, { ...META, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' }), status: 400, code: -32020 },
-      { what: 'legacy header, modern _meta', body: trigger, headers: { 'mcp-protocol-version': '2025-11-25' }, status: 400, code: -32020 },
-      { what: 'no MCP-Protocol-Version header', body: trigger, headers: { 'mcp-protocol-version': null }, status: 400, code: -32020 },
-      { what: 'Mcp-Method differs from the body', body: trigger, headers: { 'mcp-method': 'tools/list' }, status: 400, code: -32020 },
-      { what: 'no Mcp-Method header', body: trigger, headers: { 'mcp-method': null }, status: 400, code: -32020 },
-      { what: 'Mcp-Name differs from the body', body: trigger, headers: { 'mcp-name': 'get_agent_config' }, status: 400, code: -32020 },
-      { what: 'no Mcp-Name header', body: trigger, headers: { 'mcp-name': null }, status: 400, code: -32020 },
-      { what: 'no clientCapabilities in _meta', body: request('tools/call', trigger.params, { 'io.modelcontextprotocol/protocolVersion': VERSION }), status: 400, code: -32602 },
-      { what: 'unsupported version', body: request('tools/call', trigger.params, { ...META, 'io.modelcontextprotocol/protocolVersion': '2027-01-01' }), headers: { 'mcp-protocol-version': '2027-01-01' }, status: 400, code: -32022 },
-      { what: 'a batch', body: [trigger, trigger], status: 400, code: -32600 },
-      { what: 'a notification', body: { jsonrpc: '2.0', method: 'tools/call', params: trigger.params }, status: 400, code: -32600 },
-      { what: 'a null id', body: { ...trigger, id: null }, status: 400, code: -32600 },
-      { what: 'an unknown method', body: request('resources/list'), status: 404, code: -32601 },
-      { what: 'initialize in the stateless era', body: request('initialize'), status: 404, code: -32601 },
-      { what: 'ping, removed by the revision', body: request('ping'), status: 404, code: -32601 },
+    const withMeta = (meta: Json) => request('tools/call', trigger.params, meta);
+    const V = 'io.modelcontextprotocol/protocolVersion';
+    const FUTURE = '2027-01-01';
+    type Case = [what: string, body: unknown, headers: Record<string, string | null>, status: number, code: number];
+    const cases: Case[] = [
+      ['_meta version differs from the header', withMeta({ ...META, [V]: '2025-11-25' }), {}, 400, -32020],
+      ['legacy header, modern _meta', trigger, { 'mcp-protocol-version': '2025-11-25' }, 400, -32020],
+      ['no MCP-Protocol-Version header', trigger, { 'mcp-protocol-version': null }, 400, -32020],
+      ['Mcp-Method differs from the body', trigger, { 'mcp-method': 'tools/list' }, 400, -32020],
+      ['no Mcp-Method header', trigger, { 'mcp-method': null }, 400, -32020],
+      ['Mcp-Name differs from the body', trigger, { 'mcp-name': 'get_agent_config' }, 400, -32020],
+      ['no Mcp-Name header', trigger, { 'mcp-name': null }, 400, -32020],
+      ['no clientCapabilities in _meta', withMeta({ [V]: VERSION }), {}, 400, -32602],
+      ['unsupported version', withMeta({ ...META, [V]: FUTURE }), { 'mcp-protocol-version': FUTURE }, 400, -32022],
+      ['a batch', [trigger, trigger], {}, 400, -32600],
+      ['a notification', { jsonrpc: '2.0', method: 'tools/call', params: trigger.params }, {}, 400, -32600],
+      ['a null id', { ...trigger, id: null }, {}, 400, -32600],
+      ['an unknown method', request('resources/list'), {}, 404, -32601],
+      ['initialize in the stateless era', request('initialize'), {}, 404, -32601],
+      ['ping, removed by the revision', request('ping'), {}, 404, -32601],
     ];
-    for (const c of cases) {
-      const res = await post(path, key, c.body, c.headers);
-      expect({ what: c.what, status: res.status, code: res.body.error?.code }).toEqual({ what: c.what, status: c.status, code: c.code });
+    for (const [what, body, headers, status, code] of cases) {
+      const res = await post(path, key, body, headers);
+      expect({ what, status: res.status, code: res.body.error?.code }).toEqual({ what, status, code });
       expect(res.body.jsonrpc).toBe('2.0');
-      const idless = Array.isArray(c.body) || !('id' in (c.body as object)) || (c.body as Message).id === null;
+      const idless = Array.isArray(body) || !('id' in (body as object)) || (body as Message).id === null;
       expect(res.body.id).toBe(idless ? undefined : 1);
+      if (code === -32022) {
+        const supported = expect.arrayContaining([VERSION, '2025-11-25']);
+        expect(res.body.error.data).toEqual({ supported, requested: FUTURE });
+      }
     }
-    const unsupported = await post(path, key, cases[8]!.body, cases[8]!.headers);
-    expect(unsupported.body.error.data).toEqual({ supported: expect.arrayContaining([VERSION, '2025-11-25']), requested: '2027-01-01' });
 
     // The sentinel: one well-formed call, answered after every refusal, is the only run and the only charge.
     const ran = await post(path, key, callTool('trigger_agent', { message: 'the one that runs' }));
