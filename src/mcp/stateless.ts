@@ -77,9 +77,9 @@ function complete(id: StatelessRequest['id'], result: Record<string, unknown>, s
 }
 
 /** A JSON-RPC error of the SDK server, under the request's id. */
-function forwardError(id: StatelessRequest['id'], reply: Reply, status = 200): RpcAnswer {
+function forwardError(id: StatelessRequest['id'], reply: Reply): RpcAnswer {
   const error = reply.error ?? { code: -32603, message: 'Internal error: the server gave no result' };
-  return rpcError(status, id, error.code, error.message, error.data);
+  return rpcError(200, id, error.code, error.message, error.data);
 }
 
 /**
@@ -110,8 +110,12 @@ export async function answerStatelessRequest(
     }
 
     const { init, ask } = await connect(server, request);
-    // The `_meta` capabilities did not pass the SDK's schema: Invalid params, as any malformed `_meta`.
-    if (!init.result) return forwardError(request.id, init, 400);
+    // The `_meta` capabilities did not pass the SDK's schema: Invalid params with 400, as any malformed `_meta`
+    // (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#meta).
+    if (!init.result) {
+      const reason = init.error?.message ?? 'the client capabilities were refused';
+      return rpcError(400, request.id, rpcCode.invalidParams, `Invalid params: _meta client capabilities: ${reason}`);
+    }
     const serverInfo = init.result.serverInfo;
     if (request.method === 'server/discover') {
       // https://modelcontextprotocol.io/specification/2026-07-28/server/discover#discoverresult

@@ -190,6 +190,7 @@ describe('stateless MCP: bad input is refused with the revision\'s error, and ru
     const withMeta = (meta: Json) => request('tools/call', trigger.params, meta);
     const V = 'io.modelcontextprotocol/protocolVersion';
     const FUTURE = '2027-01-01';
+    const CAPS = 'io.modelcontextprotocol/clientCapabilities';
     type Case = [what: string, body: unknown, headers: Record<string, string | null>, status: number, code: number];
     const cases: Case[] = [
       ['_meta version differs from the header', withMeta({ ...META, [V]: '2025-11-25' }), {}, 400, -32020],
@@ -200,6 +201,7 @@ describe('stateless MCP: bad input is refused with the revision\'s error, and ru
       ['Mcp-Name differs from the body', trigger, { 'mcp-name': 'get_agent_config' }, 400, -32020],
       ['no Mcp-Name header', trigger, { 'mcp-name': null }, 400, -32020],
       ['no clientCapabilities in _meta', withMeta({ [V]: VERSION }), {}, 400, -32602],
+      ['malformed clientCapabilities', withMeta({ ...META, [CAPS]: { sampling: 5 } }), {}, 400, -32602],
       ['unsupported version', withMeta({ ...META, [V]: FUTURE }), { 'mcp-protocol-version': FUTURE }, 400, -32022],
       ['a batch', [trigger, trigger], {}, 400, -32600],
       ['a notification', { jsonrpc: '2.0', method: 'tools/call', params: trigger.params }, {}, 400, -32600],
