@@ -37,7 +37,7 @@ export const defaultScopesOf = (resource: Pick<Resource, 'kind'>): readonly stri
 export type AgentKeyMinting = 'admins' | 'account_keys';
 
 /**
- * Who may grant a resource (docs/mcp-oauth-rules.md): a person grants a client no more than a key they could
+ * Who may grant a resource (docs/mcp.md#who-may-grant-what-over-oauth): a person grants a client no more than a key they could
  * have minted. Owners and admins may grant either resource. A member may grant an agent's scopes only when
  * the account's agentKeyMinting policy is `account_keys` (per-agent credentials may then be minted outside
  * admin sessions); under `admins` nothing, and account scopes never (account keys are minted by admins only).

@@ -4,7 +4,7 @@ import { createAgent } from '../helpers/keys.js';
 import { csrfOf, formAction, obtainTokens, registerClient, authorizeUrl, Browserless, pkce } from '../helpers/oauth.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Who may grant what (docs/mcp-oauth-rules.md): a person grants a client no more than a key they could mint.
+// Who may grant what (docs/mcp.md#who-may-grant-what-over-oauth): a person grants a client no more than a key they could mint.
 // Owners and admins grant either resource; a member grants an agent only under agentKeyMinting=account_keys.
 // The rule is judged again on every request, so a grant stops working when its grantor leaves the account,
 // loses the role that allowed it, or the policy no longer lets them grant it.

@@ -2,6 +2,8 @@ import { agentKeyOnly, authenticated } from '../../auth/access.js';
 import { accountServer, accountTools } from '../../mcp/account-tools.js';
 import { agentServer, agentTools } from '../../mcp/agent-tools.js';
 import { serveMcpRequest } from '../../mcp/serve.js';
+import { answerStatelessRequest } from '../../mcp/stateless.js';
+import { isStatelessRequest } from '../../mcp/stateless-request.js';
 import { buildMcpServer, missingScopeOf, type McpTool } from '../../mcp/tools.js';
 import type { Deps } from '../../app/deps.js';
 import { text } from '../../platform/input.js';
@@ -20,7 +22,8 @@ import type { ApiRouter } from '../router.js';
 const jsonRpcError = z.object({
   jsonrpc: z.literal('2.0'),
   error: z.object({ code: z.number().int(), message: outText() }).catchall(z.unknown()),
-  id: z.union([outText(), z.number(), z.null()]),
+  // Optional: the stateless revision answers a refused notification or batch with an error that has no id.
+  id: z.union([outText(), z.number(), z.null()]).optional(),
 });
 
 // JSON-RPC over Streamable HTTP (stateless): the MCP SDK's transport judges the message and may answer with
@@ -36,6 +39,10 @@ const mcpDoc = {
   errors: ['origin_not_allowed' as const, 'insufficient_scope' as const],
   otherResponses: {
     400: { description: 'A message the MCP transport refuses (JSON-RPC error)', schema: jsonRpcError },
+    404: {
+      description: 'Stateless revision (2026-07-28): a method this server does not implement (JSON-RPC -32601)',
+      schema: jsonRpcError,
+    },
     406: { description: 'The Accept header does not allow both application/json and text/event-stream (JSON-RPC error)', schema: jsonRpcError },
     415: { description: 'A request without Content-Type: application/json (JSON-RPC error)', schema: jsonRpcError },
   },
@@ -47,6 +54,14 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
     const stepUp = missingScopeOf(tools, toolCtx, ctx.request.body);
     if (stepUp) throw withScopeChallenge(stepUp, ctx.state.publicUrl, ctx.path);
     const server = buildMcpServer(info, tools, toolCtx);
+    // Both eras on one URL (docs/mcp-2026.md#which-era-answers): the stateless revision, or the SDK's transport.
+    if (isStatelessRequest(ctx.req.headers, ctx.request.body)) {
+      const names = tools.map((tool) => tool.name);
+      const answer = await answerStatelessRequest(server, names, ctx.req.headers, ctx.request.body);
+      ctx.status = answer.status;
+      ctx.body = answer.body;
+      return;
+    }
     ctx.respond = false; // the transport writes the response itself
     try {
       await serveMcpRequest(server, ctx.req, ctx.res, ctx.request.body);
