@@ -5,6 +5,7 @@ import { ensureLocalServices } from '../src/platform/local-services.js';
 import { authBenchmark } from './auth.bench.js';
 import { scaleBenchmark } from './scale.bench.js';
 import { sizingBenchmark } from './sizing.bench.js';
+import { enqueueOneBenchmark } from './enqueue-one.bench.js';
 import { webhookBudgetBenchmark } from './webhook-budget.bench.js';
 import { webhooksBenchmark } from './webhooks.bench.js';
 import { createBenchEnv, type BenchEnv } from './bench-env.js';
@@ -22,7 +23,7 @@ export interface Benchmark {
 }
 
 /** The benchmarks, run sequentially. Add new modules here. */
-export const benchmarks: Benchmark[] = [authBenchmark, webhooksBenchmark, webhookBudgetBenchmark, scaleBenchmark, sizingBenchmark];
+export const benchmarks: Benchmark[] = [authBenchmark, webhooksBenchmark, webhookBudgetBenchmark, enqueueOneBenchmark, scaleBenchmark, sizingBenchmark];
 
 async function main() {
   const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
