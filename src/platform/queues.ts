@@ -120,7 +120,7 @@ export function createQueues(connection: RedisClient, prefix: string, onError: (
     const add = createCoalescer(
       async (groups: BulkJob[][]) => {
         const all = groups.flat();
-        // One job is one script call with add; addBulk wraps even one in a MULTI (docs/performance.md).
+        // One job: one script call with add; addBulk builds a pipeline even for one (docs/performance.md).
         if (all.length === 1) await queue.add(all[0]!.name, all[0]!.data, all[0]!.opts);
         else await queue.addBulk(all);
         return groups.map(() => undefined);
