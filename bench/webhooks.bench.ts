@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { Queue, Worker } from 'bullmq';
 import { Agent, request } from 'undici';
 import type { Deps } from '../src/app/deps.js';
@@ -7,7 +8,8 @@ import { createWebhook } from '../src/webhooks/webhooks.service.js';
 import { startWorkers } from '../workers/index.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import type { Benchmark } from './run.js';
-import { arrivalLatency, commitEvent, commitToArrival, CONCURRENCY, endToEnd, owner, paced, spawnWorkerProcess, WEBHOOK_ENV, withMachineCpu } from './webhook-helpers.js';
+import { renderP99Chart } from './p99-chart.js';
+import { arrivalLatency, commitEvent, commitToArrival, CONCURRENCY, endToEnd, owner, paced, percentile, spawnWorkerProcess, WEBHOOK_ENV, withMachineCpu } from './webhook-helpers.js';
 
 // Webhooks (issue 5): (a) end-to-end deliveries/s, event and delivery rows committed → delivery job → signed
 // POST → attempt row; (b) the same number of bare BullMQ jobs whose processor only POSTs with undici; (c) commit →
@@ -66,12 +68,15 @@ async function latency(deps: Deps, receiver: Receiver, rate: number) {
  * with no subscription (no deliveries, no jobs), and bare BullMQ jobs added one by one and POSTed by a bare worker
  * process (bench/bare-worker.ts), with no database at all.
  */
-async function latencyFloor(deps: Deps, receiver: Receiver, rate: number) {
-  const principal = await owner(deps, 4);
-  const commit = commitEvent(deps, principal.accountId);
-  await paced(rate, 1_000_000, Math.round(rate), commit);
-  const total = Math.round(rate * Number(process.env.BENCH_LATENCY_S ?? 5));
-  const commitOnly = { rate: Math.round(rate), ...(await withMachineCpu(total, () => paced(rate, 0, total, commit))) };
+async function latencyFloor(deps: Deps, receiver: Receiver, rate: number, withCommits = true) {
+  let commitOnly = {};
+  if (withCommits) {
+    const principal = await owner(deps, 4);
+    const commit = commitEvent(deps, principal.accountId);
+    await paced(rate, 1_000_000, Math.round(rate), commit);
+    const total = Math.round(rate * Number(process.env.BENCH_LATENCY_S ?? 5));
+    commitOnly = { rate: Math.round(rate), ...(await withMachineCpu(total, () => paced(rate, 0, total, commit))) };
+  }
 
   const path = `/floor/${Math.round(rate)}`;
   const worker = await spawnWorkerProcess(deps, 'bench/bare-worker.ts', { BENCH_TARGET: `${receiver.url}${path}` });
@@ -86,6 +91,71 @@ async function latencyFloor(deps: Deps, receiver: Receiver, rate: number) {
     await queue.close();
     connection.disconnect();
   }
+}
+
+/** p99 of the commits themselves at `rate`/s (the commit-only floor's share of commit → arrival). */
+async function commitLatency(deps: Deps, rate: number) {
+  const principal = await owner(deps, 5);
+  const commit = commitEvent(deps, principal.accountId);
+  await paced(rate, 2_000_000, Math.round(rate), commit);
+  const total = Math.round(rate * Number(process.env.BENCH_LATENCY_S ?? 5));
+  const times: number[] = [];
+  let failed = 0;
+  const cpu = await withMachineCpu(total, () =>
+    paced(rate, 3_000_000, total, async (n) => {
+      const t0 = performance.now();
+      await commit(n).then(() => times.push(performance.now() - t0), () => (failed += 1));
+    }),
+  );
+  const sorted = times.sort((a, b) => a - b);
+  return { p99Ms: +percentile(sorted, 99).toFixed(1), failedCommits: failed, ...cpu };
+}
+
+/** Past this p99 a side is saturated and the sweep stops raising its rate. */
+const SATURATED_MS = 1000;
+
+interface SweepRow {
+  rate: number;
+  pipeline?: { p99Ms: number; coresBusy?: number; cpuUsPerEvent?: number };
+  floor?: { p99Ms: number; coresBusy?: number; cpuUsPerEvent?: number };
+}
+
+/**
+ * The rate sweep: at 150, 300, 450 … events/s (BENCH_SWEEP_STEP), the pipeline's commit → arrival p99 and the
+ * machine's cores busy, beside the floor's (commit-only p99 + bare BullMQ POST p99; cores and CPU per event of
+ * the two added), until both sides are saturated or BENCH_SWEEP_MAX. Draws docs/performance-p99.png.
+ */
+async function rateSweep(deps: Deps, receiver: Receiver) {
+  const step = Number(process.env.BENCH_SWEEP_STEP ?? 150);
+  const max = Number(process.env.BENCH_SWEEP_MAX ?? 3000);
+  const rows: SweepRow[] = [];
+  let pipelineOn = true;
+  let floorOn = true;
+  for (let rate = step; rate <= max && (pipelineOn || floorOn); rate += step) {
+    const row: SweepRow = { rate };
+    if (pipelineOn) {
+      const lat = await latency(deps, receiver, rate);
+      row.pipeline = { p99Ms: lat.p99Ms, coresBusy: lat.machineCoresBusy, cpuUsPerEvent: lat.cpuUsPerEvent };
+      pipelineOn = lat.p99Ms <= SATURATED_MS && !lat.failedCommits;
+    }
+    if (floorOn) {
+      const commits = await commitLatency(deps, rate);
+      const { bareBullmqPost: bare } = await latencyFloor(deps, receiver, rate, false);
+      const sum = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : +(a + b).toFixed(2));
+      row.floor = { p99Ms: +(commits.p99Ms + bare.p99Ms).toFixed(1), coresBusy: sum(commits.machineCoresBusy, bare.machineCoresBusy), cpuUsPerEvent: sum(commits.cpuUsPerEvent, bare.cpuUsPerEvent) };
+      floorOn = row.floor.p99Ms <= SATURATED_MS && !commits.failedCommits;
+    }
+    console.log(`  sweep ${rate}/s: pipeline ${JSON.stringify(row.pipeline ?? 'saturated')}  floor ${JSON.stringify(row.floor ?? 'saturated')}`);
+    rows.push(row);
+  }
+  const chart = process.env.BENCH_CHART ?? 'docs/performance-p99.png';
+  const points = rows.flatMap((r) => (['pipeline', 'floor'] as const).flatMap((series) => (r[series] ? [{ rate: r.rate, series, p99Ms: r[series].p99Ms }] : [])));
+  const title = 'Webhook delivery: p99 commit → arrival against paced rate';
+  writeFileSync(chart.replace(/\.png$/, '.json'), `${JSON.stringify({ title, points, rows }, null, 2)}\n`);
+  await renderP99Chart(points, chart, title);
+  // The goal's rate: the highest rate whose p99 is within 250 ms, each side.
+  const sustained = (side: 'pipeline' | 'floor') => Math.max(0, ...rows.filter((r) => r[side] && r[side].p99Ms <= 250).map((r) => r.rate));
+  return { rows, sustainedAt250Ms: { pipeline: sustained('pipeline'), floor: sustained('floor'), ratio: +(sustained('pipeline') / Math.max(1, sustained('floor'))).toFixed(2) }, chart };
 }
 
 /** (d) one event to 1,000 subscriptions of one account: time from commit to the last arrival. */
@@ -122,6 +192,8 @@ export const webhooksBenchmark: Benchmark = {
       // For context: the same at a quarter of (a)'s rate, and the floor under (c) at (c)'s rate.
       const latQuarter = await latency(deps, receiver, e2e / 4);
       const floor = await latencyFloor(deps, receiver, lat.rate);
+      // The rate sweep and its chart, after the figures above (BENCH_SWEEP=0 leaves them out).
+      const sweep = process.env.BENCH_SWEEP !== '0' ? await rateSweep(deps, receiver) : undefined;
       return {
         'a_end_to_end_deliveries_per_s': Math.round(e2e),
         'b_bare_bullmq_undici_jobs_per_s': Math.round(base),
@@ -133,6 +205,7 @@ export const webhooksBenchmark: Benchmark = {
         'c_floor_commit_only': floor.commitOnly,
         'c_floor_bare_bullmq_post': floor.bareBullmqPost,
         'd_fanout_1000_last_arrival_ms': fanMs,
+        ...(sweep ? { sweep_sustained_rate_at_p99_250ms: sweep.sustainedAt250Ms, sweep_chart: sweep.chart } : {}),
         goals: { a_ge_0_6_b: e2e >= 0.6 * base, a_ge_1500: e2e >= 1500, c_p99_le_100ms: lat.p99Ms <= 100, d_le_3000ms: fanMs <= 3000 },
         settings: { deliveries: N, concurrency: CONCURRENCY },
       };

@@ -1,6 +1,8 @@
 // Many concurrent callers, one round trip. Calls made in the same event-loop turn are handed to `run` together
 // (flushed from setImmediate, after the turn's I/O callbacks, so jobs or requests woken by one poll share a
-// batch); each caller still waits for its own result, so nothing is acknowledged before it is done.
+// batch); each caller still waits for its own result, so nothing is acknowledged before it is done. With
+// `windowMs`, calls of the next few milliseconds join the batch too (flushed at once when it is full): at a steady
+// rate most turns hold one call, and a batch of one per call is no batching (docs/performance.md).
 //
 // Failure isolation: when a batch of several items fails, its items are run again one by one, so one bad item
 // (a value the database refuses) fails alone instead of rejecting every other tenant's call in the batch. An
@@ -9,6 +11,8 @@
 export interface CoalescerOptions {
   /** Items per call of `run`. */
   maxBatch?: number;
+  /** How long the first call of a batch waits for others (ms); 0 or absent: until the end of the turn. */
+  windowMs?: number;
   /** True when an error means every item would fail (e.g. the connection is down): skip the one-by-one re-run. */
   failsAll?: (err: unknown) => boolean;
 }
@@ -23,6 +27,8 @@ interface Waiter<I, O> {
 
 export function createCoalescer<I, O>(run: (items: I[]) => Promise<O[]>, opts: CoalescerOptions = {}): Coalesced<I, O> {
   const maxBatch = opts.maxBatch ?? 200;
+  const windowMs = opts.windowMs ?? 0;
+  let timer: NodeJS.Timeout | undefined;
   const failsAll = opts.failsAll ?? (() => false);
   let pending: Array<Waiter<I, O>> = [];
 
@@ -40,6 +46,8 @@ export function createCoalescer<I, O>(run: (items: I[]) => Promise<O[]>, opts: C
     );
 
   const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
     const all = pending;
     pending = [];
     for (let i = 0; i < all.length; i += maxBatch) void runBatch(all.slice(i, i + maxBatch));
@@ -47,7 +55,11 @@ export function createCoalescer<I, O>(run: (items: I[]) => Promise<O[]>, opts: C
 
   return (item) =>
     new Promise<O>((resolve, reject) => {
-      if (pending.length === 0) setImmediate(flush);
+      if (pending.length === 0) {
+        if (windowMs > 0) timer = setTimeout(flush, windowMs);
+        else setImmediate(flush);
+      }
       pending.push({ item, resolve, reject });
+      if (windowMs > 0 && pending.length >= maxBatch) flush();
     });
 }

@@ -108,7 +108,7 @@ export type JobData<J extends JobDefinition> = z.infer<J['schema']>;
 type BulkJob = Parameters<Queue['addBulk']>[0][number];
 
 export type Queues = Record<QueueName, Queue> & {
-  /** Adds jobs to a queue; the adds of one event-loop turn share one addBulk (one Redis round trip). */
+  /** Adds jobs to a queue; the adds of one event-loop turn share one addBulk (one Redis round trip), or one add. */
   addJobs(queue: QueueName, jobs: BulkJob[]): Promise<void>;
   close(): Promise<void>;
 };
@@ -119,7 +119,10 @@ export function createQueues(connection: RedisClient, prefix: string, onError: (
     queue.on('error', onError);
     const add = createCoalescer(
       async (groups: BulkJob[][]) => {
-        await queue.addBulk(groups.flat());
+        const all = groups.flat();
+        // One job: one script call with add; addBulk builds a pipeline even for one (docs/performance.md).
+        if (all.length === 1) await queue.add(all[0]!.name, all[0]!.data, all[0]!.opts);
+        else await queue.addBulk(all);
         return groups.map(() => undefined);
       },
       { failsAll: isBackendUnavailable },

@@ -15,7 +15,14 @@ export interface WebhookStatsRecorder {
 }
 
 /**
- * The attempts of one worker process's concurrent deliveries go to Postgres as one upsert per batch. Figures are
+ * How long a worker process gathers attempts before one upsert adds them. Per turn, the upsert of a few samples
+ * onto the same bucket row was the worker's most expensive statement (docs/performance.md); a process that
+ * stops loses at most this window of figures, never a delivery or an attempt row.
+ */
+export const STATS_WINDOW_MS = 200;
+
+/**
+ * The attempts of one worker process's deliveries go to Postgres as one upsert per window. Figures are
  * observability, not state: a delivery never waits for them, and a batch Postgres refuses is logged and dropped.
  */
 export function createWebhookStatsRecorder(db: Db, logger: Logger): WebhookStatsRecorder {
@@ -25,7 +32,7 @@ export function createWebhookStatsRecorder(db: Db, logger: Logger): WebhookStats
       await addStats(db, buckets, health);
       return samples.map(() => undefined);
     },
-    { failsAll: isBackendUnavailable },
+    { failsAll: isBackendUnavailable, windowMs: STATS_WINDOW_MS, maxBatch: 10_000 },
   );
   return {
     record(sample) {

@@ -18,6 +18,11 @@ export interface PrivatePostgres {
   destroy(): void;
 }
 
+const serverSettings = (s: Record<string, string>) =>
+  Object.entries(s)
+    .map(([k, v]) => `-c ${k}=${v}`)
+    .join(' ');
+
 const bindir = () => execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
 
 function asServerUser(command: string, args: string[]): void {
@@ -26,7 +31,8 @@ function asServerUser(command: string, args: string[]): void {
   if (res.status !== 0) throw new Error(`${command} failed: ${res.stderr || res.stdout}`);
 }
 
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+/** `settings`: server settings on top of the defaults (fsync off), e.g. a preloaded library for a benchmark. */
+export async function startPrivatePostgres(settings: Record<string, string> = {}): Promise<PrivatePostgres> {
   const bin = bindir();
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'sb-pg-'));
@@ -37,7 +43,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   asServerUser(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const base = `postgres://postgres@127.0.0.1:${port}`;
   const start = async () => {
-    asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+    asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} ${serverSettings({ listen_addresses: '127.0.0.1', fsync: 'off', ...settings })}`, 'start']);
     await waitUntil(() => canConnect(`${base}/postgres`), 15_000, 'the private Postgres to answer');
   };
   await start();

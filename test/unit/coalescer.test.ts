@@ -44,4 +44,23 @@ describe('createCoalescer', () => {
     expect(settled.every((s) => s.status === 'rejected')).toBe(true);
     expect(runs).toBe(1);
   });
+
+  it('with a window, gathers calls of later turns into one run, and runs a full batch at once', async () => {
+    const calls: number[][] = [];
+    const echo = createCoalescer(async (items: number[]) => {
+      calls.push(items);
+      return items;
+    }, { windowMs: 50, maxBatch: 3 });
+    const first = echo(1);
+    await new Promise((r) => setImmediate(r));
+    const second = echo(2);
+    expect(await Promise.all([first, second])).toEqual([1, 2]);
+    expect(calls).toEqual([[1, 2]]);
+    // Three items fill the batch: it runs without waiting for the window (the fourth starts the next one).
+    const full = [3, 4, 5, 6].map((i) => echo(i));
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual([[1, 2], [3, 4, 5]]);
+    expect(await Promise.all(full)).toEqual([3, 4, 5, 6]);
+    expect(calls).toEqual([[1, 2], [3, 4, 5], [6]]);
+  });
 });

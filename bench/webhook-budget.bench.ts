@@ -1,0 +1,250 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Deps } from '../src/app/deps.js';
+import { createWorkerRedis } from '../src/platform/redis.js';
+import { startPrivatePostgres } from '../test/helpers/private-postgres.js';
+import { startPrivateRedis } from '../test/helpers/private-redis.js';
+import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
+import { createBenchEnv } from './bench-env.js';
+import { profileWhile, summarizeProfile, type CpuProfile } from './cpu-profile.js';
+import type { Benchmark } from './run.js';
+import { commitEvent, countAttempts, owner, paced, processCpuMs, spawnWorkerProcess, subscriber, WEBHOOK_ENV } from './webhook-helpers.js';
+
+// The per-event budget of the delivery pipeline (docs/performance.md): events committed one per transaction at a
+// paced rate by this process (the API side) and delivered by the service's workers in their own process, on a
+// Postgres and a Redis of the bench's own, so that every CPU tick of the servers is this pipeline's. Reported per
+// event: CPU of each process (/proc), Postgres time and WAL per statement (pg_stat_statements), Redis calls and
+// time per command (INFO commandstats), and each node process's CPU profile split by part. The floor, at the same
+// rate and the same way: the same commits for an account with no subscription, and bare BullMQ jobs POSTed by
+// bench/bare-worker.ts.
+
+const RATE = Number(process.env.BENCH_BUDGET_RATE ?? 100);
+const SECONDS = Number(process.env.BENCH_BUDGET_S ?? 10);
+
+interface Processes {
+  bench: number;
+  worker?: number;
+  /** The postmaster: its children are the backends and background processes of the bench's own Postgres. */
+  postmaster: number;
+  redis: number;
+}
+
+const cpuOf = (pid: number) => processCpuMs(pid) ?? 0;
+const parentOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+
+/** The children of `ppid` (Linux /proc), with the CPU each has used so far. */
+function childrenCpu(ppid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (parentOf(readFileSync(`/proc/${name}/stat`, 'utf8')) === ppid) out.set(Number(name), cpuOf(Number(name)));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+function snapshot(p: Processes) {
+  return { bench: cpuOf(p.bench), worker: p.worker ? cpuOf(p.worker) : 0, postgres: childrenCpu(p.postmaster), redis: cpuOf(p.redis) };
+}
+
+/** µs of CPU per event by process, from two snapshots; a backend started meanwhile counts from zero. */
+function perEvent(before: ReturnType<typeof snapshot>, after: ReturnType<typeof snapshot>, events: number) {
+  const us = (ms: number) => Math.round((ms * 1000) / events);
+  let postgres = 0;
+  for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
+  const out = { bench: us(after.bench - before.bench), worker: us(after.worker - before.worker), postgres: us(postgres), redis: us(after.redis - before.redis) };
+  return { ...out, total: out.bench + out.worker + out.postgres + out.redis };
+}
+
+const STEPS: Array<[string, RegExp]> = [
+  ['transaction (BEGIN/COMMIT)', /^(BEGIN|COMMIT)/i],
+  ['fan-out insert', /INSERT INTO events/],
+  ['load', /JOIN webhooks w ON w\.id = d\.webhook_id/],
+  ['record + transition', /webhook_attempts/],
+  ['stats', /webhook_stats/],
+];
+
+async function statements(deps: Deps, events: number) {
+  const { rows } = await deps.db.raw(`SELECT query, calls, total_exec_time, wal_bytes FROM pg_stat_statements
+     WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC`);
+  const steps: Record<string, { callsPerEvent: number; execUsPerEvent: number; walBytesPerEvent: number }> = {};
+  for (const r of rows as Array<{ query: string; calls: string; total_exec_time: number; wal_bytes: string }>) {
+    const step = STEPS.find(([, re]) => re.test(r.query))?.[0] ?? `other: ${r.query.replace(/\s+/g, ' ').slice(0, 60)}`;
+    const s = (steps[step] ??= { callsPerEvent: 0, execUsPerEvent: 0, walBytesPerEvent: 0 });
+    s.callsPerEvent += Number(r.calls) / events;
+    s.execUsPerEvent += (r.total_exec_time * 1000) / events;
+    s.walBytesPerEvent += Number(r.wal_bytes) / events;
+  }
+  for (const s of Object.values(steps)) {
+    s.callsPerEvent = +s.callsPerEvent.toFixed(2);
+    s.execUsPerEvent = Math.round(s.execUsPerEvent);
+    s.walBytesPerEvent = Math.round(s.walBytesPerEvent);
+  }
+  // Statements under 2 µs an event are left out.
+  return Object.fromEntries(Object.entries(steps).filter(([, s]) => s.execUsPerEvent >= 2 || !s.execUsPerEvent));
+}
+
+async function redisCommands(admin: Redis, events: number) {
+  const info = await admin.info('commandstats');
+  const out: Record<string, { callsPerEvent: number; usPerEvent: number }> = {};
+  for (const m of info.matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+    const calls = Number(m[2]) / events;
+    if (calls >= 0.01) out[m[1]!] = { callsPerEvent: +calls.toFixed(2), usPerEvent: Math.round(Number(m[3]) / events) };
+  }
+  return out;
+}
+
+/**
+ * Each part's share of a profile, applied to the CPU the process used (/proc): a sample's time is wall-clock
+ * time, which a loaded machine stretches, so only the shares are kept.
+ */
+function profileParts(profile: CpuProfile, cpuUsPerEvent: number) {
+  const { totalMs, parts } = summarizeProfile(profile);
+  const sorted = Object.entries(parts).sort((a, b) => b[1] - a[1]);
+  return Object.fromEntries(sorted.map(([k, ms]) => [k, Math.round((ms / totalMs) * cpuUsPerEvent)]));
+}
+
+async function waitForArrivals(receiver: Receiver, path: string, n: number) {
+  const deadline = Date.now() + 60_000;
+  while (receiver.received.filter((r) => r.path === path).length < n) {
+    if (Date.now() > deadline) throw new Error(`only ${receiver.received.filter((r) => r.path === path).length} of ${n} arrived`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function measure(deps: Deps, admin: Redis, procs: Processes, events: number, round: () => Promise<void>) {
+  await deps.db.raw('SELECT pg_stat_statements_reset()');
+  await admin.config('RESETSTAT');
+  const before = snapshot(procs);
+  const started = performance.now();
+  await round();
+  const seconds = (performance.now() - started) / 1000;
+  const after = snapshot(procs);
+  return { cpuUsPerEvent: perEvent(before, after, events), seconds: +seconds.toFixed(2), statements: await statements(deps, events), redis: await redisCommands(admin, events) };
+}
+
+/** The pipeline: commits at RATE/s here, the service's workers (profiled) in their own process. */
+async function pipeline(deps: Deps, admin: Redis, receiver: Receiver, procs: Processes) {
+  const path = `/budget/${randomBytes(3).toString('hex')}`;
+  const { principal, webhookId } = await subscriber(deps, 10, `${receiver.url}${path}`, 'message.sent');
+  const dir = mkdtempSync(join(tmpdir(), 'sb-budget-'));
+  const out = join(dir, 'worker.cpuprofile');
+  const worker = await spawnWorkerProcess(deps, 'bench/profiled-worker.ts', { BENCH_PROFILE_OUT: out });
+  try {
+    const commit = commitEvent(deps, principal.accountId);
+    const warm = Math.round(RATE * 2);
+    await paced(RATE, 0, warm, commit);
+    await waitForArrivals(receiver, path, warm);
+    while ((await countAttempts(deps, webhookId)) < warm) await new Promise((r) => setTimeout(r, 20));
+    const n = RATE * SECONDS;
+    let api: CpuProfile | undefined;
+    const measured = await measure(deps, admin, { ...procs, worker: worker.pid! }, n, async () => {
+      worker.kill('SIGUSR2');
+      const { profile } = await profileWhile(async () => {
+        await paced(RATE, warm, n, commit);
+        await waitForArrivals(receiver, path, warm + n);
+        while ((await countAttempts(deps, webhookId)) < warm + n) await new Promise((r) => setTimeout(r, 5));
+      });
+      const written = new Promise((resolve) => worker.stdout!.on('data', (d: Buffer) => d.toString().includes('profiled') && resolve(undefined)));
+      worker.kill('SIGUSR1');
+      await written;
+      api = profile;
+    });
+    const worked = JSON.parse(readFileSync(out, 'utf8')) as CpuProfile;
+    // BENCH_PROFILE_DIR keeps both profiles (open them in Chrome's DevTools or speedscope).
+    const keep = process.env.BENCH_PROFILE_DIR;
+    if (keep) {
+      writeFileSync(join(keep, 'api.cpuprofile'), JSON.stringify(api));
+      writeFileSync(join(keep, 'worker.cpuprofile'), JSON.stringify(worked));
+    }
+    const profileUs = { bench: profileParts(api!, measured.cpuUsPerEvent.bench), worker: profileParts(worked, measured.cpuUsPerEvent.worker) };
+    return { ...measured, profileUs };
+  } finally {
+    worker.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The floor's first part: the same commits for an account with no subscription. */
+async function commitOnly(deps: Deps, admin: Redis, procs: Processes) {
+  const principal = await owner(deps, 11);
+  const commit = commitEvent(deps, principal.accountId);
+  await paced(RATE, 0, RATE * 2, commit);
+  const n = RATE * SECONDS;
+  return measure(deps, admin, procs, n, async () => {
+    await paced(RATE, RATE * 2, n, commit);
+  });
+}
+
+/** The floor's second part: bare BullMQ jobs added one by one here and POSTed by a bare worker process. */
+async function bareBullmq(deps: Deps, admin: Redis, receiver: Receiver, procs: Processes) {
+  const path = `/bare/${randomBytes(3).toString('hex')}`;
+  const worker: ChildProcess = await spawnWorkerProcess(deps, 'bench/bare-worker.ts', { BENCH_TARGET: `${receiver.url}${path}` });
+  const connection = createWorkerRedis(deps.config.redis.url);
+  const queue = new Queue('bench-bare', { connection, prefix: deps.config.bullmqPrefix });
+  try {
+    const add = (n: number) => queue.add('post', { n }, { removeOnComplete: { count: 1000 } });
+    const warm = RATE * 2;
+    await paced(RATE, 0, warm, add);
+    await waitForArrivals(receiver, path, warm);
+    const n = RATE * SECONDS;
+    return await measure(deps, admin, { ...procs, worker: worker.pid! }, n, async () => {
+      await paced(RATE, warm, n, add);
+      await waitForArrivals(receiver, path, warm + n);
+    });
+  } finally {
+    worker.kill('SIGKILL');
+    await queue.obliterate({ force: true });
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
+export const webhookBudgetBenchmark: Benchmark = {
+  name: `webhook-budget: CPU per event per process, statement and profile part at ${RATE}/s, pipeline vs floor (private Postgres + Redis)`,
+  async run() {
+    const pgServer = await startPrivatePostgres({ shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top' });
+    const redisServer = await startPrivateRedis();
+    const env = createBenchEnv(pgServer.urlFor('postgres'), redisServer.url, `${process.pid}_${randomBytes(3).toString('hex')}`);
+    const admin = new Redis(redisServer.url);
+    const receiver = await startReceiver();
+    try {
+      const { deps, close } = await env.createDeps(WEBHOOK_ENV);
+      try {
+        await deps.db.raw('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+        const redisPid = Number(/process_id:(\d+)/.exec(await admin.info('server'))![1]);
+        const { rows } = await deps.db.raw('SELECT pg_backend_pid() AS pid');
+        const backend = (rows as Array<{ pid: number }>)[0]!.pid;
+        const procs: Processes = { bench: process.pid, postmaster: parentOf(readFileSync(`/proc/${backend}/stat`, 'utf8')), redis: redisPid };
+        const piped = await pipeline(deps, admin, receiver, procs);
+        const commits = await commitOnly(deps, admin, procs);
+        const bare = await bareBullmq(deps, admin, receiver, procs);
+        const floorUs = commits.cpuUsPerEvent.total + bare.cpuUsPerEvent.total;
+        return {
+          rate: RATE,
+          seconds: SECONDS,
+          pipeline: piped,
+          floor_commit_only: commits,
+          floor_bare_bullmq_post: bare,
+          cpu_us_per_event: { pipeline: piped.cpuUsPerEvent.total, floor: floorUs, ratio: +(piped.cpuUsPerEvent.total / floorUs).toFixed(2) },
+        };
+      } finally {
+        await close();
+      }
+    } finally {
+      await receiver.close();
+      admin.disconnect();
+      await env.dropAll();
+      await redisServer.destroy();
+      pgServer.destroy();
+    }
+  },
+};
