@@ -139,7 +139,7 @@ const envSchema = z.object({
   OAUTH_CLIENT_ID_METADATA_DOCUMENTS: bool.default(true),
   // Idempotency keys (issue 15): how long a request in flight holds its key before another may take it over.
   IDEMPOTENCY_LOCK_MS: intIn(1000, 3600_000).default(60_000),
-  // Running it in production (issue 23, docs/operations-production.md): the address the API (and a worker's
+  // Running it in production (issue 23, docs/production.md): the address the API (and a worker's
   // metrics port) listens on, and the port a worker process serves /metrics and /healthz on.
   HOST: z
     .string()

@@ -3,7 +3,7 @@ import { now } from './clock.js';
 import { QUEUE_NAMES, type Queues } from './queues.js';
 
 // The service's Prometheus metrics, the same set in every process (web, worker, or both in one): each process
-// counts what it did, and the queue gauges are read from Redis at scrape time. docs/operations-production.md lists
+// counts what it did, and the queue gauges are read from Redis at scrape time. docs/production.md lists
 // them and docs/grafana-dashboard.json charts them.
 
 const QUEUE_STATES = [

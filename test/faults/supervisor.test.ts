@@ -195,7 +195,8 @@ describe('start-up refusals', () => {
     try {
       const res = start({ PORT: String(port), WORKERS: '2' });
       expect(res.status).toBe(1);
-      const line = `port ${port} on 0.0.0.0 is in use by another process: stop it, or set PORT to a free port`;
+      // HOST's development default is 127.0.0.1, which the wildcard listener above covers.
+      const line = `port ${port} on 127.0.0.1 is in use by another process: stop it, or set PORT to a free port`;
       expect(res.stderr.trim()).toBe(`switchboard: ${line}`);
       expect(res.stdout).not.toContain('process ready');
       expect(res.stdout).not.toContain('migrations applied');
