@@ -50,11 +50,14 @@ export default tseslint.config(
         'error',
         ...CLOCK_READS,
         {
-          selector: "CallExpression[callee.object.name='z'][callee.property.name=/^(string|email|url|httpUrl|uuid|guid|hostname)$/]",
-          message: 'Build client strings with text() or idOf() from src/platform/input.ts: they refuse text Postgres cannot store.',
+          selector:
+            "CallExpression[callee.object.name='z'][callee.property.name=/^(string|email|url|httpUrl|uuid|guid|hostname)$/]",
+          message:
+            'Build client strings with text() or idOf() from src/platform/input.ts: they refuse text Postgres cannot store.',
         },
         {
-          selector: "CallExpression[callee.object.object.name='z'][callee.object.property.name='coerce'][callee.property.name='string']",
+          selector:
+            "CallExpression[callee.object.object.name='z'][callee.object.property.name='coerce'][callee.property.name='string']",
           message: 'Build client strings with text() from src/platform/input.ts.',
         },
       ],

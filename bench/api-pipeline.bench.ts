@@ -7,7 +7,12 @@ import { startReceiver, waitUntil, type Receiver } from '../test/helpers/receive
 import { freePort } from '../test/helpers/ports.js';
 import type { BenchDeps, Benchmark } from './run.js';
 import {
-  arrivalLatency, pacedWhile, percentile, processCpuMs, spawnWorkerProcess, WEBHOOK_ENV,
+  arrivalLatency,
+  pacedWhile,
+  percentile,
+  processCpuMs,
+  spawnWorkerProcess,
+  WEBHOOK_ENV,
 } from './webhook-helpers.js';
 
 // Through the HTTP API (issue 26; docs/performance.md#through-the-http-api-npm-start): one `npm start` as a
@@ -35,8 +40,15 @@ async function startService(bench: BenchDeps, workers: string): Promise<Service>
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: {
-      ...process.env, ...WEBHOOK_ENV, NODE_ENV: 'production', LOG_FORMAT: 'json', PORT: String(port), WORKERS: workers,
-      DATABASE_URL: config.database.url, REDIS_URL: config.redis.url, BULLMQ_PREFIX: config.bullmqPrefix,
+      ...process.env,
+      ...WEBHOOK_ENV,
+      NODE_ENV: 'production',
+      LOG_FORMAT: 'json',
+      PORT: String(port),
+      WORKERS: workers,
+      DATABASE_URL: config.database.url,
+      REDIS_URL: config.redis.url,
+      BULLMQ_PREFIX: config.bullmqPrefix,
       APP_SECRET: config.appSecret,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -50,14 +62,21 @@ async function startService(bench: BenchDeps, workers: string): Promise<Service>
     pending += d.toString();
     banner = pending.split('\n').find((l) => l.includes('switchboard listening'));
   });
-  const title = await waitUntil(() => {
-    if (proc.exitCode !== null) throw new Error(`npm start exited with ${proc.exitCode}`);
-    return banner && (JSON.parse(banner) as { msg: string }).msg;
-  }, 180_000, 'npm start to listen');
+  const title = await waitUntil(
+    () => {
+      if (proc.exitCode !== null) throw new Error(`npm start exited with ${proc.exitCode}`);
+      return banner && (JSON.parse(banner) as { msg: string }).msg;
+    },
+    180_000,
+    'npm start to listen',
+  );
   const pids: Record<string, number> = workers === '0' ? { all: proc.pid! } : { supervisor: proc.pid! };
   for (const m of title.matchAll(/(api|workers \+ scheduler) pids? ([\d, ]+)/g)) {
     const role = m[1]!.split(' ')[0]!;
-    const found = m[2]!.split(',').map((p) => Number(p.trim())).filter(Boolean);
+    const found = m[2]!
+      .split(',')
+      .map((p) => Number(p.trim()))
+      .filter(Boolean);
     found.forEach((pid, i) => (pids[`${role}${i || ''}`] = pid));
   }
   return {
@@ -77,7 +96,9 @@ async function startService(bench: BenchDeps, workers: string): Promise<Service>
 async function account(pool: Pool, receiverUrl?: string): Promise<string> {
   const call = async (path: string, body: unknown, token?: string) => {
     const res = await pool.request({
-      path, method: 'POST', body: JSON.stringify(body),
+      path,
+      method: 'POST',
+      body: JSON.stringify(body),
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     });
     const json = (await res.body.json()) as any;
@@ -94,7 +115,8 @@ async function account(pool: Pool, receiverUrl?: string): Promise<string> {
 /** POST /v1/contacts with `n` in its metadata; rejects on anything but 201. */
 const createContact = (pool: Pool, token: string) => async (n: number) => {
   const res = await pool.request({
-    path: '/v1/contacts', method: 'POST',
+    path: '/v1/contacts',
+    method: 'POST',
     body: JSON.stringify({ name: `Contact ${n}`, email: `c${n}@example.com`, metadata: { n } }),
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
   });
@@ -113,16 +135,21 @@ async function requestLatency(rate: number, fire: (n: number) => Promise<unknown
   const round = async (count: number, record: boolean) => {
     const first = floorN;
     floorN += count;
-    await pacedWhile(rate, first, (i) => i < count, async (n) => {
-      const t0 = performance.now();
-      await fire(n).then(
-        () => record && latencies.push(performance.now() - t0),
-        (err: Error) => {
-          failed += 1;
-          lastError = err.message;
-        },
-      );
-    });
+    await pacedWhile(
+      rate,
+      first,
+      (i) => i < count,
+      async (n) => {
+        const t0 = performance.now();
+        await fire(n).then(
+          () => record && latencies.push(performance.now() - t0),
+          (err: Error) => {
+            failed += 1;
+            lastError = err.message;
+          },
+        );
+      },
+    );
   };
   await round(Math.round(rate), false);
   await round(Math.round(rate * SECONDS), true);
@@ -184,8 +211,14 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
     }
     const rssMb = Object.fromEntries(Object.entries(service.pids).map(([k, pid]) => [k, rssMbOf(pid)]));
     return {
-      pids: service.pids, floors, pipeline, p99OverFloorsAt300: ratioAt300,
-      floorsHoldPerS: floorsHold, pipelineHoldsPerS: pipelineHolds, cpuUsPerEventAt300: cpuAt300, rssMb,
+      pids: service.pids,
+      floors,
+      pipeline,
+      p99OverFloorsAt300: ratioAt300,
+      floorsHoldPerS: floorsHold,
+      pipelineHoldsPerS: pipelineHolds,
+      cpuUsPerEventAt300: cpuAt300,
+      rssMb,
     };
   } finally {
     await queue.close();

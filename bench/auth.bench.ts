@@ -35,17 +35,37 @@ export const authBenchmark: Benchmark = {
     const { deps, close } = await env.createDeps();
     let server: Server | undefined;
     try {
-      const { account, user } = await signup(deps, { accountName: 'Bench', email: `bench-${newId('usr')}@example.com`, password: 'bench password 123' });
+      const { account, user } = await signup(deps, {
+        accountName: 'Bench',
+        email: `bench-${newId('usr')}@example.com`,
+        password: 'bench password 123',
+      });
       const agentId = newId('agt');
-      await deps.db('agents').insert({ id: agentId, account_id: account.id, name: 'Bench agent', config: JSON.stringify({ autoReply: 'hi' }) });
-      const owner: SessionPrincipal = { type: 'session', accountId: account.id, userId: user.id, sessionId: 'bench', role: 'owner' };
+      await deps.db('agents').insert({
+        id: agentId,
+        account_id: account.id,
+        name: 'Bench agent',
+        config: JSON.stringify({ autoReply: 'hi' }),
+      });
+      const owner: SessionPrincipal = {
+        type: 'session',
+        accountId: account.id,
+        userId: user.id,
+        sessionId: 'bench',
+        role: 'owner',
+      };
       // The per-agent key is minted through the service with the bench agent's id, as the route would.
       const { secret } = await mintAgentKey(deps, { principal: owner, ip: '127.0.0.1' }, agentId, { name: 'bench' });
 
       const { app, api } = createApp(deps);
-      api.get('/bench/public/agents/:agentId', publicAccess, { operationId: 'benchGetAgent', summary: 'bench only', tag: 'Agents', response: null }, async (ctx) => {
-        ctx.body = await getAgent(deps, owner, ctx.params.agentId!);
-      });
+      api.get(
+        '/bench/public/agents/:agentId',
+        publicAccess,
+        { operationId: 'benchGetAgent', summary: 'bench only', tag: 'Agents', response: null },
+        async (ctx) => {
+          ctx.body = await getAgent(deps, owner, ctx.params.agentId!);
+        },
+      );
       server = createServer(app.callback());
       server.keepAliveTimeout = 65_000;
       await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
@@ -66,12 +86,21 @@ export const authBenchmark: Benchmark = {
       const rounds: Array<{ pub: Result; auth: Result }> = [];
       for (let i = 0; i < ROUNDS; i++) {
         const slice = Math.max(1, Math.round(DURATION_S / ROUNDS));
-        const first = await fire(i % 2 ? { url: authedUrl, headers, connections: CONNECTIONS, duration: slice } : { url: publicUrl, connections: CONNECTIONS, duration: slice });
-        const second = await fire(i % 2 ? { url: publicUrl, connections: CONNECTIONS, duration: slice } : { url: authedUrl, headers, connections: CONNECTIONS, duration: slice });
+        const first = await fire(
+          i % 2
+            ? { url: authedUrl, headers, connections: CONNECTIONS, duration: slice }
+            : { url: publicUrl, connections: CONNECTIONS, duration: slice },
+        );
+        const second = await fire(
+          i % 2
+            ? { url: publicUrl, connections: CONNECTIONS, duration: slice }
+            : { url: authedUrl, headers, connections: CONNECTIONS, duration: slice },
+        );
         rounds.push(i % 2 ? { auth: first, pub: second } : { pub: first, auth: second });
       }
       const ratios = rounds.map((r) => r.auth.requests.average / r.pub.requests.average).sort((a, b) => a - b);
-      const median = (xs: number[]) => (xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2);
+      const median = (xs: number[]) =>
+        xs.length % 2 ? xs[(xs.length - 1) / 2]! : (xs[xs.length / 2 - 1]! + xs[xs.length / 2]!) / 2;
       const pubRps = median(rounds.map((r) => r.pub.requests.average).sort((a, b) => a - b));
       const authRps = median(rounds.map((r) => r.auth.requests.average).sort((a, b) => a - b));
       const ratio = median(ratios);
@@ -105,7 +134,10 @@ export const authBenchmark: Benchmark = {
         p50: medianOf(fixedRounds.map((r) => r.auth.latency.p50)),
         p975: medianOf(fixedRounds.map((r) => r.auth.latency.p97_5)),
       };
-      const fixedPublic = { p99: medianOf(fixedRounds.map((r) => r.pub.latency.p99)), p50: medianOf(fixedRounds.map((r) => r.pub.latency.p50)) };
+      const fixedPublic = {
+        p99: medianOf(fixedRounds.map((r) => r.pub.latency.p99)),
+        p50: medianOf(fixedRounds.map((r) => r.pub.latency.p50)),
+      };
       const p99s = (side: 'auth' | 'pub') => fixedRounds.map((r) => r[side].latency.p99).join(', ');
       const errors = [...rounds, ...fixedRounds].flatMap((r) => [r.pub, r.auth]).reduce((n, r) => n + non2xx(r), 0);
       return {

@@ -12,11 +12,28 @@ const target = process.env.BENCH_TARGET!;
 const worker = new Worker(
   'bench-bare',
   async (job) => {
-    const body = JSON.stringify({ id: job.id, event: 'message.sent', timestamp: new Date().toISOString(), apiVersion: '2026-11-01', inboxId: null, messageId: null, payload: { n: job.data.n } });
-    const res = await request(target, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher });
+    const body = JSON.stringify({
+      id: job.id,
+      event: 'message.sent',
+      timestamp: new Date().toISOString(),
+      apiVersion: '2026-11-01',
+      inboxId: null,
+      messageId: null,
+      payload: { n: job.data.n },
+    });
+    const res = await request(target, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'application/json' },
+      dispatcher,
+    });
     await res.body.text();
   },
-  { connection: createWorkerRedis(config.redis.url), prefix: config.bullmqPrefix, concurrency: config.webhooks.concurrency },
+  {
+    connection: createWorkerRedis(config.redis.url),
+    prefix: config.bullmqPrefix,
+    concurrency: config.webhooks.concurrency,
+  },
 );
 await worker.waitUntilReady();
 process.stdout.write('ready\n');

@@ -59,7 +59,8 @@ export function createBenchEnv(databaseUrl: string, redisUrl: string, runId: str
       };
     },
     async dropAll() {
-      for (const name of created.splice(0)) await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+      for (const name of created.splice(0))
+        await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
     },
   };
 }

@@ -19,7 +19,11 @@ export const enqueueOneBenchmark: Benchmark = {
         for (const mode of ['addBulk', 'add'] as const) {
           const before = process.cpuUsage();
           for (let i = 0; i < N; i++) {
-            const job = { name: jobs.deliverWebhook.name, data: { deliveryId: crypto.randomUUID(), seq: 1 }, opts: { ...opts, jobId: `${mode}.${round}.${i}` } };
+            const job = {
+              name: jobs.deliverWebhook.name,
+              data: { deliveryId: crypto.randomUUID(), seq: 1 },
+              opts: { ...opts, jobId: `${mode}.${round}.${i}` },
+            };
             if (mode === 'add') await queue.add(job.name, job.data, job.opts);
             else await queue.addBulk([job]);
           }

@@ -36,7 +36,10 @@ export async function renderP99Chart(points: SweepPoint[], out: string, title: s
   const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
   const svg = await view.toSVG();
   view.finalize();
-  writeFileSync(out, new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true } }).render().asPng());
+  writeFileSync(
+    out,
+    new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true } }).render().asPng(),
+  );
 }
 
 if (process.argv[1]?.endsWith('p99-chart.ts')) {

@@ -48,7 +48,8 @@ async function main() {
       console.log(`\n== ${bench.name}`);
       try {
         const figures = await bench.run(env);
-        for (const [k, v] of Object.entries(figures)) console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+        for (const [k, v] of Object.entries(figures))
+          console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
       } catch (err) {
         failed = true;
         console.error(`  failed: ${(err as Error).stack ?? String(err)}`);

@@ -34,8 +34,13 @@ const WINDOW_S = Number(process.env.BENCH_SCALE_WINDOW_S ?? 6);
 /** Retention passes in (b), each dropping one day. */
 const PASSES = 3;
 
-const log = (msg: string) => process.env.BENCH_SCALE_VERBOSE && console.log(`  ${new Date().toISOString().slice(11, 19)} ${msg}`);
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const log = (msg: string) =>
+  process.env.BENCH_SCALE_VERBOSE && console.log(`  ${new Date().toISOString().slice(11, 19)} ${msg}`);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 const ratio = (a: number, b: number) => +(a / b).toFixed(2);
 
 /** Seeds ROWS rows per table over [today - (retention + PASSES) days, now): the oldest PASSES days expire one by one. */
@@ -67,10 +72,16 @@ async function relaySweep(deps: Deps) {
     const started = performance.now();
     const result = await relayOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
     if (i >= 10) times.push(performance.now() - started);
-    if (result.overdue) throw new Error(`the relay sweep found ${result.overdue} overdue deliveries; nothing should be due`);
+    if (result.overdue)
+      throw new Error(`the relay sweep found ${result.overdue} overdue deliveries; nothing should be due`);
   }
   const sorted = times.sort((a, b) => a - b);
-  return { runs: sorted.length, medianMs: +percentile(sorted, 50).toFixed(2), p99Ms: +percentile(sorted, 99).toFixed(2), maxMs: +sorted[sorted.length - 1]!.toFixed(2) };
+  return {
+    runs: sorted.length,
+    medianMs: +percentile(sorted, 50).toFixed(2),
+    p99Ms: +percentile(sorted, 99).toFixed(2),
+    maxMs: +sorted[sorted.length - 1]!.toFixed(2),
+  };
 }
 
 /** The oldest day partition of webhook_deliveries (after the retention pass: the oldest day retained). */
@@ -90,7 +101,9 @@ async function deleteDayInBatches(db: Db, day: Date) {
     let after: string | null = null;
     for (;;) {
       const started = performance.now();
-      const { rows: [batch] } = await db.raw(
+      const {
+        rows: [batch],
+      } = await db.raw(
         `WITH batch AS (
            SELECT id, created_at FROM ?? WHERE created_at >= ?::timestamptz AND created_at < ?::timestamptz AND (?::${idType} IS NULL OR id > ?::${idType})
             ORDER BY id LIMIT ${DELETE_BATCH}
@@ -135,7 +148,11 @@ async function underLoad(deps: Deps, receiver: Receiver, rate: number) {
       const retentionDays = deps.config.webhooks.retentionDays + k;
       let result: Awaited<ReturnType<typeof maintainPartitions>> | undefined;
       const w = await window(`retention pass (${retentionDays} days)`, async () => {
-        result = await maintainPartitions({ ...deps, db: maintenanceDb, config: { ...deps.config, webhooks: { ...deps.config.webhooks, retentionDays } } });
+        result = await maintainPartitions({
+          ...deps,
+          db: maintenanceDb,
+          config: { ...deps.config, webhooks: { ...deps.config.webhooks, retentionDays } },
+        });
       });
       passes.push({ window: w, result: result! });
       without.push(await window('without'));
@@ -175,13 +192,17 @@ export const scaleBenchmark: Benchmark = {
       // (a) a warm-up round on each, then rounds alternating between the two databases; medians compared.
       await endToEnd(large.deps, receiver, Math.round(N / 6));
       await endToEnd(empty.deps, receiver, Math.round(N / 6));
-      const rounds = { large: [] as Array<{ drainPerS: number; commitMs: number }>, empty: [] as Array<{ drainPerS: number; commitMs: number }> };
+      const rounds = {
+        large: [] as Array<{ drainPerS: number; commitMs: number }>,
+        empty: [] as Array<{ drainPerS: number; commitMs: number }>,
+      };
       for (let r = 0; r < ROUNDS; r++) {
         rounds.large.push(await endToEnd(large.deps, receiver, N));
         rounds.empty.push(await endToEnd(empty.deps, receiver, N));
         log(`round ${r}: large ${JSON.stringify(rounds.large.at(-1))} empty ${JSON.stringify(rounds.empty.at(-1))}`);
       }
-      const commitPerS = (xs: Array<{ commitMs: number }>) => Math.round(median(xs.map((x) => N / (x.commitMs / 1000))));
+      const commitPerS = (xs: Array<{ commitMs: number }>) =>
+        Math.round(median(xs.map((x) => N / (x.commitMs / 1000))));
       const drainPerS = (xs: Array<{ drainPerS: number }>) => Math.round(median(xs.map((x) => x.drainPerS)));
       const a = {
         large: { commitEventsPerS: commitPerS(rounds.large), deliveriesPerS: drainPerS(rounds.large) },
@@ -220,11 +241,20 @@ export const scaleBenchmark: Benchmark = {
         b_retention_p99_over_without: bRatio,
         b_each_pass_ratio: passRatios,
         b_p99_ms: { without: p99s.slice(0, PASSES + 1), with_retention: load.passes.map((p) => p.window.p99Ms) },
-        b_retention_passes: load.passes.map((p) => ({ ms: p.window.duringMs, dropped: p.result.dropped, keptForPending: p.result.keptForPending })),
+        b_retention_passes: load.passes.map((p) => ({
+          ms: p.window.duringMs,
+          dropped: p.result.dropped,
+          keptForPending: p.result.keptForPending,
+        })),
         c_relay_sweep_nothing_due: c,
         c_relay_sweep_empty_tables: cEmpty,
         d_batched_delete_p99_over_without: dRatio,
-        d_batched_delete: { ms: load.withDeletes.duringMs, ...load.deleted, p99Ms: load.withDeletes.p99Ms, withoutP99Ms: p99s.slice(PASSES) },
+        d_batched_delete: {
+          ms: load.withDeletes.duringMs,
+          ...load.deleted,
+          p99Ms: load.withDeletes.p99Ms,
+          withoutP99Ms: p99s.slice(PASSES),
+        },
         e_relay_sweep_after_fast_fill: e,
         d_over_b_time: load.withDeletes.duringMs ? Math.round(load.withDeletes.duringMs / median(passMs)) : null,
         windows: { without: load.without, passes: load.passes.map((p) => p.window), withDeletes: load.withDeletes },
@@ -235,7 +265,15 @@ export const scaleBenchmark: Benchmark = {
           c_p99_le_5ms: c.p99Ms <= 5,
           b_each_pass_dropped_one_day: load.passes.every((p) => p.result.dropped.length === 3),
         },
-        settings: { rows: ROWS, deliveriesPerRound: N, rounds: ROUNDS, rate: Math.round(rate), windowS: WINDOW_S, deleteBatch: DELETE_BATCH, retentionDays: large.deps.config.webhooks.retentionDays },
+        settings: {
+          rows: ROWS,
+          deliveriesPerRound: N,
+          rounds: ROUNDS,
+          rate: Math.round(rate),
+          windowS: WINDOW_S,
+          deleteBatch: DELETE_BATCH,
+          retentionDays: large.deps.config.webhooks.retentionDays,
+        },
       };
     } finally {
       await receiver.close();

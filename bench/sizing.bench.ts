@@ -6,7 +6,15 @@ import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import { seedTraffic } from '../test/helpers/seed-traffic.js';
 import type { Benchmark } from './run.js';
 import { retainedTraffic, tableSizes } from './table-sizes.js';
-import { commitEvent, commitEvents, machineCpuMs, processCpuMs, spawnWorkerProcess, subscriber, WEBHOOK_ENV } from './webhook-helpers.js';
+import {
+  commitEvent,
+  commitEvents,
+  machineCpuMs,
+  processCpuMs,
+  spawnWorkerProcess,
+  subscriber,
+  WEBHOOK_ENV,
+} from './webhook-helpers.js';
 
 // Sizing (issue 12, docs/scaling.md): the figures a capacity plan multiplies.
 //   - bytes per event, delivery and attempt row, indexes included (BENCH_SIZING_ROWS rows per table, seeded as
@@ -33,7 +41,10 @@ function uuidV7(at: number): string {
 }
 
 /** Bytes held by this run's BullMQ keys (MEMORY USAGE … SAMPLES 0, every element counted), by kind of key. */
-async function prefixBytes(redis: Redis, prefix: string): Promise<{ jobs: number; jobBytes: number; otherBytes: number; byKey: Record<string, number> }> {
+async function prefixBytes(
+  redis: Redis,
+  prefix: string,
+): Promise<{ jobs: number; jobBytes: number; otherBytes: number; byKey: Record<string, number> }> {
   let cursor = '0';
   const out = { jobs: 0, jobBytes: 0, otherBytes: 0, byKey: {} as Record<string, number> };
   do {
@@ -71,13 +82,20 @@ async function redisPerJob(deps: Deps, redis: Redis, delayMs: number) {
   const usedBefore = await usedMemory(redis);
   const now = Date.now();
   for (let i = 0; i < JOBS; i += 1000) {
-    const armed = Array.from({ length: Math.min(1000, JOBS - i) }, (_, k) => ({ id: uuidV7(now - (i + k)), job_seq: 1 }));
+    const armed = Array.from({ length: Math.min(1000, JOBS - i) }, (_, k) => ({
+      id: uuidV7(now - (i + k)),
+      job_seq: 1,
+    }));
     await enqueueDeliveryJobs(deps, armed, delayMs);
   }
   const after = await prefixBytes(redis, prefix);
   const usedAfter = await usedMemory(redis);
   await deps.queues['webhook-delivery'].obliterate({ force: true });
-  const structures = Object.fromEntries(Object.entries(after.byKey).map(([k, v]) => [k, v - (before.byKey[k] ?? 0)]).filter(([, v]) => Number(v) !== 0));
+  const structures = Object.fromEntries(
+    Object.entries(after.byKey)
+      .map(([k, v]) => [k, v - (before.byKey[k] ?? 0)])
+      .filter(([, v]) => Number(v) !== 0),
+  );
   const total = after.jobBytes + after.otherBytes - before.jobBytes - before.otherBytes;
   const eventsStream = Number(structures['webhook-delivery:events'] ?? 0);
   return {
@@ -104,7 +122,8 @@ async function postgresCpu(deps: Deps): Promise<Map<number, number>> {
 }
 
 /** Postgres CPU ms between two postgresCpu() readings (backends present at both; pools keep theirs open). */
-const postgresCpuMs = (a: Map<number, number>, b: Map<number, number>) => [...b].reduce((sum, [pid, ms]) => sum + (a.has(pid) ? ms - a.get(pid)! : 0), 0);
+const postgresCpuMs = (a: Map<number, number>, b: Map<number, number>) =>
+  [...b].reduce((sum, [pid, ms]) => sum + (a.has(pid) ? ms - a.get(pid)! : 0), 0);
 
 /** Redis server CPU ms so far (INFO cpu; the whole server, shared with whatever else uses it). */
 async function redisCpuMs(redis: Redis): Promise<number> {
@@ -121,7 +140,13 @@ async function workerProcessRate(deps: Deps, redis: Redis, receiver: Receiver) {
   try {
     const mark = async (n: number) => {
       await receiver.waitFor(n, 300_000);
-      return { at: performance.now(), proc: processCpuMs(worker.pid!), machine: machineCpuMs(), pg: await postgresCpu(deps), redis: await redisCpuMs(redis) };
+      return {
+        at: performance.now(),
+        proc: processCpuMs(worker.pid!),
+        machine: machineCpuMs(),
+        pg: await postgresCpu(deps),
+        redis: await redisCpuMs(redis),
+      };
     };
     const lo = Math.round(DRAIN * 0.1);
     const hi = Math.round(DRAIN * 0.9);
@@ -129,17 +154,18 @@ async function workerProcessRate(deps: Deps, redis: Redis, receiver: Receiver) {
     const b = await mark(hi);
     const seconds = (b.at - a.at) / 1000;
     const count = hi - lo;
-    const cpu = a.proc !== null && b.proc !== null && a.machine !== null && b.machine !== null
-      ? {
-          workerProcessCoresBusy: +((b.proc - a.proc) / 1000 / seconds).toFixed(2),
-          machineCoresBusy: +((b.machine - a.machine) / 1000 / seconds).toFixed(2),
-          deliveriesPerWorkerCpuSecond: Math.round(count / ((b.proc - a.proc) / 1000)),
-          deliveriesPerMachineCpuSecond: Math.round(count / ((b.machine - a.machine) / 1000)),
-          workerCpuUsPerDelivery: Math.round(((b.proc - a.proc) * 1000) / count),
-          postgresCpuUsPerDelivery: Math.round((postgresCpuMs(a.pg, b.pg) * 1000) / count),
-          redisCpuUsPerDelivery: Math.round(((b.redis - a.redis) * 1000) / count),
-        }
-      : {};
+    const cpu =
+      a.proc !== null && b.proc !== null && a.machine !== null && b.machine !== null
+        ? {
+            workerProcessCoresBusy: +((b.proc - a.proc) / 1000 / seconds).toFixed(2),
+            machineCoresBusy: +((b.machine - a.machine) / 1000 / seconds).toFixed(2),
+            deliveriesPerWorkerCpuSecond: Math.round(count / ((b.proc - a.proc) / 1000)),
+            deliveriesPerMachineCpuSecond: Math.round(count / ((b.machine - a.machine) / 1000)),
+            workerCpuUsPerDelivery: Math.round(((b.proc - a.proc) * 1000) / count),
+            postgresCpuUsPerDelivery: Math.round((postgresCpuMs(a.pg, b.pg) * 1000) / count),
+            redisCpuUsPerDelivery: Math.round(((b.redis - a.redis) * 1000) / count),
+          }
+        : {};
     return { deliveriesPerS: Math.round(count / seconds), deliveries: count, ...cpu };
   } finally {
     worker.kill('SIGKILL');
@@ -174,7 +200,9 @@ async function commitCost(deps: Deps, redis: Redis, receiver: Receiver) {
     apiProcessCoresBusy: +((cpu.user + cpu.system) / 1e6 / seconds).toFixed(2),
     postgresCpuUsPerEvent: Math.round((postgresCpuMs(pg0, pg1) * 1000) / n),
     redisCpuUsPerEvent: Math.round(((redis1 - redis0) * 1000) / n),
-    ...(machine0 !== null && machine1 !== null ? { machineCpuUsPerEvent: Math.round(((machine1 - machine0) * 1000) / n) } : {}),
+    ...(machine0 !== null && machine1 !== null
+      ? { machineCpuUsPerEvent: Math.round(((machine1 - machine0) * 1000) / n) }
+      : {}),
   };
 }
 
@@ -197,7 +225,13 @@ export const sizingBenchmark: Benchmark = {
         redis_per_delayed_delivery_job: delayed,
         one_worker_process: worker,
         api_commit_one_event_per_transaction: api,
-        settings: { rows: ROWS, jobs: JOBS, drained: DRAIN, concurrency: deps.config.webhooks.concurrency, commitSeconds: COMMIT_S },
+        settings: {
+          rows: ROWS,
+          jobs: JOBS,
+          drained: DRAIN,
+          concurrency: deps.config.webhooks.concurrency,
+          commitSeconds: COMMIT_S,
+        },
       };
     } finally {
       await receiver.close();

@@ -18,7 +18,9 @@ export interface TableSize {
 export async function tableSizes(db: Db, rows: number): Promise<Record<string, TableSize>> {
   const out: Record<string, TableSize> = {};
   for (const table of PARTITIONED_TABLES) {
-    const { rows: [r] } = await db.raw(
+    const {
+      rows: [r],
+    } = await db.raw(
       `SELECT sum(pg_table_size(c.oid))::bigint AS table_bytes, sum(pg_indexes_size(c.oid))::bigint AS index_bytes
          FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
         WHERE i.inhparent = ?::regclass AND c.reltuples > 0`,

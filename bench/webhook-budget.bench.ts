@@ -13,7 +13,16 @@ import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import { createBenchEnv } from './bench-env.js';
 import { profileWhile, summarizeProfile, type CpuProfile } from './cpu-profile.js';
 import type { Benchmark } from './run.js';
-import { commitEvent, countAttempts, owner, paced, processCpuMs, spawnWorkerProcess, subscriber, WEBHOOK_ENV } from './webhook-helpers.js';
+import {
+  commitEvent,
+  countAttempts,
+  owner,
+  paced,
+  processCpuMs,
+  spawnWorkerProcess,
+  subscriber,
+  WEBHOOK_ENV,
+} from './webhook-helpers.js';
 
 // The per-event budget of the delivery pipeline (docs/performance.md): events committed one per transaction at a
 // paced rate by this process (the API side) and delivered by the service's workers in their own process, on a
@@ -52,7 +61,12 @@ function childrenCpu(ppid: number): Map<number, number> {
 }
 
 function snapshot(p: Processes) {
-  return { bench: cpuOf(p.bench), worker: p.worker ? cpuOf(p.worker) : 0, postgres: childrenCpu(p.postmaster), redis: cpuOf(p.redis) };
+  return {
+    bench: cpuOf(p.bench),
+    worker: p.worker ? cpuOf(p.worker) : 0,
+    postgres: childrenCpu(p.postmaster),
+    redis: cpuOf(p.redis),
+  };
 }
 
 /** µs of CPU per event by process, from two snapshots; a backend started meanwhile counts from zero. */
@@ -60,7 +74,12 @@ function perEvent(before: ReturnType<typeof snapshot>, after: ReturnType<typeof 
   const us = (ms: number) => Math.round((ms * 1000) / events);
   let postgres = 0;
   for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
-  const out = { bench: us(after.bench - before.bench), worker: us(after.worker - before.worker), postgres: us(postgres), redis: us(after.redis - before.redis) };
+  const out = {
+    bench: us(after.bench - before.bench),
+    worker: us(after.worker - before.worker),
+    postgres: us(postgres),
+    redis: us(after.redis - before.redis),
+  };
   return { ...out, total: out.bench + out.worker + out.postgres + out.redis };
 }
 
@@ -115,7 +134,8 @@ function profileParts(profile: CpuProfile, cpuUsPerEvent: number) {
 async function waitForArrivals(receiver: Receiver, path: string, n: number) {
   const deadline = Date.now() + 60_000;
   while (receiver.received.filter((r) => r.path === path).length < n) {
-    if (Date.now() > deadline) throw new Error(`only ${receiver.received.filter((r) => r.path === path).length} of ${n} arrived`);
+    if (Date.now() > deadline)
+      throw new Error(`only ${receiver.received.filter((r) => r.path === path).length} of ${n} arrived`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -128,7 +148,12 @@ async function measure(deps: Deps, admin: Redis, procs: Processes, events: numbe
   await round();
   const seconds = (performance.now() - started) / 1000;
   const after = snapshot(procs);
-  return { cpuUsPerEvent: perEvent(before, after, events), seconds: +seconds.toFixed(2), statements: await statements(deps, events), redis: await redisCommands(admin, events) };
+  return {
+    cpuUsPerEvent: perEvent(before, after, events),
+    seconds: +seconds.toFixed(2),
+    statements: await statements(deps, events),
+    redis: await redisCommands(admin, events),
+  };
 }
 
 /** The pipeline: commits at RATE/s here, the service's workers (profiled) in their own process. */
@@ -153,7 +178,9 @@ async function pipeline(deps: Deps, admin: Redis, receiver: Receiver, procs: Pro
         await waitForArrivals(receiver, path, warm + n);
         while ((await countAttempts(deps, webhookId)) < warm + n) await new Promise((r) => setTimeout(r, 5));
       });
-      const written = new Promise((resolve) => worker.stdout!.on('data', (d: Buffer) => d.toString().includes('profiled') && resolve(undefined)));
+      const written = new Promise((resolve) =>
+        worker.stdout!.on('data', (d: Buffer) => d.toString().includes('profiled') && resolve(undefined)),
+      );
       worker.kill('SIGUSR1');
       await written;
       api = profile;
@@ -165,7 +192,10 @@ async function pipeline(deps: Deps, admin: Redis, receiver: Receiver, procs: Pro
       writeFileSync(join(keep, 'api.cpuprofile'), JSON.stringify(api));
       writeFileSync(join(keep, 'worker.cpuprofile'), JSON.stringify(worked));
     }
-    const profileUs = { bench: profileParts(api!, measured.cpuUsPerEvent.bench), worker: profileParts(worked, measured.cpuUsPerEvent.worker) };
+    const profileUs = {
+      bench: profileParts(api!, measured.cpuUsPerEvent.bench),
+      worker: profileParts(worked, measured.cpuUsPerEvent.worker),
+    };
     return { ...measured, profileUs };
   } finally {
     worker.kill('SIGKILL');
@@ -187,7 +217,9 @@ async function commitOnly(deps: Deps, admin: Redis, procs: Processes) {
 /** The floor's second part: bare BullMQ jobs added one by one here and POSTed by a bare worker process. */
 async function bareBullmq(deps: Deps, admin: Redis, receiver: Receiver, procs: Processes) {
   const path = `/bare/${randomBytes(3).toString('hex')}`;
-  const worker: ChildProcess = await spawnWorkerProcess(deps, 'bench/bare-worker.ts', { BENCH_TARGET: `${receiver.url}${path}` });
+  const worker: ChildProcess = await spawnWorkerProcess(deps, 'bench/bare-worker.ts', {
+    BENCH_TARGET: `${receiver.url}${path}`,
+  });
   const connection = createWorkerRedis(deps.config.redis.url);
   const queue = new Queue('bench-bare', { connection, prefix: deps.config.bullmqPrefix });
   try {
@@ -211,9 +243,16 @@ async function bareBullmq(deps: Deps, admin: Redis, receiver: Receiver, procs: P
 export const webhookBudgetBenchmark: Benchmark = {
   name: `webhook-budget: CPU per event per process, statement and profile part at ${RATE}/s, pipeline vs floor (private Postgres + Redis)`,
   async run() {
-    const pgServer = await startPrivatePostgres({ shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'top' });
+    const pgServer = await startPrivatePostgres({
+      shared_preload_libraries: 'pg_stat_statements',
+      'pg_stat_statements.track': 'top',
+    });
     const redisServer = await startPrivateRedis();
-    const env = createBenchEnv(pgServer.urlFor('postgres'), redisServer.url, `${process.pid}_${randomBytes(3).toString('hex')}`);
+    const env = createBenchEnv(
+      pgServer.urlFor('postgres'),
+      redisServer.url,
+      `${process.pid}_${randomBytes(3).toString('hex')}`,
+    );
     const admin = new Redis(redisServer.url);
     const receiver = await startReceiver();
     try {
@@ -223,7 +262,11 @@ export const webhookBudgetBenchmark: Benchmark = {
         const redisPid = Number(/process_id:(\d+)/.exec(await admin.info('server'))![1]);
         const { rows } = await deps.db.raw('SELECT pg_backend_pid() AS pid');
         const backend = (rows as Array<{ pid: number }>)[0]!.pid;
-        const procs: Processes = { bench: process.pid, postmaster: parentOf(readFileSync(`/proc/${backend}/stat`, 'utf8')), redis: redisPid };
+        const procs: Processes = {
+          bench: process.pid,
+          postmaster: parentOf(readFileSync(`/proc/${backend}/stat`, 'utf8')),
+          redis: redisPid,
+        };
         const piped = await pipeline(deps, admin, receiver, procs);
         const commits = await commitOnly(deps, admin, procs);
         const bare = await bareBullmq(deps, admin, receiver, procs);
@@ -234,7 +277,11 @@ export const webhookBudgetBenchmark: Benchmark = {
           pipeline: piped,
           floor_commit_only: commits,
           floor_bare_bullmq_post: bare,
-          cpu_us_per_event: { pipeline: piped.cpuUsPerEvent.total, floor: floorUs, ratio: +(piped.cpuUsPerEvent.total / floorUs).toFixed(2) },
+          cpu_us_per_event: {
+            pipeline: piped.cpuUsPerEvent.total,
+            floor: floorUs,
+            ratio: +(piped.cpuUsPerEvent.total / floorUs).toFixed(2),
+          },
         };
       } finally {
         await close();

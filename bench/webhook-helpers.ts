@@ -17,30 +17,52 @@ export const CONCURRENCY = Number(process.env.BENCH_WEBHOOK_CONCURRENCY ?? 100);
 const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_S ?? 5);
 
 /** The environment of a webhook benchmark's database and its worker processes. */
-export const WEBHOOK_ENV = { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_CONCURRENCY: String(CONCURRENCY), WEBHOOK_RETRY_DELAYS_MS: '1000' } as const;
+export const WEBHOOK_ENV = {
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+  WEBHOOK_RETRY_DELAYS_MS: '1000',
+} as const;
 
 export async function owner(deps: Deps, n: number): Promise<SessionPrincipal> {
-  const { account, user } = await signup(deps, { accountName: `Bench ${n}`, email: `bench${n}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'correct horse battery' });
+  const { account, user } = await signup(deps, {
+    accountName: `Bench ${n}`,
+    email: `bench${n}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`,
+    password: 'correct horse battery',
+  });
   return { type: 'session', accountId: account.id, userId: user.id, sessionId: 'bench', role: 'owner' };
 }
 
 /** A new account with one subscription to `url` for `event`. */
-export async function subscriber(deps: Deps, n: number, url: string, event: EventType): Promise<{ principal: SessionPrincipal; webhookId: string }> {
+export async function subscriber(
+  deps: Deps,
+  n: number,
+  url: string,
+  event: EventType,
+): Promise<{ principal: SessionPrincipal; webhookId: string }> {
   const principal = await owner(deps, n);
   const webhook = await createWebhook(deps, { principal, ip: null }, { url, events: [event] });
   return { principal, webhookId: webhook.id };
 }
 
-export const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Attempts recorded for one subscription (on its page index, so a large table costs nothing). */
 export async function countAttempts(deps: Deps, webhookId: string): Promise<number> {
-  const [row] = await deps.db('webhook_attempts').where({ webhook_id: webhookId }).count<{ count: string }[]>('* as count');
+  const [row] = await deps
+    .db('webhook_attempts')
+    .where({ webhook_id: webhookId })
+    .count<{ count: string }[]>('* as count');
   return Number(row!.count);
 }
 
 /** `n` events for `accountId`, 500 per transaction, committed one transaction after another. */
-export async function commitEvents(deps: Deps, accountId: string, n: number, type: EventType = 'message.received'): Promise<void> {
+export async function commitEvents(
+  deps: Deps,
+  accountId: string,
+  n: number,
+  type: EventType = 'message.received',
+): Promise<void> {
   for (let done = 0; done < n; done += 500) {
     await transactWithEvents(deps, accountId, async (_trx, emit) => {
       for (let i = done; i < Math.min(n, done + 500); i++) await emit({ type, payload: { n: i, text: 'hello' } });
@@ -53,7 +75,11 @@ export async function commitEvents(deps: Deps, accountId: string, n: number, typ
  * to the N-th attempt row. The commit writes the delivery rows and adds their jobs (fan-out happens at commit),
  * so the commit phase is timed too and reported with the drain.
  */
-export async function endToEnd(deps: Deps, receiver: Receiver, n: number): Promise<{ drainPerS: number; commitMs: number }> {
+export async function endToEnd(
+  deps: Deps,
+  receiver: Receiver,
+  n: number,
+): Promise<{ drainPerS: number; commitMs: number }> {
   const { principal, webhookId } = await subscriber(deps, 1, `${receiver.url}/a`, 'message.received');
   const committing = performance.now();
   await commitEvents(deps, principal.accountId, n);
@@ -69,10 +95,24 @@ export async function endToEnd(deps: Deps, receiver: Receiver, n: number): Promi
 }
 
 /** A worker process on this bench's database and prefix: the service's workers as deployed, or the bare baseline. */
-export function spawnWorkerProcess(deps: Deps, script = 'test/helpers/worker-process.ts', env: Record<string, string> = {}): Promise<ChildProcess> {
+export function spawnWorkerProcess(
+  deps: Deps,
+  script = 'test/helpers/worker-process.ts',
+  env: Record<string, string> = {},
+): Promise<ChildProcess> {
   const { config } = deps;
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: { ...process.env, ...WEBHOOK_ENV, ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: config.database.url, REDIS_URL: config.redis.url, BULLMQ_PREFIX: config.bullmqPrefix, APP_SECRET: config.appSecret },
+    env: {
+      ...process.env,
+      ...WEBHOOK_ENV,
+      ...env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: config.database.url,
+      REDIS_URL: config.redis.url,
+      BULLMQ_PREFIX: config.bullmqPrefix,
+      APP_SECRET: config.appSecret,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // Never outlive the bench, even when it fails before its own cleanup.
@@ -89,7 +129,12 @@ export function spawnWorkerProcess(deps: Deps, script = 'test/helpers/worker-pro
  * Calls `fire(n)` for n = first, first + 1, … at `rate`/s without waiting for each other, for as long as
  * `more(i)` says so; resolves with the number fired once all have settled.
  */
-export async function pacedWhile(rate: number, first: number, more: (i: number) => boolean, fire: (n: number) => Promise<unknown>): Promise<number> {
+export async function pacedWhile(
+  rate: number,
+  first: number,
+  more: (i: number) => boolean,
+  fire: (n: number) => Promise<unknown>,
+): Promise<number> {
   const intervalMs = 1000 / rate;
   const start = performance.now();
   const inflight: Promise<unknown>[] = [];
@@ -104,16 +149,24 @@ export async function pacedWhile(rate: number, first: number, more: (i: number) 
 }
 
 /** Calls `fire(n)` for n = first … first + count - 1 at `rate`/s; resolves when all settled. */
-export const paced = (rate: number, first: number, count: number, fire: (n: number) => Promise<unknown>) => pacedWhile(rate, first, (i) => i < count, fire);
+export const paced = (rate: number, first: number, count: number, fire: (n: number) => Promise<unknown>) =>
+  pacedWhile(rate, first, (i) => i < count, fire);
 
 /** One event per transaction, as an API request commits it. */
-export const commitEvent = (deps: Deps, accountId: string, type: EventType = 'message.sent') => (n: number) =>
-  transactWithEvents(deps, accountId, (_trx, emit) => emit({ type, payload: { n } }));
+export const commitEvent =
+  (deps: Deps, accountId: string, type: EventType = 'message.sent') =>
+  (n: number) =>
+    transactWithEvents(deps, accountId, (_trx, emit) => emit({ type, payload: { n } }));
 
 /** CPU time used by the whole machine so far (Linux /proc/stat), or null elsewhere. */
 export function machineCpuMs(): number | null {
   try {
-    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]!
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     return (user! + nice! + system! + irq! + softirq! + steal!) * (1000 / 100);
   } catch {
     return null;
@@ -140,7 +193,10 @@ export async function withMachineCpu(events: number | (() => number), work: () =
   const elapsedMs = performance.now() - started;
   if (before === null || after === null) return {};
   const count = typeof events === 'number' ? events : events();
-  return { machineCoresBusy: +((after - before) / elapsedMs).toFixed(2), cpuUsPerEvent: Math.round(((after - before) * 1000) / count) };
+  return {
+    machineCoresBusy: +((after - before) / elapsedMs).toFixed(2),
+    cpuUsPerEvent: Math.round(((after - before) * 1000) / count),
+  };
 }
 
 export interface LatencyOptions {
@@ -158,7 +214,13 @@ let nextN = 0;
  * `opts.seconds`, or longer while `opts.during` runs) after one second of warm-up (JIT, pools, keep-alive
  * sockets) that is not counted.
  */
-export async function arrivalLatency(receiver: Receiver, path: string, rate: number, fire: (n: number) => Promise<unknown>, opts: LatencyOptions = {}) {
+export async function arrivalLatency(
+  receiver: Receiver,
+  path: string,
+  rate: number,
+  fire: (n: number) => Promise<unknown>,
+  opts: LatencyOptions = {},
+) {
   const sentAt = new Map<number, number>();
   const latencies: number[] = [];
   /** When each counted event was fired, aligned with `latencies`. */
@@ -227,7 +289,9 @@ export async function arrivalLatency(receiver: Receiver, path: string, rate: num
   if (duringError) throw duringError;
   const sorted = [...latencies].sort((a, b) => a - b);
   // The events fired while `during` ran, on their own.
-  const inside = duringSpan ? latencies.filter((_l, i) => firedAt[i]! >= duringSpan![0] && firedAt[i]! <= duringSpan![1]).sort((a, b) => a - b) : [];
+  const inside = duringSpan
+    ? latencies.filter((_l, i) => firedAt[i]! >= duringSpan![0] && firedAt[i]! <= duringSpan![1]).sort((a, b) => a - b)
+    : [];
   return {
     rate: Math.round(rate),
     events: fired,
@@ -236,7 +300,13 @@ export async function arrivalLatency(receiver: Receiver, path: string, rate: num
     p99Ms: +percentile(sorted, 99).toFixed(1),
     maxMs: +sorted[sorted.length - 1]!.toFixed(1),
     ...(duringMs !== undefined ? { duringMs: Math.round(duringMs) } : {}),
-    ...(inside.length ? { firedDuring: inside.length, firedDuringP50Ms: +percentile(inside, 50).toFixed(1), firedDuringP99Ms: +percentile(inside, 99).toFixed(1) } : {}),
+    ...(inside.length
+      ? {
+          firedDuring: inside.length,
+          firedDuringP50Ms: +percentile(inside, 50).toFixed(1),
+          firedDuringP99Ms: +percentile(inside, 99).toFixed(1),
+        }
+      : {}),
     ...(failed ? { failedCommits: failed, lastError } : {}),
     ...cpu,
   };

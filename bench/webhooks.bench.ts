@@ -9,7 +9,19 @@ import { startWorkers } from '../workers/index.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import type { Benchmark } from './run.js';
 import { renderP99Chart } from './p99-chart.js';
-import { arrivalLatency, commitEvent, commitToArrival, CONCURRENCY, endToEnd, owner, paced, percentile, spawnWorkerProcess, WEBHOOK_ENV, withMachineCpu } from './webhook-helpers.js';
+import {
+  arrivalLatency,
+  commitEvent,
+  commitToArrival,
+  CONCURRENCY,
+  endToEnd,
+  owner,
+  paced,
+  percentile,
+  spawnWorkerProcess,
+  WEBHOOK_ENV,
+  withMachineCpu,
+} from './webhook-helpers.js';
 
 // Webhooks (issue 5): (a) end-to-end deliveries/s, event and delivery rows committed → delivery job → signed
 // POST → attempt row; (b) the same number of bare BullMQ jobs whose processor only POSTs with undici; (c) commit →
@@ -26,19 +38,42 @@ async function baseline(deps: Deps, receiver: Receiver, n: number): Promise<numb
   const connection = createWorkerRedis(deps.config.redis.url);
   const queue = new Queue('bench-baseline', { connection, prefix: deps.config.bullmqPrefix });
   const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 10_000 });
-  const body = JSON.stringify({ id: crypto.randomUUID(), event: 'message.received', timestamp: new Date().toISOString(), apiVersion: '2026-11-01', inboxId: null, messageId: null, payload: { n: 0, text: 'hello' } });
+  const body = JSON.stringify({
+    id: crypto.randomUUID(),
+    event: 'message.received',
+    timestamp: new Date().toISOString(),
+    apiVersion: '2026-11-01',
+    inboxId: null,
+    messageId: null,
+    payload: { n: 0, text: 'hello' },
+  });
   for (let i = 0; i < n; i += 1000) {
-    await queue.addBulk(Array.from({ length: Math.min(1000, n - i) }, (_, k) => ({ name: 'post', data: { n: i + k }, opts: { removeOnComplete: { count: 1000 } } })));
+    await queue.addBulk(
+      Array.from({ length: Math.min(1000, n - i) }, (_, k) => ({
+        name: 'post',
+        data: { n: i + k },
+        opts: { removeOnComplete: { count: 1000 } },
+      })),
+    );
   }
   receiver.received.length = 0;
   const started = performance.now();
   const worker = new Worker(
     'bench-baseline',
     async () => {
-      const res = await request(`${receiver.url}/b`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, dispatcher });
+      const res = await request(`${receiver.url}/b`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+        dispatcher,
+      });
       await res.body.text();
     },
-    { connection: createWorkerRedis(deps.config.redis.url), prefix: deps.config.bullmqPrefix, concurrency: CONCURRENCY },
+    {
+      connection: createWorkerRedis(deps.config.redis.url),
+      prefix: deps.config.bullmqPrefix,
+      concurrency: CONCURRENCY,
+    },
   );
   await receiver.waitFor(n, 120_000);
   const seconds = (performance.now() - started) / 1000;
@@ -83,7 +118,9 @@ async function latencyFloor(deps: Deps, receiver: Receiver, rate: number, withCo
   const connection = createWorkerRedis(deps.config.redis.url);
   const queue = new Queue('bench-bare', { connection, prefix: deps.config.bullmqPrefix });
   try {
-    const bare = await arrivalLatency(receiver, path, rate, (n) => queue.add('post', { n }, { removeOnComplete: { count: 1000 } }));
+    const bare = await arrivalLatency(receiver, path, rate, (n) =>
+      queue.add('post', { n }, { removeOnComplete: { count: 1000 } }),
+    );
     return { commitOnly, bareBullmqPost: bare };
   } finally {
     worker.kill('SIGKILL');
@@ -104,7 +141,10 @@ async function commitLatency(deps: Deps, rate: number) {
   const cpu = await withMachineCpu(total, () =>
     paced(rate, 3_000_000, total, async (n) => {
       const t0 = performance.now();
-      await commit(n).then(() => times.push(performance.now() - t0), () => (failed += 1));
+      await commit(n).then(
+        () => times.push(performance.now() - t0),
+        () => (failed += 1),
+      );
     }),
   );
   const sorted = times.sort((a, b) => a - b);
@@ -142,32 +182,57 @@ async function rateSweep(deps: Deps, receiver: Receiver) {
       const commits = await commitLatency(deps, rate);
       const { bareBullmqPost: bare } = await latencyFloor(deps, receiver, rate, false);
       const sum = (a?: number, b?: number) => (a === undefined || b === undefined ? undefined : +(a + b).toFixed(2));
-      row.floor = { p99Ms: +(commits.p99Ms + bare.p99Ms).toFixed(1), coresBusy: sum(commits.machineCoresBusy, bare.machineCoresBusy), cpuUsPerEvent: sum(commits.cpuUsPerEvent, bare.cpuUsPerEvent) };
+      row.floor = {
+        p99Ms: +(commits.p99Ms + bare.p99Ms).toFixed(1),
+        coresBusy: sum(commits.machineCoresBusy, bare.machineCoresBusy),
+        cpuUsPerEvent: sum(commits.cpuUsPerEvent, bare.cpuUsPerEvent),
+      };
       floorOn = row.floor.p99Ms <= SATURATED_MS && !commits.failedCommits;
     }
-    console.log(`  sweep ${rate}/s: pipeline ${JSON.stringify(row.pipeline ?? 'saturated')}  floor ${JSON.stringify(row.floor ?? 'saturated')}`);
+    console.log(
+      `  sweep ${rate}/s: pipeline ${JSON.stringify(row.pipeline ?? 'saturated')}  floor ${JSON.stringify(row.floor ?? 'saturated')}`,
+    );
     rows.push(row);
   }
   const chart = process.env.BENCH_CHART ?? 'docs/performance-p99.png';
-  const points = rows.flatMap((r) => (['pipeline', 'floor'] as const).flatMap((series) => (r[series] ? [{ rate: r.rate, series, p99Ms: r[series].p99Ms }] : [])));
+  const points = rows.flatMap((r) =>
+    (['pipeline', 'floor'] as const).flatMap((series) =>
+      r[series] ? [{ rate: r.rate, series, p99Ms: r[series].p99Ms }] : [],
+    ),
+  );
   const title = 'Webhook delivery: p99 commit → arrival against paced rate';
   writeFileSync(chart.replace(/\.png$/, '.json'), `${JSON.stringify({ title, points, rows }, null, 2)}\n`);
   await renderP99Chart(points, chart, title);
   // The goal's rate: the highest rate whose p99 is within 250 ms, each side.
-  const sustained = (side: 'pipeline' | 'floor') => Math.max(0, ...rows.filter((r) => r[side] && r[side].p99Ms <= 250).map((r) => r.rate));
-  return { rows, sustainedAt250Ms: { pipeline: sustained('pipeline'), floor: sustained('floor'), ratio: +(sustained('pipeline') / Math.max(1, sustained('floor'))).toFixed(2) }, chart };
+  const sustained = (side: 'pipeline' | 'floor') =>
+    Math.max(0, ...rows.filter((r) => r[side] && r[side].p99Ms <= 250).map((r) => r.rate));
+  return {
+    rows,
+    sustainedAt250Ms: {
+      pipeline: sustained('pipeline'),
+      floor: sustained('floor'),
+      ratio: +(sustained('pipeline') / Math.max(1, sustained('floor'))).toFixed(2),
+    },
+    chart,
+  };
 }
 
 /** (d) one event to 1,000 subscriptions of one account: time from commit to the last arrival. */
 async function fanOut(deps: Deps, receiver: Receiver) {
   const principal = await owner(deps, 3);
   for (let i = 0; i < FANOUT; i += 50) {
-    await Promise.all(Array.from({ length: 50 }, (_, k) => createWebhook(deps, { principal, ip: null }, { url: `${receiver.url}/d/${i + k}`, events: ['inbox.created'] })));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, k) =>
+        createWebhook(deps, { principal, ip: null }, { url: `${receiver.url}/d/${i + k}`, events: ['inbox.created'] }),
+      ),
+    );
   }
   const workers = await startWorkers(deps, { schedule: false });
   receiver.received.length = 0;
   const started = performance.now();
-  await transactWithEvents(deps, principal.accountId, (_trx, emit) => emit({ type: 'inbox.created', payload: { id: 'inb_bench' } }));
+  await transactWithEvents(deps, principal.accountId, (_trx, emit) =>
+    emit({ type: 'inbox.created', payload: { id: 'inb_bench' } }),
+  );
   await receiver.waitFor(FANOUT, 60_000);
   const ms = performance.now() - started;
   await workers.close();
@@ -186,7 +251,7 @@ export const webhooksBenchmark: Benchmark = {
       await baseline(deps, receiver, WARMUP);
       const { drainPerS: e2e, commitMs } = await endToEnd(deps, receiver, N);
       const base = await baseline(deps, receiver, N);
-      const withCommit = N / ((N / e2e) + commitMs / 1000);
+      const withCommit = N / (N / e2e + commitMs / 1000);
       const fanMs = await fanOut(deps, receiver);
       const lat = await latency(deps, receiver, Number(process.env.BENCH_LATENCY_RATE ?? e2e / 2));
       // For context: the same at a quarter of (a)'s rate, and the floor under (c) at (c)'s rate.
@@ -195,18 +260,23 @@ export const webhooksBenchmark: Benchmark = {
       // The rate sweep and its chart, after the figures above (BENCH_SWEEP=0 leaves them out).
       const sweep = process.env.BENCH_SWEEP !== '0' ? await rateSweep(deps, receiver) : undefined;
       return {
-        'a_end_to_end_deliveries_per_s': Math.round(e2e),
-        'b_bare_bullmq_undici_jobs_per_s': Math.round(base),
-        'a_over_b': +(e2e / base).toFixed(2),
-        'a_commit_phase_ms': Math.round(commitMs),
-        'a_with_commit_phase_per_s': Math.round(withCommit),
-        'c_commit_to_arrival': lat,
-        'c_at_quarter_rate': latQuarter,
-        'c_floor_commit_only': floor.commitOnly,
-        'c_floor_bare_bullmq_post': floor.bareBullmqPost,
-        'd_fanout_1000_last_arrival_ms': fanMs,
+        a_end_to_end_deliveries_per_s: Math.round(e2e),
+        b_bare_bullmq_undici_jobs_per_s: Math.round(base),
+        a_over_b: +(e2e / base).toFixed(2),
+        a_commit_phase_ms: Math.round(commitMs),
+        a_with_commit_phase_per_s: Math.round(withCommit),
+        c_commit_to_arrival: lat,
+        c_at_quarter_rate: latQuarter,
+        c_floor_commit_only: floor.commitOnly,
+        c_floor_bare_bullmq_post: floor.bareBullmqPost,
+        d_fanout_1000_last_arrival_ms: fanMs,
         ...(sweep ? { sweep_sustained_rate_at_p99_250ms: sweep.sustainedAt250Ms, sweep_chart: sweep.chart } : {}),
-        goals: { a_ge_0_6_b: e2e >= 0.6 * base, a_ge_1500: e2e >= 1500, c_p99_le_100ms: lat.p99Ms <= 100, d_le_3000ms: fanMs <= 3000 },
+        goals: {
+          a_ge_0_6_b: e2e >= 0.6 * base,
+          a_ge_1500: e2e >= 1500,
+          c_p99_le_100ms: lat.p99Ms <= 100,
+          d_le_3000ms: fanMs <= 3000,
+        },
         settings: { deliveries: N, concurrency: CONCURRENCY },
       };
     } finally {

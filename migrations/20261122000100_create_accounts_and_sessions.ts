@@ -13,7 +13,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(`ALTER TABLE accounts ADD CONSTRAINT accounts_credits_nonnegative CHECK (credits_balance >= 0)`);
   await knex.raw(`ALTER TABLE accounts ADD CONSTRAINT accounts_plan CHECK (plan IN ('free', 'pro'))`);
-  await knex.raw(`ALTER TABLE accounts ADD CONSTRAINT accounts_minting CHECK (agent_key_minting IN ('admins', 'account_keys'))`);
+  await knex.raw(
+    `ALTER TABLE accounts ADD CONSTRAINT accounts_minting CHECK (agent_key_minting IN ('admins', 'account_keys'))`,
+  );
 
   await knex.schema.createTable('users', (t) => {
     t.text('id').primary();

@@ -30,14 +30,26 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['agent_id']);
   });
   await knex.raw(`ALTER TABLE api_keys ADD CONSTRAINT api_keys_type CHECK (key_type IN ('account', 'agent'))`);
-  await knex.raw(`ALTER TABLE api_keys ADD CONSTRAINT api_keys_status CHECK (status IN ('active', 'deactivated', 'expired'))`);
-  await knex.raw(`ALTER TABLE api_keys ADD CONSTRAINT api_keys_agent CHECK ((key_type = 'agent') = (agent_id IS NOT NULL))`);
-  await knex.raw(`ALTER TABLE api_keys ADD CONSTRAINT api_keys_cap CHECK (spend_cap_credits IS NULL OR spend_cap_credits >= 0)`);
+  await knex.raw(
+    `ALTER TABLE api_keys ADD CONSTRAINT api_keys_status CHECK (status IN ('active', 'deactivated', 'expired'))`,
+  );
+  await knex.raw(
+    `ALTER TABLE api_keys ADD CONSTRAINT api_keys_agent CHECK ((key_type = 'agent') = (agent_id IS NOT NULL))`,
+  );
+  await knex.raw(
+    `ALTER TABLE api_keys ADD CONSTRAINT api_keys_cap CHECK (spend_cap_credits IS NULL OR spend_cap_credits >= 0)`,
+  );
   // The cap is enforced in the charging UPDATE's WHERE; this makes an overspend impossible even by mistake.
-  await knex.raw(`ALTER TABLE api_keys ADD CONSTRAINT api_keys_within_cap CHECK (spend_cap_credits IS NULL OR spent_credits <= spend_cap_credits)`);
+  await knex.raw(
+    `ALTER TABLE api_keys ADD CONSTRAINT api_keys_within_cap CHECK (spend_cap_credits IS NULL OR spent_credits <= spend_cap_credits)`,
+  );
   // The expiry sweep only ever looks at active keys with an expiry or keys with a pending old secret.
-  await knex.raw(`CREATE INDEX api_keys_active_expiry ON api_keys (expires_at) WHERE status = 'active' AND expires_at IS NOT NULL`);
-  await knex.raw(`CREATE INDEX api_keys_grace ON api_keys (rotation_grace_until) WHERE previous_secret_hash IS NOT NULL`);
+  await knex.raw(
+    `CREATE INDEX api_keys_active_expiry ON api_keys (expires_at) WHERE status = 'active' AND expires_at IS NOT NULL`,
+  );
+  await knex.raw(
+    `CREATE INDEX api_keys_grace ON api_keys (rotation_grace_until) WHERE previous_secret_hash IS NOT NULL`,
+  );
 
   // One row per credit movement: charges (negative delta) and top-ups (positive). GET /v1/billing sums it.
   await knex.schema.createTable('credit_ledger', (t) => {

@@ -72,7 +72,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['account_id', 'created_at']);
     t.index(['status', 'created_at']);
   });
-  await knex.raw(`ALTER TABLE runs ADD CONSTRAINT runs_status CHECK (status IN ('queued', 'running', 'succeeded', 'failed'))`);
+  await knex.raw(
+    `ALTER TABLE runs ADD CONSTRAINT runs_status CHECK (status IN ('queued', 'running', 'succeeded', 'failed'))`,
+  );
 
   await knex.schema.createTable('messages', (t) => {
     t.text('id').primary();
@@ -98,7 +100,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['conversation_id', 'created_at']);
     t.index(['account_id', 'status', 'created_at']);
   });
-  await knex.raw(`ALTER TABLE messages ADD CONSTRAINT messages_status CHECK (status IN ('received', 'draft', 'queued', 'sent', 'failed'))`);
+  await knex.raw(
+    `ALTER TABLE messages ADD CONSTRAINT messages_status CHECK (status IN ('received', 'draft', 'queued', 'sent', 'failed'))`,
+  );
   await knex.raw(`ALTER TABLE messages ADD CONSTRAINT messages_direction CHECK (direction IN ('inbound', 'outbound'))`);
 
   // A readable timeline per agent, written in the same transaction as the change it describes.

@@ -22,7 +22,9 @@ export async function up(knex: Knex): Promise<void> {
     updatedAt(knex, t);
   });
   await knex.raw(`ALTER TABLE webhooks ADD CONSTRAINT webhooks_status CHECK (status IN ('active', 'disabled'))`);
-  await knex.raw(`CREATE INDEX webhooks_account_page ON webhooks (account_id, created_at DESC, id DESC) WHERE deleted_at IS NULL`);
+  await knex.raw(
+    `CREATE INDEX webhooks_account_page ON webhooks (account_id, created_at DESC, id DESC) WHERE deleted_at IS NULL`,
+  );
 
   // One delivery per (event, subscription); its id is the envelope id receivers dedupe on.
   // account_id here and webhook_id/account_id on attempts are deliberately not foreign keys: every insert would
@@ -43,10 +45,14 @@ export async function up(knex: Knex): Promise<void> {
     updatedAt(knex, t);
     t.unique(['event_id', 'webhook_id']);
   });
-  await knex.raw(`ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_status CHECK (status IN ('pending', 'succeeded', 'failed', 'exhausted'))`);
+  await knex.raw(
+    `ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_status CHECK (status IN ('pending', 'succeeded', 'failed', 'exhausted'))`,
+  );
   await knex.raw(`CREATE INDEX webhook_deliveries_page ON webhook_deliveries (webhook_id, created_at DESC, id DESC)`);
   // recoverSince: the failed/exhausted deliveries of one subscription since a time.
-  await knex.raw(`CREATE INDEX webhook_deliveries_unfinished ON webhook_deliveries (webhook_id, created_at) WHERE status IN ('failed', 'exhausted')`);
+  await knex.raw(
+    `CREATE INDEX webhook_deliveries_unfinished ON webhook_deliveries (webhook_id, created_at) WHERE status IN ('failed', 'exhausted')`,
+  );
 
   await knex.schema.createTable('webhook_attempts', (t) => {
     t.text('id').primary();
@@ -65,7 +71,9 @@ export async function up(knex: Knex): Promise<void> {
     ts(t, 'next_attempt_at');
     createdAt(knex, t);
   });
-  await knex.raw(`ALTER TABLE webhook_attempts ADD CONSTRAINT webhook_attempts_status CHECK (status IN ('succeeded', 'failed'))`);
+  await knex.raw(
+    `ALTER TABLE webhook_attempts ADD CONSTRAINT webhook_attempts_status CHECK (status IN ('succeeded', 'failed'))`,
+  );
   await knex.raw(`CREATE INDEX webhook_attempts_page ON webhook_attempts (webhook_id, created_at DESC, id DESC)`);
   await knex.raw(`CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id)`);
 }

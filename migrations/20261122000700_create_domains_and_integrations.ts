@@ -36,7 +36,9 @@ export async function up(knex: Knex): Promise<void> {
     updatedAt(knex, t);
     t.unique(['account_id', 'provider'], { indexName: 'integrations_account_provider_unique' });
   });
-  await knex.raw(`ALTER TABLE integrations ADD CONSTRAINT integrations_provider CHECK (provider IN ('smtp', 'sms-http'))`);
+  await knex.raw(
+    `ALTER TABLE integrations ADD CONSTRAINT integrations_provider CHECK (provider IN ('smtp', 'sms-http'))`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

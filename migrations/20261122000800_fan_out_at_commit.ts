@@ -5,7 +5,9 @@ import type { Knex } from 'knex';
 // was inserted may have missed its after-commit enqueue. events.dispatched_at has no reader left.
 
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`CREATE INDEX webhook_deliveries_unsent ON webhook_deliveries (created_at, id) WHERE status = 'pending' AND attempts = 0`);
+  await knex.raw(
+    `CREATE INDEX webhook_deliveries_unsent ON webhook_deliveries (created_at, id) WHERE status = 'pending' AND attempts = 0`,
+  );
   await knex.raw(`DROP INDEX IF EXISTS events_undispatched`);
   await knex.schema.alterTable('events', (t) => t.dropColumn('dispatched_at'));
 }

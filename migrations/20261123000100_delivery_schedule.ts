@@ -18,12 +18,18 @@ export async function up(knex: Knex): Promise<void> {
            next_attempt_at = coalesce((SELECT max(a.next_attempt_at) FROM webhook_attempts a WHERE a.delivery_id = d.id), d.created_at)
      WHERE d.status = 'pending'`);
   await knex.raw(`ALTER TABLE webhook_deliveries ALTER COLUMN next_attempt_at SET DEFAULT now()`);
-  await knex.raw(`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending'`);
+  await knex.raw(
+    `CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending'`,
+  );
   await knex.raw(`DROP INDEX IF EXISTS webhook_deliveries_unsent`);
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw(`CREATE INDEX webhook_deliveries_unsent ON webhook_deliveries (created_at, id) WHERE status = 'pending' AND attempts = 0`);
+  await knex.raw(
+    `CREATE INDEX webhook_deliveries_unsent ON webhook_deliveries (created_at, id) WHERE status = 'pending' AND attempts = 0`,
+  );
   await knex.raw(`DROP INDEX IF EXISTS webhook_deliveries_due`);
-  await knex.raw(`ALTER TABLE webhook_deliveries DROP COLUMN next_attempt_at, DROP COLUMN job_seq, DROP COLUMN round_attempts`);
+  await knex.raw(
+    `ALTER TABLE webhook_deliveries DROP COLUMN next_attempt_at, DROP COLUMN job_seq, DROP COLUMN round_attempts`,
+  );
 }

@@ -21,8 +21,12 @@ const dayStart = (t: Date) => new Date(Math.floor(t.getTime() / DAY_MS) * DAY_MS
 
 async function renameAside(knex: Knex, table: string): Promise<void> {
   await knex.raw(`ALTER TABLE ?? RENAME TO ??`, [table, `${table}_unpartitioned`]);
-  const { rows } = await knex.raw<{ rows: Array<{ indexname: string }> }>(`SELECT indexname FROM pg_indexes WHERE tablename = ?`, [`${table}_unpartitioned`]);
-  for (const { indexname } of rows) await knex.raw(`ALTER INDEX ?? RENAME TO ??`, [indexname, `${indexname}_unpartitioned`]);
+  const { rows } = await knex.raw<{ rows: Array<{ indexname: string }> }>(
+    `SELECT indexname FROM pg_indexes WHERE tablename = ?`,
+    [`${table}_unpartitioned`],
+  );
+  for (const { indexname } of rows)
+    await knex.raw(`ALTER INDEX ?? RENAME TO ??`, [indexname, `${indexname}_unpartitioned`]);
 }
 
 export async function up(knex: Knex): Promise<void> {
@@ -67,8 +71,12 @@ export async function up(knex: Knex): Promise<void> {
     PRIMARY KEY (id, created_at)
   ) PARTITION BY RANGE (created_at)`);
   await knex.raw(`CREATE INDEX webhook_deliveries_page ON webhook_deliveries (webhook_id, created_at DESC, id DESC)`);
-  await knex.raw(`CREATE INDEX webhook_deliveries_unfinished ON webhook_deliveries (webhook_id, created_at) WHERE status IN ('failed', 'exhausted')`);
-  await knex.raw(`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending'`);
+  await knex.raw(
+    `CREATE INDEX webhook_deliveries_unfinished ON webhook_deliveries (webhook_id, created_at) WHERE status IN ('failed', 'exhausted')`,
+  );
+  await knex.raw(
+    `CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending'`,
+  );
   await knex.raw(`CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id)`);
 
   await knex.raw(`CREATE TABLE webhook_attempts (
@@ -98,11 +106,18 @@ export async function up(knex: Knex): Promise<void> {
       (SELECT min(created_at) FROM webhook_attempts_unpartitioned)) AS oldest`);
   const today = dayStart(new Date());
   const first = dayStart(rows[0]?.oldest ?? today);
-  for (let day = first; day.getTime() <= today.getTime() + PARTITION_DAYS_AHEAD * DAY_MS; day = new Date(day.getTime() + DAY_MS)) {
+  for (
+    let day = first;
+    day.getTime() <= today.getTime() + PARTITION_DAYS_AHEAD * DAY_MS;
+    day = new Date(day.getTime() + DAY_MS)
+  ) {
     const next = new Date(day.getTime() + DAY_MS);
     for (const table of TABLES) {
       // DDL takes no bind parameters; the bounds are ISO strings made here.
-      await knex.raw(`CREATE TABLE ?? PARTITION OF ?? FOR VALUES FROM ('${day.toISOString()}') TO ('${next.toISOString()}')`, [`${table}_d${dayName(day)}`, table]);
+      await knex.raw(
+        `CREATE TABLE ?? PARTITION OF ?? FOR VALUES FROM ('${day.toISOString()}') TO ('${next.toISOString()}')`,
+        [`${table}_d${dayName(day)}`, table],
+      );
     }
   }
 
@@ -126,14 +141,22 @@ export async function down(knex: Knex): Promise<void> {
   }
   await knex.raw(`DROP TABLE webhook_attempts, webhook_deliveries, events`);
   for (const table of TABLES) await knex.raw(`ALTER TABLE ?? RENAME TO ??`, [`${table}_plain`, table]);
-  await knex.raw(`ALTER TABLE events ADD PRIMARY KEY (id), ADD FOREIGN KEY (account_id) REFERENCES accounts (id) ON DELETE CASCADE`);
+  await knex.raw(
+    `ALTER TABLE events ADD PRIMARY KEY (id), ADD FOREIGN KEY (account_id) REFERENCES accounts (id) ON DELETE CASCADE`,
+  );
   await knex.raw(`CREATE INDEX events_account_id_created_at_index ON events (account_id, created_at)`);
   await knex.raw(`ALTER TABLE webhook_deliveries ADD PRIMARY KEY (id), ADD UNIQUE (event_id, webhook_id),
     ADD FOREIGN KEY (webhook_id) REFERENCES webhooks (id) ON DELETE CASCADE, ADD FOREIGN KEY (event_id) REFERENCES events (id) ON DELETE CASCADE`);
   await knex.raw(`CREATE INDEX webhook_deliveries_page ON webhook_deliveries (webhook_id, created_at DESC, id DESC)`);
-  await knex.raw(`CREATE INDEX webhook_deliveries_unfinished ON webhook_deliveries (webhook_id, created_at) WHERE status IN ('failed', 'exhausted')`);
-  await knex.raw(`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending'`);
-  await knex.raw(`ALTER TABLE webhook_attempts ADD PRIMARY KEY (id), ADD FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries (id) ON DELETE CASCADE`);
+  await knex.raw(
+    `CREATE INDEX webhook_deliveries_unfinished ON webhook_deliveries (webhook_id, created_at) WHERE status IN ('failed', 'exhausted')`,
+  );
+  await knex.raw(
+    `CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at, id) WHERE status = 'pending'`,
+  );
+  await knex.raw(
+    `ALTER TABLE webhook_attempts ADD PRIMARY KEY (id), ADD FOREIGN KEY (delivery_id) REFERENCES webhook_deliveries (id) ON DELETE CASCADE`,
+  );
   await knex.raw(`CREATE INDEX webhook_attempts_page ON webhook_attempts (webhook_id, created_at DESC, id DESC)`);
   await knex.raw(`CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id)`);
   await knex.raw(`DROP FUNCTION sb_uuid_v7(timestamptz)`);

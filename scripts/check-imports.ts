@@ -132,7 +132,11 @@ function layerViolations(imports: Import[]): string[] {
       problems.push(`${file} imports ${to}: src/platform imports no other folder`);
     } else if (from === 'workers' && toFolder === 'http') {
       problems.push(`${file} imports ${to}: workers never import src/http`);
-    } else if (file.startsWith('src/') && !HTTP_FOLDERS.has(from) && (koa || toFolder === 'http' || toFolder === 'workers')) {
+    } else if (
+      file.startsWith('src/') &&
+      !HTTP_FOLDERS.has(from) &&
+      (koa || toFolder === 'http' || toFolder === 'workers')
+    ) {
       problems.push(`${file} imports ${to}: a resource folder never imports koa, src/http or workers/`);
     }
   }
@@ -147,7 +151,9 @@ function main(): void {
   for (const component of cyclesOf(graph)) {
     const inside = new Set(component);
     const edges = component.flatMap((a) =>
-      [...(graph.get(a) ?? [])].filter(([b]) => inside.has(b)).map(([b, via]) => `  ${a} → ${b} (${[...new Set(via)].join(', ')})`),
+      [...(graph.get(a) ?? [])]
+        .filter(([b]) => inside.has(b))
+        .map(([b, via]) => `  ${a} → ${b} (${[...new Set(via)].join(', ')})`),
     );
     problems.push(`folders import each other around a cycle: ${component.join(', ')}\n${edges.join('\n')}`);
   }

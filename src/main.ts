@@ -30,10 +30,12 @@ runMain(async () => {
     ...(resolved.redis.clusterNodes ? {} : { REDIS_URL: resolved.redis.url }),
     SHUTDOWN_TIMEOUT_MS: String(Math.floor(config.shutdownTimeoutMs * 0.7)),
   };
-  const supervisor = await startSupervisor({ logger, workers, env, metricsPort: config.metricsPort }).catch(async (err: unknown) => {
-    await local.stop();
-    throw err;
-  });
+  const supervisor = await startSupervisor({ logger, workers, env, metricsPort: config.metricsPort }).catch(
+    async (err: unknown) => {
+      await local.stop();
+      throw err;
+    },
+  );
   const roles = supervisor.describe();
   logStartup(logger, { config: resolved, url: supervisor.publicUrl, roles, started: local.started });
   onShutdown(logger, config.shutdownTimeoutMs, async (deadline) => {

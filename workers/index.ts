@@ -18,7 +18,19 @@ import { runAgentProcessor } from './run-agent.js';
 import { sendMessageProcessor } from './send-message.js';
 
 /** Every processor, by job name. A queue's worker dispatches on the job's name. */
-export const processors: Processor[] = [sweepExpiredSessionsProcessor, sweepExpiredKeysProcessor, fanOutEventProcessor, deliverWebhookProcessor, relayOutboxProcessor, sendMessageProcessor, runAgentProcessor, requeueStuckWorkProcessor, pruneWebhookStatsProcessor, sweepIdempotencyKeysProcessor, maintainPartitionsProcessor];
+export const processors: Processor[] = [
+  sweepExpiredSessionsProcessor,
+  sweepExpiredKeysProcessor,
+  fanOutEventProcessor,
+  deliverWebhookProcessor,
+  relayOutboxProcessor,
+  sendMessageProcessor,
+  runAgentProcessor,
+  requeueStuckWorkProcessor,
+  pruneWebhookStatsProcessor,
+  sweepIdempotencyKeysProcessor,
+  maintainPartitionsProcessor,
+];
 
 /** Per-queue worker settings beyond concurrency (which comes from config.queueConcurrency). */
 export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>> = {
@@ -46,9 +58,20 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
         if (!processor) throw new Error(`no processor for job ${job.name} on ${queue}`);
         return processor.process(deps, processor.job.schema.parse(job.data), job, token);
       },
-      { connection, name, prefix: deps.config.bullmqPrefix, concurrency: deps.config.queueConcurrency[queue] ?? 5, ...queueSettings[queue]?.(deps) },
+      {
+        connection,
+        name,
+        prefix: deps.config.bullmqPrefix,
+        concurrency: deps.config.queueConcurrency[queue] ?? 5,
+        ...queueSettings[queue]?.(deps),
+      },
     );
-    worker.on('failed', (job, err) => deps.logger.warn({ queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message }, 'job failed'));
+    worker.on('failed', (job, err) =>
+      deps.logger.warn(
+        { queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message },
+        'job failed',
+      ),
+    );
     worker.on('error', (err) => deps.logger.error({ queue, err: err.message }, 'worker error'));
     return worker;
   });

@@ -13,7 +13,8 @@ export const maintainPartitionsProcessor = defineProcessor({
     const partitions = result.created || result.dropped.length || result.keptForPending.length;
     const statistics = result.analyzed.length || result.configured.length;
     if (partitions || statistics) deps.logger.info(result, 'partition maintenance');
-    if (result.keptForPending.length) deps.logger.warn({ partitions: result.keptForPending }, 'expired days kept: they still hold pending deliveries');
+    if (result.keptForPending.length)
+      deps.logger.warn({ partitions: result.keptForPending }, 'expired days kept: they still hold pending deliveries');
     return result;
   },
 });

@@ -21,7 +21,8 @@ export const requeueStuckWorkProcessor = defineProcessor({
     for (const runId of runs) await enqueueRun(deps, runId);
     const messages = await findStaleQueuedMessages(deps.db, olderThan, BATCH);
     for (const messageId of messages) await enqueueSend(deps, messageId);
-    if (runs.length || messages.length) deps.logger.info({ runs: runs.length, messages: messages.length }, 'queued work re-enqueued by the sweep');
+    if (runs.length || messages.length)
+      deps.logger.info({ runs: runs.length, messages: messages.length }, 'queued work re-enqueued by the sweep');
     return { runs: runs.length, messages: messages.length };
   },
 });

@@ -32,7 +32,11 @@ export async function ensureSchedules(deps: Deps, onlyBroken = false): Promise<S
       const existing = await queue.getJobScheduler(s.id);
       if (existing && !chainBroken(existing.next, everyMs, deps.config.schedules.checkMs)) continue;
     }
-    await queue.upsertJobScheduler(s.id, { every: everyMs }, { name: s.job.name, data: {}, opts: s.job.options(deps.config) });
+    await queue.upsertJobScheduler(
+      s.id,
+      { every: everyMs },
+      { name: s.job.name, data: {}, opts: s.job.options(deps.config) },
+    );
     upserted.push(s.id);
   }
   return upserted;
@@ -50,7 +54,11 @@ export function watchSchedules(deps: Deps): () => void {
     running = true;
     ensureSchedules(deps, true)
       .then((upserted) => {
-        if (upserted.length) deps.logger.warn({ upserted }, 'job schedulers were missing or past due (Redis lost its data or failed as a run started); upserted again');
+        if (upserted.length)
+          deps.logger.warn(
+            { upserted },
+            'job schedulers were missing or past due (Redis lost its data or failed as a run started); upserted again',
+          );
       })
       .catch((err: Error) => deps.logger.warn({ err: err.message }, 'could not check job schedulers; will retry'))
       .finally(() => (running = false));

@@ -2,7 +2,10 @@ import type { Conn } from '../platform/db.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
 import type { AccountRow, UserRow } from './accounts.schema.js';
 
-export async function insertAccount(conn: Conn, row: Pick<AccountRow, 'id' | 'name' | 'credits_balance'>): Promise<AccountRow> {
+export async function insertAccount(
+  conn: Conn,
+  row: Pick<AccountRow, 'id' | 'name' | 'credits_balance'>,
+): Promise<AccountRow> {
   const [account] = await conn<AccountRow>('accounts').insert(row).returning('*');
   return account!;
 }
@@ -11,7 +14,11 @@ export async function findAccount(conn: Conn, accountId: string): Promise<Accoun
   return conn<AccountRow>('accounts').where({ id: accountId }).first();
 }
 
-export async function updateAccount(conn: Conn, accountId: string, patch: Partial<AccountRow>): Promise<AccountRow | undefined> {
+export async function updateAccount(
+  conn: Conn,
+  accountId: string,
+  patch: Partial<AccountRow>,
+): Promise<AccountRow | undefined> {
   const [account] = await conn<AccountRow>('accounts')
     .where({ id: accountId })
     .update({ ...patch, updated_at: conn.fn.now() as unknown as Date })
@@ -19,8 +26,14 @@ export async function updateAccount(conn: Conn, accountId: string, patch: Partia
   return account;
 }
 
-export async function insertUser(conn: Conn, accountId: string, row: Omit<UserRow, 'account_id' | 'created_at'>): Promise<UserRow> {
-  const [user] = await conn<UserRow>('users').insert({ ...row, account_id: accountId }).returning('*');
+export async function insertUser(
+  conn: Conn,
+  accountId: string,
+  row: Omit<UserRow, 'account_id' | 'created_at'>,
+): Promise<UserRow> {
+  const [user] = await conn<UserRow>('users')
+    .insert({ ...row, account_id: accountId })
+    .returning('*');
   return user!;
 }
 

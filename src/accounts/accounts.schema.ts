@@ -7,11 +7,13 @@ import { idString, outText, timestamp } from '../platform/output.js';
 export const email = text().trim().toLowerCase().email().max(254);
 export const password = text().min(10, 'must be at least 10 characters').max(1024);
 
-export const signupInput = z.object({
-  accountName: text().trim().min(1).max(200),
-  email,
-  password,
-}).strict();
+export const signupInput = z
+  .object({
+    accountName: text().trim().min(1).max(200),
+    email,
+    password,
+  })
+  .strict();
 
 export const loginInput = z.object({ email, password: text().min(1).max(1024) }).strict();
 
@@ -22,13 +24,18 @@ export const accountPatch = z
     lowCreditsThreshold: z.number().int().min(0).max(1_000_000_000).optional(),
   })
   .strict()
-  .refine((p) => p.agentKeyMinting !== undefined || p.lowCreditsThreshold !== undefined, 'send agentKeyMinting and/or lowCreditsThreshold');
+  .refine(
+    (p) => p.agentKeyMinting !== undefined || p.lowCreditsThreshold !== undefined,
+    'send agentKeyMinting and/or lowCreditsThreshold',
+  );
 
-export const memberInput = z.object({
-  email,
-  password,
-  role: z.enum(['admin', 'member']),
-}).strict();
+export const memberInput = z
+  .object({
+    email,
+    password,
+    role: z.enum(['admin', 'member']),
+  })
+  .strict();
 
 export interface AccountRow {
   id: string;
@@ -81,7 +88,13 @@ export const accountResponse = z
   .meta({ id: 'Account' });
 
 export const userResponse = z
-  .object({ id: idString('usr'), accountId: idString('acct'), email: outText(), role: z.enum(['owner', 'admin', 'member']), createdAt: timestamp() })
+  .object({
+    id: idString('usr'),
+    accountId: idString('acct'),
+    email: outText(),
+    role: z.enum(['owner', 'admin', 'member']),
+    createdAt: timestamp(),
+  })
   .meta({ id: 'User' });
 
 export const sessionResponse = z

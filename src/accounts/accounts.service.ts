@@ -18,8 +18,17 @@ export async function signup(deps: Deps, input: z.infer<typeof signupInput>) {
   const passwordHash = await hashPassword(input.password);
   try {
     return await deps.db.transaction(async (trx) => {
-      const account = await repo.insertAccount(trx, { id: newId('acct'), name: input.accountName, credits_balance: deps.config.signupCredits });
-      const user = await repo.insertUser(trx, account.id, { id: newId('usr'), email: input.email, password_hash: passwordHash, role: 'owner' });
+      const account = await repo.insertAccount(trx, {
+        id: newId('acct'),
+        name: input.accountName,
+        credits_balance: deps.config.signupCredits,
+      });
+      const user = await repo.insertUser(trx, account.id, {
+        id: newId('usr'),
+        email: input.email,
+        password_hash: passwordHash,
+        role: 'owner',
+      });
       const session = await issueSession(trx, deps, user);
       return { account, user, session };
     });
@@ -43,7 +52,13 @@ export async function updateAccountPolicy(deps: Deps, caller: Caller, input: z.i
     if (input.lowCreditsThreshold !== undefined) patch.low_credits_threshold = input.lowCreditsThreshold;
     const account = await repo.updateAccount(trx, principal.accountId, patch);
     if (!account) throw notFound('Account');
-    await recordAudit(trx, principal, { action: 'account.updated', targetType: 'account', targetId: account.id, ip, details: { ...input } });
+    await recordAudit(trx, principal, {
+      action: 'account.updated',
+      targetType: 'account',
+      targetId: account.id,
+      ip,
+      details: { ...input },
+    });
     return account;
   });
 }
@@ -53,8 +68,19 @@ export async function addMember(deps: Deps, caller: Caller, input: z.infer<typeo
   const passwordHash = await hashPassword(input.password);
   try {
     return await deps.db.transaction(async (trx) => {
-      const user = await repo.insertUser(trx, principal.accountId, { id: newId('usr'), email: input.email, password_hash: passwordHash, role: input.role });
-      await recordAudit(trx, principal, { action: 'team.member_added', targetType: 'user', targetId: user.id, ip, details: { role: user.role } });
+      const user = await repo.insertUser(trx, principal.accountId, {
+        id: newId('usr'),
+        email: input.email,
+        password_hash: passwordHash,
+        role: input.role,
+      });
+      await recordAudit(trx, principal, {
+        action: 'team.member_added',
+        targetType: 'user',
+        targetId: user.id,
+        ip,
+        details: { role: user.role },
+      });
       return user;
     });
   } catch (err) {

@@ -20,7 +20,13 @@ export interface IssuedSession {
 export async function issueSession(conn: Conn, deps: Pick<Deps, 'config'>, user: UserRow): Promise<IssuedSession> {
   const token = SESSION_PREFIX + randomBase62(40);
   const expiresAt = new Date(now().getTime() + deps.config.sessions.ttlMs);
-  await insertSession(conn, { id: newId('sess'), account_id: user.account_id, user_id: user.id, token_hash: sha256Hex(token), expires_at: expiresAt });
+  await insertSession(conn, {
+    id: newId('sess'),
+    account_id: user.account_id,
+    user_id: user.id,
+    token_hash: sha256Hex(token),
+    expires_at: expiresAt,
+  });
   return { token, expiresAt };
 }
 
@@ -46,7 +52,8 @@ export async function logout(deps: Deps, principal: SessionPrincipal): Promise<v
 export async function resolveSession(deps: Deps, token: string): Promise<SessionPrincipal> {
   const row = await findSessionByHash(deps.db, sha256Hex(token));
   if (!row) throw new AppError('invalid_credential', 'The credential is not valid');
-  if (row.expires_at.getTime() <= now().getTime()) throw new AppError('session_expired', 'The session has expired; log in again');
+  if (row.expires_at.getTime() <= now().getTime())
+    throw new AppError('session_expired', 'The session has expired; log in again');
   return { type: 'session', accountId: row.account_id, userId: row.user_id, sessionId: row.id, role: row.role };
 }
 

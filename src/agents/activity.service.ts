@@ -7,7 +7,12 @@ import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { listActivity as listRows, toActivityResponse } from '../activity/activity.repository.js';
 
 /** The account-wide timeline (optionally one agent's), newest first. */
-export async function listActivity(deps: Deps, principal: Principal, page: PageQuery, filter: { agentId?: string } = {}) {
+export async function listActivity(
+  deps: Deps,
+  principal: Principal,
+  page: PageQuery,
+  filter: { agentId?: string } = {},
+) {
   assertAccountWide(principal);
   return mapPage(await listRows(deps.db, principal.accountId, filter, page), toActivityResponse);
 }

@@ -13,5 +13,6 @@ export function assertAccountWide(principal: Principal): void {
 
 /** Operations on one agent: a per-agent key only on its own. */
 export function assertAgentReach(principal: Principal, agentId: string): void {
-  if (principal.type === 'key' && principal.keyType === 'agent' && principal.agentId !== agentId) throw agentForbidden();
+  if (principal.type === 'key' && principal.keyType === 'agent' && principal.agentId !== agentId)
+    throw agentForbidden();
 }

@@ -17,7 +17,11 @@ export async function findAgent(conn: Conn, accountId: string, agentId: string):
 }
 
 /** Locks the row for a read-modify-write (config merge patches must not lose each other's keys). */
-export async function findAgentForUpdate(conn: Conn, accountId: string, agentId: string): Promise<AgentRow | undefined> {
+export async function findAgentForUpdate(
+  conn: Conn,
+  accountId: string,
+  agentId: string,
+): Promise<AgentRow | undefined> {
   return conn<AgentRow>('agents').where({ account_id: accountId, id: agentId }).forUpdate().first();
 }
 
@@ -25,9 +29,18 @@ export function listAgents(conn: Conn, accountId: string, page: PageQuery) {
   return paginate<AgentRow>(conn('agents').where({ account_id: accountId }), 'agents', page);
 }
 
-export async function insertAgent(conn: Conn, accountId: string, a: { id: string; name: string; config: Record<string, unknown> }): Promise<AgentRow> {
+export async function insertAgent(
+  conn: Conn,
+  accountId: string,
+  a: { id: string; name: string; config: Record<string, unknown> },
+): Promise<AgentRow> {
   const [row] = await conn<AgentRow>('agents')
-    .insert({ id: a.id, account_id: accountId, name: a.name, config: JSON.stringify(a.config) as unknown as Record<string, unknown> })
+    .insert({
+      id: a.id,
+      account_id: accountId,
+      name: a.name,
+      config: JSON.stringify(a.config) as unknown as Record<string, unknown>,
+    })
     .returning('*');
   return row!;
 }
@@ -42,6 +55,9 @@ export async function updateAgent(
   if (patch.name !== undefined) values.name = patch.name;
   if (patch.status !== undefined) values.status = patch.status;
   if (patch.config !== undefined) values.config = JSON.stringify(patch.config);
-  const [row] = await conn<AgentRow>('agents').where({ account_id: accountId, id: agentId }).update(values).returning('*');
+  const [row] = await conn<AgentRow>('agents')
+    .where({ account_id: accountId, id: agentId })
+    .update(values)
+    .returning('*');
   return row;
 }

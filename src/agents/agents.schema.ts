@@ -14,20 +14,33 @@ const configObject = jsonObject(MAX_CONFIG_BYTES);
 
 export const agentInput = z.object({ name, config: configObject.optional() }).strict();
 
-export const agentPatch = z.object({
-  name: name.optional(),
-  status: z.enum(['active', 'paused']).optional(),
-  config: configObject.optional(),
-}).strict().refine((p) => Object.keys(p).length > 0, 'send at least one of name, status, config');
+export const agentPatch = z
+  .object({
+    name: name.optional(),
+    status: z.enum(['active', 'paused']).optional(),
+    config: configObject.optional(),
+  })
+  .strict()
+  .refine((p) => Object.keys(p).length > 0, 'send at least one of name, status, config');
 
 export type AgentInput = z.infer<typeof agentInput>;
 export type AgentPatch = z.infer<typeof agentPatch>;
 
 /** The parts of a config the service itself reads; the rest is the agent's own business. */
-export const knownConfig = z.object({
-  runtime: z.object({ type: z.literal('http'), url: text().url().regex(/^https?:\/\//i, 'must be an http(s) URL') }).strict().optional(),
-  autoReply: text().max(10_000).optional(),
-}).passthrough();
+export const knownConfig = z
+  .object({
+    runtime: z
+      .object({
+        type: z.literal('http'),
+        url: text()
+          .url()
+          .regex(/^https?:\/\//i, 'must be an http(s) URL'),
+      })
+      .strict()
+      .optional(),
+    autoReply: text().max(10_000).optional(),
+  })
+  .passthrough();
 
 export const toAgentResponse = (a: AgentRow) => ({
   id: a.id,

@@ -23,8 +23,19 @@ export async function createAgent(deps: Deps, caller: Caller, input: AgentInput)
   const config = validateConfig(input.config ?? {});
   const agent = await deps.db.transaction(async (trx) => {
     const row = await repo.insertAgent(trx, principal.accountId, { id: newId('agt'), name: input.name, config });
-    await recordActivity(trx, principal.accountId, { agentId: row.id, kind: 'agent.created', subjectType: 'agent', subjectId: row.id, summary: `Agent "${row.name}" created` });
-    await recordAudit(trx, principal, { action: 'agent.created', targetType: 'agent', targetId: row.id, ip: ip ?? null });
+    await recordActivity(trx, principal.accountId, {
+      agentId: row.id,
+      kind: 'agent.created',
+      subjectType: 'agent',
+      subjectId: row.id,
+      summary: `Agent "${row.name}" created`,
+    });
+    await recordAudit(trx, principal, {
+      action: 'agent.created',
+      targetType: 'agent',
+      targetId: row.id,
+      ip: ip ?? null,
+    });
     return row;
   });
   return toAgentResponse(agent);
@@ -50,7 +61,11 @@ export async function updateAgent(deps: Deps, caller: Caller, agentId: string, p
   const { principal, ip } = caller;
   assertAgentReach(principal, agentId);
   if (isAgentKey(principal) && (patch.name !== undefined || patch.status !== undefined)) {
-    throw new AppError('insufficient_scope', 'A per-agent key may change only config; name and status need an account key with write:agents or a session', { requiredScope: 'write:agents' });
+    throw new AppError(
+      'insufficient_scope',
+      'A per-agent key may change only config; name and status need an account key with write:agents or a session',
+      { requiredScope: 'write:agents' },
+    );
   }
   const accountId = principal.accountId;
   const agent = await transactWithEvents(deps, accountId, async (trx, emit) => {
@@ -59,15 +74,34 @@ export async function updateAgent(deps: Deps, caller: Caller, agentId: string, p
     const next = {
       name: patch.name ?? current.name,
       status: patch.status ?? current.status,
-      config: patch.config ? validateConfig(mergePatch(current.config, patch.config) as Record<string, unknown>) : current.config,
+      config: patch.config
+        ? validateConfig(mergePatch(current.config, patch.config) as Record<string, unknown>)
+        : current.config,
     };
-    const changed = (['name', 'status', 'config'] as const).filter((f) => canonicalJson(next[f]) !== canonicalJson(current[f]));
+    const changed = (['name', 'status', 'config'] as const).filter(
+      (f) => canonicalJson(next[f]) !== canonicalJson(current[f]),
+    );
     if (changed.length === 0) return current;
     const updated = (await repo.updateAgent(trx, accountId, agentId, next))!;
     await emit({ type: 'agent.updated', payload: toAgentResponse(updated) });
-    const summary = changed.includes('status') ? `Agent ${updated.status === 'paused' ? 'paused' : 'resumed'}` : `Agent ${changed.join(' and ')} updated`;
-    await recordActivity(trx, accountId, { agentId, kind: 'agent.updated', subjectType: 'agent', subjectId: agentId, summary, data: { fields: changed } });
-    await recordAudit(trx, principal, { action: 'agent.updated', targetType: 'agent', targetId: agentId, ip: ip ?? null, details: { fields: changed } });
+    const summary = changed.includes('status')
+      ? `Agent ${updated.status === 'paused' ? 'paused' : 'resumed'}`
+      : `Agent ${changed.join(' and ')} updated`;
+    await recordActivity(trx, accountId, {
+      agentId,
+      kind: 'agent.updated',
+      subjectType: 'agent',
+      subjectId: agentId,
+      summary,
+      data: { fields: changed },
+    });
+    await recordAudit(trx, principal, {
+      action: 'agent.updated',
+      targetType: 'agent',
+      targetId: agentId,
+      ip: ip ?? null,
+      details: { fields: changed },
+    });
     return updated;
   });
   return toAgentResponse(agent);
@@ -78,12 +112,18 @@ function validateConfig(config: Record<string, unknown>): Record<string, unknown
   const result = knownConfig.safeParse(config);
   if (!result.success) {
     const fields = result.error.issues.map((i) => ({ field: ['config', ...i.path].join('.'), message: i.message }));
-    throw new AppError('validation_error', `Invalid request: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`, { fields });
+    throw new AppError(
+      'validation_error',
+      `Invalid request: ${fields.map((f) => `${f.field}: ${f.message}`).join('; ')}`,
+      { fields },
+    );
   }
   const merged = inspectJson(config);
   if (!('bytes' in merged) || merged.bytes > MAX_CONFIG_BYTES) {
     const message = `the merged config exceeds ${MAX_CONFIG_BYTES} bytes of JSON`;
-    throw new AppError('validation_error', `Invalid request: config: ${message}`, { fields: [{ field: 'config', message }] });
+    throw new AppError('validation_error', `Invalid request: config: ${message}`, {
+      fields: [{ field: 'config', message }],
+    });
   }
   return config;
 }
@@ -91,6 +131,8 @@ function validateConfig(config: Record<string, unknown>): Record<string, unknown
 /** JSON with sorted keys: jsonb does not keep key order, so plain stringify would see changes that are not. */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
   );
 }

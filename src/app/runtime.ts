@@ -140,10 +140,13 @@ export function onShutdown(
     stopping = true;
     logger.info({ reason, timeoutMs }, 'shutting down: finishing requests and jobs in flight');
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, Math.floor(timeoutMs * 0.8)));
-    setTimeout(() => {
-      logger.error({ timeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS: exiting');
-      process.exit(1);
-    }, Math.floor(timeoutMs * 0.9));
+    setTimeout(
+      () => {
+        logger.error({ timeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS: exiting');
+        process.exit(1);
+      },
+      Math.floor(timeoutMs * 0.9),
+    );
     stop(deadline)
       .then(() => process.exit(0))
       .catch((err) => {

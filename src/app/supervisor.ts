@@ -92,9 +92,13 @@ export async function startSupervisor(opts: {
     slot.startedAt = now().getTime();
     const ready = new Promise<ReadyMessage>((resolve, reject) => {
       proc.on('message', (m: ReadyMessage) => m?.type === 'ready' && resolve(m));
-      proc.once('exit', (code, signal) => reject(new StartupError(
-        `the ${slot.role} process exited (${signal ?? `code ${code}`}) before it was ready; its error is above`,
-      )));
+      proc.once('exit', (code, signal) =>
+        reject(
+          new StartupError(
+            `the ${slot.role} process exited (${signal ?? `code ${code}`}) before it was ready; its error is above`,
+          ),
+        ),
+      );
     });
     proc.once('exit', (code, signal) => onExit(slot, proc, code, signal));
     ready.catch(() => undefined);

@@ -28,7 +28,8 @@ interface AuditRow {
 /**
  * Who acted: a principal, a person without a session (consenting to an OAuth client), or the system (sweeps).
  */
-export type AuditActor = Principal | { type: 'user'; accountId: string; userId: string } | { type: 'system'; accountId: string };
+export type AuditActor =
+  Principal | { type: 'user'; accountId: string; userId: string } | { type: 'system'; accountId: string };
 
 function actorColumns(actor: AuditActor): { actor_type: string; actor_id: string | null } {
   switch (actor.type) {
@@ -37,14 +38,19 @@ function actorColumns(actor: AuditActor): { actor_type: string; actor_id: string
       return { actor_type: 'user', actor_id: actor.userId };
     // An OAuth access token acts as a key; its entries name the grant, and the client in their details.
     case 'key':
-      return actor.oauth ? { actor_type: 'oauth', actor_id: actor.oauth.grantId } : { actor_type: 'key', actor_id: actor.keyId };
+      return actor.oauth
+        ? { actor_type: 'oauth', actor_id: actor.oauth.grantId }
+        : { actor_type: 'key', actor_id: actor.keyId };
     case 'system':
       return { actor_type: 'system', actor_id: null };
   }
 }
 
 export async function recordAudit(conn: Conn, actor: AuditActor, entry: AuditEntry): Promise<void> {
-  const oauthClient = actor.type === 'key' && actor.oauth ? { oauthClient: { id: actor.oauth.clientId, name: actor.oauth.clientName } } : {};
+  const oauthClient =
+    actor.type === 'key' && actor.oauth
+      ? { oauthClient: { id: actor.oauth.clientId, name: actor.oauth.clientName } }
+      : {};
   await conn('audit_log').insert({
     id: newId('log'),
     account_id: actor.accountId,

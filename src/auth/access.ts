@@ -64,20 +64,28 @@ export function authorize(principal: Principal, access: Access, params: Record<s
       return;
     case 'admin':
       if (!isAdminSession(principal)) {
-        throw new AppError('admin_session_required', 'This action needs an owner or admin session; API keys and members cannot perform it');
+        throw new AppError(
+          'admin_session_required',
+          'This action needs an owner or admin session; API keys and members cannot perform it',
+        );
       }
       return;
     case 'scope':
-      if (principal.type === 'key' && !scopeSatisfies(principal.scopes, access.scope)) throw insufficientScope(access.scope);
+      if (principal.type === 'key' && !scopeSatisfies(principal.scopes, access.scope))
+        throw insufficientScope(access.scope);
       return;
     case 'agentKey':
-      throw new AppError('agent_forbidden', "Only this agent's own per-agent key (ca_agt_) may use this endpoint; account keys and sessions use /v1/mcp");
+      throw new AppError(
+        'agent_forbidden',
+        "Only this agent's own per-agent key (ca_agt_) may use this endpoint; account keys and sessions use /v1/mcp",
+      );
     case 'agentKeyMinting':
       if (principal.type === 'key') {
         if (!scopeSatisfies(principal.scopes, 'write:agents')) throw insufficientScope('write:agents');
         return;
       }
-      if (!isAdminSession(principal)) throw new AppError('admin_session_required', 'Minting per-agent keys needs an owner or admin session');
+      if (!isAdminSession(principal))
+        throw new AppError('admin_session_required', 'Minting per-agent keys needs an owner or admin session');
       return;
   }
 }

@@ -34,7 +34,8 @@ export interface OAuthClientRef {
 
 export type Principal = SessionPrincipal | KeyPrincipal;
 
-export const isAdminSession = (p: Principal): boolean => p.type === 'session' && (p.role === 'owner' || p.role === 'admin');
+export const isAdminSession = (p: Principal): boolean =>
+  p.type === 'session' && (p.role === 'owner' || p.role === 'admin');
 
 export type { AccountScope, AgentScope };
 

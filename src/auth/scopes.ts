@@ -1,15 +1,35 @@
 // The two scope namespaces (interface: "Scope namespaces") and the one matching rule.
 
 export const ACCOUNT_SCOPES = [
-  'read:agents', 'write:agents', 'read:contacts', 'write:contacts', 'read:messages', 'write:messages',
-  'messages:send', 'read:inboxes', 'write:inboxes', 'read:webhooks', 'write:webhooks', 'integrations:read',
-  'integrations:manage', 'read:domains', 'write:domains', 'read:billing', 'read:account', 'read:activity',
-  'trigger:agents', 'read:api_keys',
+  'read:agents',
+  'write:agents',
+  'read:contacts',
+  'write:contacts',
+  'read:messages',
+  'write:messages',
+  'messages:send',
+  'read:inboxes',
+  'write:inboxes',
+  'read:webhooks',
+  'write:webhooks',
+  'integrations:read',
+  'integrations:manage',
+  'read:domains',
+  'write:domains',
+  'read:billing',
+  'read:account',
+  'read:activity',
+  'trigger:agents',
+  'read:api_keys',
 ] as const;
 export type AccountScope = (typeof ACCOUNT_SCOPES)[number];
 
 export const AGENT_SCOPES = [
-  'agent:config:read', 'agent:conversations:read', 'agent:activity:read', 'agent:config:write', 'agent:trigger',
+  'agent:config:read',
+  'agent:conversations:read',
+  'agent:activity:read',
+  'agent:config:write',
+  'agent:trigger',
 ] as const;
 export type AgentScope = (typeof AGENT_SCOPES)[number];
 
@@ -21,7 +41,11 @@ export const ACCOUNT_WILDCARDS = ['read:*', '*:agents'] as const;
 export const NEVER_GRANTABLE = ['*', 'write:billing', 'write:api_keys'] as const;
 
 export const DEFAULT_ACCOUNT_SCOPES: AccountScope[] = ['read:agents', 'read:contacts', 'read:account'];
-export const DEFAULT_AGENT_SCOPES: AgentScope[] = ['agent:config:read', 'agent:conversations:read', 'agent:activity:read'];
+export const DEFAULT_AGENT_SCOPES: AgentScope[] = [
+  'agent:config:read',
+  'agent:conversations:read',
+  'agent:activity:read',
+];
 
 export const MONEY_SPENDING_SCOPES: Scope[] = ['messages:send', 'trigger:agents', 'agent:trigger'];
 

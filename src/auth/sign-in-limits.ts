@@ -48,7 +48,8 @@ export async function limitSignIn<T>(
   const emailKey = sha256Hex(who.email.trim().toLowerCase());
   const { perIp, perEmail } = deps.config.signIn;
   const counted =
-    (await take(deps, ip, who.ip, perIp, 'this address')) && (await take(deps, email, emailKey, perEmail, 'this email'));
+    (await take(deps, ip, who.ip, perIp, 'this address')) &&
+    (await take(deps, email, emailKey, perEmail, 'this email'));
   const result = await attempt();
   if (counted) await email.reward(emailKey, 1).catch((err: unknown) => warn(deps, err));
   return result;

@@ -27,8 +27,15 @@ export async function debitAccount(conn: Conn, accountId: string, amount: number
   return row as Debited | undefined;
 }
 
-export async function creditAccount(conn: Conn, accountId: string, amount: number): Promise<{ plan: string; credits_balance: number } | undefined> {
-  const [row] = await conn('accounts').where({ id: accountId }).increment('credits_balance', amount).returning(['plan', 'credits_balance']);
+export async function creditAccount(
+  conn: Conn,
+  accountId: string,
+  amount: number,
+): Promise<{ plan: string; credits_balance: number } | undefined> {
+  const [row] = await conn('accounts')
+    .where({ id: accountId })
+    .increment('credits_balance', amount)
+    .returning(['plan', 'credits_balance']);
   return row as { plan: string; credits_balance: number } | undefined;
 }
 
@@ -46,7 +53,11 @@ export async function insertLedgerEntry(conn: Conn, accountId: string, e: Ledger
 }
 
 /** Credits spent since `since`, per reason. */
-export async function sumSpendByReason(conn: Conn, accountId: string, since: Date): Promise<Array<{ reason: string; credits: number; count: number }>> {
+export async function sumSpendByReason(
+  conn: Conn,
+  accountId: string,
+  since: Date,
+): Promise<Array<{ reason: string; credits: number; count: number }>> {
   const rows = await conn('credit_ledger')
     .where({ account_id: accountId })
     .andWhere('delta', '<', 0)

@@ -9,7 +9,13 @@ import { operationalEvent } from '../events/event-payloads.js';
 import { keyEventRef } from '../keys/key-events.js';
 import { addKeySpend, findKey, type KeySpend } from '../keys/keys.repository.js';
 import type { Emit } from '../events/emit.js';
-import { creditAccount, debitAccount, insertLedgerEntry, sumSpendByReason, type Debited } from './billing.repository.js';
+import {
+  creditAccount,
+  debitAccount,
+  insertLedgerEntry,
+  sumSpendByReason,
+  type Debited,
+} from './billing.repository.js';
 import { fellBelow, reachedZero, spendCapCrossings } from './thresholds.js';
 import { enforceRateLimit } from './rate-limit.js';
 
@@ -28,8 +34,17 @@ export interface ChargeRefs {
  * Uncapped keys are rate-limited by plan. Sessions (a person at the dashboard) charge the account only and
  * are not rate-limited (docs/decisions.md#rate-limits): the balance still bounds what a session can spend.
  */
-export async function chargeCredits(deps: Deps, trx: Trx, emit: Emit, principal: Principal, amount: number, reason: string, refs: ChargeRefs = {}): Promise<void> {
-  if (!Number.isInteger(amount) || amount <= 0) throw new Error(`chargeCredits: amount must be a positive integer, got ${amount}`);
+export async function chargeCredits(
+  deps: Deps,
+  trx: Trx,
+  emit: Emit,
+  principal: Principal,
+  amount: number,
+  reason: string,
+  refs: ChargeRefs = {},
+): Promise<void> {
+  if (!Number.isInteger(amount) || amount <= 0)
+    throw new Error(`chargeCredits: amount must be a positive integer, got ${amount}`);
   const accountId = principal.accountId;
   const isKey = principal.type === 'key';
 
@@ -40,11 +55,15 @@ export async function chargeCredits(deps: Deps, trx: Trx, emit: Emit, principal:
     if (!charged) {
       const key = await findKey(trx, accountId, principal.keyId);
       if (!key) throw new AppError('invalid_credential', 'The credential is not valid');
-      throw new AppError('spend_cap_exceeded', `This key's spend cap of ${key.spend_cap_credits} credits would be passed; nothing was done`, {
-        spendCapCredits: key.spend_cap_credits,
-        spentCredits: key.spent_credits,
-        required: amount,
-      });
+      throw new AppError(
+        'spend_cap_exceeded',
+        `This key's spend cap of ${key.spend_cap_credits} credits would be passed; nothing was done`,
+        {
+          spendCapCredits: key.spend_cap_credits,
+          spentCredits: key.spent_credits,
+          required: amount,
+        },
+      );
     }
   }
 
@@ -77,13 +96,25 @@ export async function chargeCredits(deps: Deps, trx: Trx, emit: Emit, principal:
 async function emitCrossings(emit: Emit, amount: number, key: KeySpend | undefined, account: Debited): Promise<void> {
   if (key && key.spend_cap_credits !== null) {
     for (const percent of spendCapCrossings(key.spend_cap_credits, key.spent_credits - amount, key.spent_credits)) {
-      await emit(operationalEvent('api_key.spend_cap_reached', { ...keyEventRef(key), percent, spendCapCredits: key.spend_cap_credits, spentCredits: key.spent_credits }));
+      await emit(
+        operationalEvent('api_key.spend_cap_reached', {
+          ...keyEventRef(key),
+          percent,
+          spendCapCredits: key.spend_cap_credits,
+          spentCredits: key.spent_credits,
+        }),
+      );
     }
   }
   const after = account.credits_balance;
   const before = after + amount;
   if (fellBelow(account.low_credits_threshold, before, after)) {
-    await emit(operationalEvent('billing.credits_low', { creditsBalance: after, lowCreditsThreshold: account.low_credits_threshold }));
+    await emit(
+      operationalEvent('billing.credits_low', {
+        creditsBalance: after,
+        lowCreditsThreshold: account.low_credits_threshold,
+      }),
+    );
   }
   if (reachedZero(before, after)) await emit(operationalEvent('billing.credits_exhausted', { creditsBalance: after }));
 }
@@ -111,8 +142,18 @@ export async function addCredits(deps: Deps, caller: Caller, amount: number) {
   await deps.db.transaction(async (trx) => {
     const account = await creditAccount(trx, principal.accountId, amount);
     if (!account) throw notFound('Account');
-    await insertLedgerEntry(trx, principal.accountId, { delta: amount, reason: 'credits.added', userId: principal.type === 'session' ? principal.userId : null });
-    await recordAudit(trx, principal, { action: 'billing.credits_added', targetType: 'account', targetId: principal.accountId, ip, details: { amount, creditsBalance: account.credits_balance } });
+    await insertLedgerEntry(trx, principal.accountId, {
+      delta: amount,
+      reason: 'credits.added',
+      userId: principal.type === 'session' ? principal.userId : null,
+    });
+    await recordAudit(trx, principal, {
+      action: 'billing.credits_added',
+      targetType: 'account',
+      targetId: principal.accountId,
+      ip,
+      details: { amount, creditsBalance: account.credits_balance },
+    });
   });
   return getBilling(deps, principal.accountId);
 }

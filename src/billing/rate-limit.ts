@@ -13,7 +13,11 @@ export async function enforceRateLimit(deps: Deps, subject: string, plan: string
   const at = now().getTime();
   const windowStart = at - (at % windowMs);
   const key = `${deps.config.bullmqPrefix}:rate:${subject}:${windowStart}`;
-  const result = await deps.redis.multi().incr(key).pexpire(key, windowMs * 2).exec();
+  const result = await deps.redis
+    .multi()
+    .incr(key)
+    .pexpire(key, windowMs * 2)
+    .exec();
   const count = Number(result?.[0]?.[1] ?? 0);
   if (count <= limit) return;
   const resetSeconds = Math.max(1, Math.ceil((windowStart + windowMs - at) / 1000));

@@ -12,7 +12,8 @@ export function spendCapCrossings(cap: number, before: number, after: number): A
 }
 
 /** The balance fell below the account's threshold (0 turns this off: a balance never goes below zero). */
-export const fellBelow = (threshold: number, before: number, after: number): boolean => before >= threshold && after < threshold;
+export const fellBelow = (threshold: number, before: number, after: number): boolean =>
+  before >= threshold && after < threshold;
 
 /** The balance reached zero. */
 export const reachedZero = (before: number, after: number): boolean => before > 0 && after <= 0;

@@ -41,7 +41,12 @@ export async function createContact(deps: Deps, caller: Caller, input: ContactIn
     const contact = await transactWithEvents(deps, accountId, async (trx, emit) => {
       if (input.agentId && !(await findAgent(trx, accountId, input.agentId))) throw notFound('Agent');
       const row = await repo.insertContact(trx, accountId, {
-        id: newId('ct'), agentId: input.agentId ?? null, name: input.name ?? null, email: input.email ?? null, phone: input.phone ?? null, metadata: input.metadata ?? {},
+        id: newId('ct'),
+        agentId: input.agentId ?? null,
+        name: input.name ?? null,
+        email: input.email ?? null,
+        phone: input.phone ?? null,
+        metadata: input.metadata ?? {},
       });
       await emit({ type: 'contact.created', payload: toContactResponse(row) });
       return row;
@@ -64,7 +69,9 @@ export async function updateContact(deps: Deps, caller: Caller, contactId: strin
       const email = patch.email === undefined ? current.email : patch.email;
       const phone = patch.phone === undefined ? current.phone : patch.phone;
       if (email === null && phone === null) {
-        throw new AppError('validation_error', 'Invalid request: a contact needs an email or a phone', { fields: [{ field: 'email', message: 'a contact needs an email or a phone' }] });
+        throw new AppError('validation_error', 'Invalid request: a contact needs an email or a phone', {
+          fields: [{ field: 'email', message: 'a contact needs an email or a phone' }],
+        });
       }
       const row = (await repo.updateContact(trx, accountId, contactId, patch))!;
       await emit({ type: 'contact.updated', payload: toContactResponse(row) });
@@ -92,7 +99,15 @@ export async function linkOrCreateContact(
   if (existing) return existing;
   try {
     const row = await trx.transaction((sp) =>
-      repo.insertContact(sp, accountId, { id: newId('ct'), agentId: who.agentId, name: null, email: null, phone: null, metadata: {}, ...by }),
+      repo.insertContact(sp, accountId, {
+        id: newId('ct'),
+        agentId: who.agentId,
+        name: null,
+        email: null,
+        phone: null,
+        metadata: {},
+        ...by,
+      }),
     );
     await emit({ type: 'contact.created', payload: toContactResponse(row) });
     return row;

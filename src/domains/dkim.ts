@@ -14,5 +14,9 @@ export async function generateDkimKeyPair(): Promise<{ selector: string; publicK
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
   // A selector per key, so re-adding a domain never collides with a stale record of an earlier key.
-  return { selector: `sb${randomBytes(4).toString('hex')}`, publicKey: publicKey.toString('base64'), privateKeyPem: privateKey };
+  return {
+    selector: `sb${randomBytes(4).toString('hex')}`,
+    publicKey: publicKey.toString('base64'),
+    privateKeyPem: privateKey,
+  };
 }

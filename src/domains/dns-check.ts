@@ -36,13 +36,22 @@ function parseTags(value: string): Record<string, string> {
 
 function judge(purpose: RecordPurpose, expected: DnsRecord, found: string[], spfInclude: string): RecordCheck {
   const shown = found.slice(0, 5).map((v) => (v.length > 600 ? `${v.slice(0, 600)}…` : v));
-  const result = (status: RecordCheck['status'], detail: string | null): RecordCheck => ({ status, detail, found: shown });
+  const result = (status: RecordCheck['status'], detail: string | null): RecordCheck => ({
+    status,
+    detail,
+    found: shown,
+  });
   if (purpose === 'spf') {
     const spf = found.filter((v) => /^v=spf1(\s|$)/i.test(v.trim()));
     if (spf.length === 0) return result('missing', `No SPF record (v=spf1 …) at ${expected.name}`);
     if (spf.length > 1) return result('mismatch', 'More than one SPF record; merge them into one (RFC 7208)');
-    const includes = spf[0]!.toLowerCase().split(/\s+/).some((m) => m.replace(/^[+]/, '') === `include:${spfInclude}`);
-    return includes ? result('verified', null) : result('mismatch', `The SPF record does not contain include:${spfInclude}`);
+    const includes = spf[0]!
+      .toLowerCase()
+      .split(/\s+/)
+      .some((m) => m.replace(/^[+]/, '') === `include:${spfInclude}`);
+    return includes
+      ? result('verified', null)
+      : result('mismatch', `The SPF record does not contain include:${spfInclude}`);
   }
   if (purpose === 'dkim') {
     const dkim = found.filter((v) => startsWithTag(v, 'v=DKIM1') || /(^|;)\s*p=/.test(v));
@@ -53,20 +62,26 @@ function judge(purpose: RecordPurpose, expected: DnsRecord, found: string[], spf
       : result('mismatch', 'The DKIM record holds a different public key (p=); publish the value shown');
   }
   const dmarc = found.filter((v) => /^v=DMARC1\s*(;|$)/i.test(v.trim()));
-  if (dmarc.length === 0) return result(found.length ? 'mismatch' : 'missing', `No DMARC record (v=DMARC1; …) at ${expected.name}`);
+  if (dmarc.length === 0)
+    return result(found.length ? 'mismatch' : 'missing', `No DMARC record (v=DMARC1; …) at ${expected.name}`);
   if (dmarc.length > 1) return result('mismatch', 'More than one DMARC record; receivers ignore them all');
   // Any policy the customer chose is fine; only its presence is required for sending.
   return result('verified', null);
 }
 
 /** Looks up the three records and judges each one: verified, missing or mismatch. */
-export async function checkDomainRecords(config: Config, records: DnsRecord[]): Promise<Record<RecordPurpose, RecordCheck>> {
+export async function checkDomainRecords(
+  config: Config,
+  records: DnsRecord[],
+): Promise<Record<RecordPurpose, RecordCheck>> {
   const resolver = createDnsResolver(config);
   const outcomes = await Promise.all(
     records.map(async (r): Promise<[RecordPurpose, RecordCheck]> => {
       const lookup = await lookupTxt(resolver, r.name);
       if (!lookup.ok) {
-        const detail = lookup.absent ? `No TXT record at ${r.name}` : `DNS lookup of ${r.name} failed (${lookup.code}); try again later`;
+        const detail = lookup.absent
+          ? `No TXT record at ${r.name}`
+          : `DNS lookup of ${r.name} failed (${lookup.code}); try again later`;
         return [r.purpose, { status: 'missing', detail, found: [] }];
       }
       return [r.purpose, judge(r.purpose, r, lookup.values, config.domains.spfInclude)];

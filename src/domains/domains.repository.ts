@@ -7,7 +7,9 @@ export async function insertDomain(
   accountId: string,
   values: Pick<DomainRow, 'id' | 'name' | 'dkim_selector' | 'dkim_public_key' | 'dkim_private_key_sealed'>,
 ): Promise<DomainRow> {
-  const [row] = await conn<DomainRow>('domains').insert({ ...values, account_id: accountId }).returning('*');
+  const [row] = await conn<DomainRow>('domains')
+    .insert({ ...values, account_id: accountId })
+    .returning('*');
   return row as DomainRow;
 }
 

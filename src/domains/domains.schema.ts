@@ -39,13 +39,19 @@ export const domainName = text()
   .transform((v) => v.toLowerCase().replace(/\.$/, ''))
   .superRefine((v, ctx) => {
     if (/[/:@\s]/.test(v)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a bare domain name like mail.example.com, without scheme, port or path' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a bare domain name like mail.example.com, without scheme, port or path',
+      });
       return;
     }
     const ascii = domainToASCII(v);
     const labels = ascii.split('.');
     if (!ascii || labels.length < 2 || !labels.every((l) => LABEL.test(l))) {
-      ctx.addIssue({ code: 'custom', message: 'must be a domain name made of labels of letters, digits and hyphens, like mail.example.com' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be a domain name made of labels of letters, digits and hyphens, like mail.example.com',
+      });
     } else if (!/^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(labels[labels.length - 1]!)) {
       ctx.addIssue({ code: 'custom', message: 'must end in a real top-level domain (an IP address is not a domain)' });
     }
@@ -62,10 +68,18 @@ export interface DnsRecord {
 }
 
 /** The three records the customer publishes, derived from the stored row and the platform's SPF host. */
-export function expectedRecords(row: Pick<DomainRow, 'name' | 'dkim_selector' | 'dkim_public_key'>, spfInclude: string): DnsRecord[] {
+export function expectedRecords(
+  row: Pick<DomainRow, 'name' | 'dkim_selector' | 'dkim_public_key'>,
+  spfInclude: string,
+): DnsRecord[] {
   return [
     { purpose: 'spf', type: 'TXT', name: row.name, value: `v=spf1 include:${spfInclude} ~all` },
-    { purpose: 'dkim', type: 'TXT', name: `${row.dkim_selector}._domainkey.${row.name}`, value: `v=DKIM1; k=rsa; p=${row.dkim_public_key}` },
+    {
+      purpose: 'dkim',
+      type: 'TXT',
+      name: `${row.dkim_selector}._domainkey.${row.name}`,
+      value: `v=DKIM1; k=rsa; p=${row.dkim_public_key}`,
+    },
     // p=none: start by monitoring; the customer tightens the policy once mail flows.
     { purpose: 'dmarc', type: 'TXT', name: `_dmarc.${row.name}`, value: 'v=DMARC1; p=none;' },
   ];
@@ -79,7 +93,12 @@ export function toDomainResponse(row: DomainRow, spfInclude: string) {
     dkimSelector: row.dkim_selector,
     records: expectedRecords(row, spfInclude).map((r) => {
       const check = row.checks[r.purpose];
-      return { ...r, status: (check?.status ?? 'pending') as RecordStatus, detail: check?.detail ?? null, found: check?.found ?? [] };
+      return {
+        ...r,
+        status: (check?.status ?? 'pending') as RecordStatus,
+        detail: check?.detail ?? null,
+        found: check?.found ?? [],
+      };
     }),
     lastCheckedAt: iso(row.last_checked_at),
     verifiedAt: iso(row.verified_at),

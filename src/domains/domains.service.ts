@@ -8,10 +8,18 @@ import { isUniqueViolation } from '../platform/pg-errors.js';
 import { parseInput } from '../platform/validation.js';
 import { generateDkimKeyPair } from './dkim.js';
 import { checkDomainRecords } from './dns-check.js';
-import { deleteDomain, findDomain, findDomainByName, insertDomain, listDomains, recordDomainChecks } from './domains.repository.js';
+import {
+  deleteDomain,
+  findDomain,
+  findDomainByName,
+  insertDomain,
+  listDomains,
+  recordDomainChecks,
+} from './domains.repository.js';
 import { domainInput, expectedRecords, RECORD_PURPOSES, toDomainResponse } from './domains.schema.js';
 
-const respond = (deps: Deps) => (row: Parameters<typeof toDomainResponse>[0]) => toDomainResponse(row, deps.config.domains.spfInclude);
+const respond = (deps: Deps) => (row: Parameters<typeof toDomainResponse>[0]) =>
+  toDomainResponse(row, deps.config.domains.spfInclude);
 
 export async function listDomainsFor(deps: Deps, accountId: string, page: PageQuery) {
   return mapPage(await listDomains(deps.db, accountId, page), respond(deps));
@@ -37,12 +45,19 @@ export async function addDomain(deps: Deps, caller: Caller, body: unknown) {
         dkim_public_key: key.publicKey,
         dkim_private_key_sealed: deps.sealers.dkim.seal(key.privateKeyPem),
       });
-      await recordAudit(trx, principal, { action: 'domain.created', targetType: 'domain', targetId: inserted.id, ip, details: { name } });
+      await recordAudit(trx, principal, {
+        action: 'domain.created',
+        targetType: 'domain',
+        targetId: inserted.id,
+        ip,
+        details: { name },
+      });
       return inserted;
     });
     return respond(deps)(row);
   } catch (err) {
-    if (isUniqueViolation(err, 'domains_account_name_unique')) throw new AppError('conflict', `The domain ${name} is already added to this account`);
+    if (isUniqueViolation(err, 'domains_account_name_unique'))
+      throw new AppError('conflict', `The domain ${name} is already added to this account`);
     throw err;
   }
 }
@@ -52,7 +67,13 @@ export async function removeDomain(deps: Deps, caller: Caller, domainId: string)
   await deps.db.transaction(async (trx) => {
     const row = await findDomain(trx, principal.accountId, domainId);
     if (!row || !(await deleteDomain(trx, principal.accountId, domainId))) throw notFound('Domain');
-    await recordAudit(trx, principal, { action: 'domain.deleted', targetType: 'domain', targetId: domainId, ip, details: { name: row.name } });
+    await recordAudit(trx, principal, {
+      action: 'domain.deleted',
+      targetType: 'domain',
+      targetId: domainId,
+      ip,
+      details: { name: row.name },
+    });
   });
 }
 
@@ -88,5 +109,9 @@ export async function verifyDomain(deps: Deps, caller: Caller, domainId: string)
 export async function getDkimSigningKey(deps: Deps, accountId: string, domain: string) {
   const row = await findDomainByName(deps.db, accountId, domain.toLowerCase());
   if (!row || row.status !== 'verified') return null;
-  return { domainName: row.name, keySelector: row.dkim_selector, privateKey: deps.sealers.dkim.open(row.dkim_private_key_sealed) };
+  return {
+    domainName: row.name,
+    keySelector: row.dkim_selector,
+    privateKey: deps.sealers.dkim.open(row.dkim_private_key_sealed),
+  };
 }

@@ -19,7 +19,13 @@ export interface FannedOutEvent {
  * them.
  */
 export interface EventFanOut {
-  insertEventWithDeliveries(trx: Trx, accountId: string, e: NewEvent, onlyTo: string | null, except: string | null): Promise<FannedOutEvent>;
+  insertEventWithDeliveries(
+    trx: Trx,
+    accountId: string,
+    e: NewEvent,
+    onlyTo: string | null,
+    except: string | null,
+  ): Promise<FannedOutEvent>;
   dispatchCommitted(deps: Deps, events: FannedOutEvent[]): Promise<void>;
 }
 
@@ -37,15 +43,26 @@ export async function transactWithEvents<T>(
   accountId: string,
   work: (trx: Trx, emit: Emit) => Promise<T>,
 ): Promise<T> {
-  return transactWithEventsOfAccounts(deps, (trx, emitFor) => work(trx, (event, opts) => emitFor(accountId, event, opts)));
+  return transactWithEventsOfAccounts(deps, (trx, emitFor) =>
+    work(trx, (event, opts) => emitFor(accountId, event, opts)),
+  );
 }
 
 /** transactWithEvents for work that writes events of several accounts in one transaction (sweeps). */
-export async function transactWithEventsOfAccounts<T>(deps: Deps, work: (trx: Trx, emitFor: EmitFor) => Promise<T>): Promise<T> {
+export async function transactWithEventsOfAccounts<T>(
+  deps: Deps,
+  work: (trx: Trx, emitFor: EmitFor) => Promise<T>,
+): Promise<T> {
   const emitted: FannedOutEvent[] = [];
   const result = await deps.db.transaction(async (trx) =>
     work(trx, async (accountId, event, opts) => {
-      const fannedOut = await deps.eventFanOut.insertEventWithDeliveries(trx, accountId, event, null, opts?.exceptWebhookId ?? null);
+      const fannedOut = await deps.eventFanOut.insertEventWithDeliveries(
+        trx,
+        accountId,
+        event,
+        null,
+        opts?.exceptWebhookId ?? null,
+      );
       emitted.push(fannedOut);
       return fannedOut.eventId;
     }),

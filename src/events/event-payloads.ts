@@ -39,7 +39,10 @@ export const EVENT_PAYLOADS = {
       attempts: z.number().int(),
       lastError: z.string().nullable(),
       lastResponseStatus: z.number().int().nullable(),
-      consecutiveFailures: z.number().int().describe("The subscription's count of consecutive exhausted deliveries, after this one"),
+      consecutiveFailures: z
+        .number()
+        .int()
+        .describe("The subscription's count of consecutive exhausted deliveries, after this one"),
     })
     .strict(),
   'api_key.expiring': z.object({ ...keyRef, expiresAt: timestamp }).strict(),

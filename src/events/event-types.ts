@@ -23,13 +23,28 @@ export const EVENT_TYPES = {
   // Operational events: the platform telling an integrator about its own webhooks, keys and credits. Their
   // payloads are the zod schemas of src/events/event-payloads.ts; each is written in the transaction that makes
   // the change it reports, and goes through the same signed, retried pipeline.
-  'webhook.disabled': { status: 'emitted', description: "A webhook subscription was disabled (sent to the account's other subscriptions)" },
-  'webhook.delivery_exhausted': { status: 'emitted', description: 'A webhook delivery failed every retry (sent to the account\'s other subscriptions)' },
-  'api_key.expiring': { status: 'emitted', description: 'An API key expires within seven days (sent once per expiry date)' },
+  'webhook.disabled': {
+    status: 'emitted',
+    description: "A webhook subscription was disabled (sent to the account's other subscriptions)",
+  },
+  'webhook.delivery_exhausted': {
+    status: 'emitted',
+    description: "A webhook delivery failed every retry (sent to the account's other subscriptions)",
+  },
+  'api_key.expiring': {
+    status: 'emitted',
+    description: 'An API key expires within seven days (sent once per expiry date)',
+  },
   'api_key.expired': { status: 'emitted', description: 'An API key passed its expiresAt and was marked expired' },
   'api_key.deactivated': { status: 'emitted', description: 'An API key was deactivated' },
-  'api_key.spend_cap_reached': { status: 'emitted', description: "A key's spending crossed 80% or 100% of its spendCapCredits" },
-  'billing.credits_low': { status: 'emitted', description: "The account's credit balance fell below its lowCreditsThreshold" },
+  'api_key.spend_cap_reached': {
+    status: 'emitted',
+    description: "A key's spending crossed 80% or 100% of its spendCapCredits",
+  },
+  'billing.credits_low': {
+    status: 'emitted',
+    description: "The account's credit balance fell below its lowCreditsThreshold",
+  },
   'billing.credits_exhausted': { status: 'emitted', description: "The account's credit balance reached zero" },
 } as const;
 

@@ -22,5 +22,9 @@ export interface NewEvent {
 
 /** The account's events since `since` (the retention cutoff), newest first. */
 export function listEvents(conn: Conn, accountId: string, page: PageQuery, since: Date) {
-  return paginate<EventRow>(conn('events').where({ account_id: accountId }).where('created_at', '>=', since), 'events', page);
+  return paginate<EventRow>(
+    conn('events').where({ account_id: accountId }).where('created_at', '>=', since),
+    'events',
+    page,
+  );
 }

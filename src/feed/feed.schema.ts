@@ -17,7 +17,9 @@ export const eventTypeResponse = z
     name: outText(),
     status: z.enum(['emitted', 'planned']),
     description: outText(),
-    payloadSchema: jsonRecord().nullable().describe("JSON Schema of an operational event's payload; null for domain events"),
+    payloadSchema: jsonRecord()
+      .nullable()
+      .describe("JSON Schema of an operational event's payload; null for domain events"),
     schema: jsonRecord().describe('JSON Schema of the whole delivery envelope of this event, payload included'),
   })
   .meta({ id: 'EventType' });

@@ -27,5 +27,11 @@ export async function listFeed(deps: Deps, accountId: string, page: PageQuery) {
  * whole delivery envelope of that event, payload included, for every event (`schema`).
  */
 export function describeEventTypes() {
-  return Object.entries(EVENT_TYPES).map(([name, t]) => ({ name, status: t.status, description: t.description, payloadSchema: payloadJsonSchema(name), schema: envelopeJsonSchema(name as EventType) }));
+  return Object.entries(EVENT_TYPES).map(([name, t]) => ({
+    name,
+    status: t.status,
+    description: t.description,
+    payloadSchema: payloadJsonSchema(name),
+    schema: envelopeJsonSchema(name as EventType),
+  }));
 }

@@ -10,7 +10,10 @@ export function clientIp(ctx: Context, trustProxyHops: number): string {
   if (trustProxyHops <= 0) return socketIp;
   const header = ctx.get('x-forwarded-for');
   if (!header) return socketIp;
-  const chain = header.split(',').map((s) => s.trim()).filter(Boolean);
+  const chain = header
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const index = chain.length - trustProxyHops;
   return normalizeIp(chain[Math.max(index, 0)] ?? socketIp);
 }

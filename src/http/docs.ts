@@ -77,7 +77,8 @@ export function docsPage(): Middleware<AppState> {
   const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
   // Read on first use and kept: the files of the installed package do not change while the process runs.
   const cache = new Map<string, Buffer>();
-  const asset = (name: keyof typeof ASSETS) => cache.get(name) ?? cache.set(name, readFileSync(join(dist, name))).get(name)!;
+  const asset = (name: keyof typeof ASSETS) =>
+    cache.get(name) ?? cache.set(name, readFileSync(join(dist, name))).get(name)!;
   const isAsset = (name: string): name is keyof typeof ASSETS => Object.hasOwn(ASSETS, name);
 
   return async (ctx, next) => {
@@ -87,7 +88,11 @@ export function docsPage(): Middleware<AppState> {
       ctx.redirect(DOCS_PATH);
       return;
     }
-    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || (ctx.path !== DOCS_PATH && !ctx.path.startsWith(`${DOCS_PATH}/`))) return next();
+    if (
+      (ctx.method !== 'GET' && ctx.method !== 'HEAD') ||
+      (ctx.path !== DOCS_PATH && !ctx.path.startsWith(`${DOCS_PATH}/`))
+    )
+      return next();
     const name = ctx.path.slice(DOCS_PATH.length + 1);
     if (ctx.path === DOCS_PATH) send(ctx, 'text/html; charset=utf-8', PAGE, 'no-cache');
     else if (name === 'init.js') send(ctx, 'text/javascript; charset=utf-8', INIT_JS, 'no-cache');

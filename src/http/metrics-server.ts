@@ -62,9 +62,11 @@ export async function startMetricsServer(
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: Error & { code?: string }) => {
-      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES'
-        ? new StartupError(`METRICS_PORT ${port} is not available (${err.code}): set METRICS_PORT to a free port`)
-        : err);
+      reject(
+        err.code === 'EADDRINUSE' || err.code === 'EACCES'
+          ? new StartupError(`METRICS_PORT ${port} is not available (${err.code}): set METRICS_PORT to a free port`)
+          : err,
+      );
     });
     server.listen(port, deps.config.host, () => resolve());
   });

@@ -13,7 +13,8 @@ import type { HttpMetrics } from './metrics.js';
 export const OPS_QUEUES_PATH = '/admin/queues';
 export const OPS_METRICS_PATH = '/metrics';
 
-const isOpsPath = (path: string) => path === OPS_METRICS_PATH || path === OPS_QUEUES_PATH || path.startsWith(`${OPS_QUEUES_PATH}/`);
+const isOpsPath = (path: string) =>
+  path === OPS_METRICS_PATH || path === OPS_QUEUES_PATH || path.startsWith(`${OPS_QUEUES_PATH}/`);
 
 /**
  * bull-board and Prometheus metrics, behind HTTP Basic. When OPS_USERNAME/OPS_PASSWORD are unset both paths
@@ -25,7 +26,10 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
   if (ops) {
     const adapter = new KoaAdapter();
     adapter.setBasePath(OPS_QUEUES_PATH);
-    createBullBoard({ queues: QUEUE_NAMES.map((name) => new BullMQAdapter(deps.queues[name])), serverAdapter: adapter });
+    createBullBoard({
+      queues: QUEUE_NAMES.map((name) => new BullMQAdapter(deps.queues[name])),
+      serverAdapter: adapter,
+    });
     board = adapter.registerPlugin() as unknown as Middleware;
   }
 
@@ -36,7 +40,14 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
     if (!basicAuthOk(ctx.get('authorization'), ops.username, ops.password)) {
       ctx.status = 401;
       ctx.set('WWW-Authenticate', 'Basic realm="switchboard-ops", charset="UTF-8"');
-      ctx.body = { error: { type: 'authentication_error', code: 'invalid_credential', message: 'Operator credentials required', requestId: ctx.state.requestId } };
+      ctx.body = {
+        error: {
+          type: 'authentication_error',
+          code: 'invalid_credential',
+          message: 'Operator credentials required',
+          requestId: ctx.state.requestId,
+        },
+      };
       return;
     }
     if (ctx.path === OPS_METRICS_PATH) {

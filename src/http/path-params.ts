@@ -22,7 +22,8 @@ const id = (name: string, what: string, kind: IdKind): ParamRule => ({
   name,
   what,
   accepts: (v) => hasIdShape(kind, v),
-  schema: kind === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', pattern: `^${kind}_[0-9A-Za-z]{1,64}$` },
+  schema:
+    kind === 'uuid' ? { type: 'string', format: 'uuid' } : { type: 'string', pattern: `^${kind}_[0-9A-Za-z]{1,64}$` },
 });
 
 const RULES: Record<string, ParamRule> = {
@@ -37,7 +38,12 @@ const RULES: Record<string, ParamRule> = {
   webhooks: id('webhookId', 'Webhook', 'wh'),
   deliveries: id('deliveryId', 'Delivery', 'uuid'),
   grants: id('grantId', 'OAuth grant', 'ogr'),
-  integrations: { name: 'provider', what: 'Integration provider', accepts: (v) => (PROVIDERS as readonly string[]).includes(v), schema: { type: 'string', enum: [...PROVIDERS] } },
+  integrations: {
+    name: 'provider',
+    what: 'Integration provider',
+    accepts: (v) => (PROVIDERS as readonly string[]).includes(v),
+    schema: { type: 'string', enum: [...PROVIDERS] },
+  },
 };
 
 /** The rule of each parameter of a route path. Throws for a parameter no rule covers: a bug, found at start-up. */
@@ -46,7 +52,10 @@ export function paramRulesFor(path: string): ParamRule[] {
   return segments.flatMap((segment, i) => {
     if (!segment.startsWith(':')) return [];
     const rule = RULES[segments[i - 1] ?? ''];
-    if (!rule) throw new Error(`${path}: no rule for the path parameter ${segment}; add its collection to src/http/path-params.ts`);
+    if (!rule)
+      throw new Error(
+        `${path}: no rule for the path parameter ${segment}; add its collection to src/http/path-params.ts`,
+      );
     if (segment.slice(1) !== rule.name) {
       throw new Error(`${path}: the path parameter ${segment} is named :${rule.name} in every route`);
     }

@@ -51,11 +51,21 @@ export class ApiRouter {
 
   constructor(private readonly deps: Deps) {}
 
-  get(path: string, access: Access, doc: RouteDoc, handler: Handler) { return this.add('get', path, access, doc, handler); }
-  post(path: string, access: Access, doc: RouteDoc, handler: Handler, opts: RouteOptions = {}) { return this.add('post', path, access, doc, handler, opts); }
-  patch(path: string, access: Access, doc: RouteDoc, handler: Handler) { return this.add('patch', path, access, doc, handler); }
-  put(path: string, access: Access, doc: RouteDoc, handler: Handler) { return this.add('put', path, access, doc, handler); }
-  delete(path: string, access: Access, doc: RouteDoc, handler: Handler) { return this.add('delete', path, access, doc, handler); }
+  get(path: string, access: Access, doc: RouteDoc, handler: Handler) {
+    return this.add('get', path, access, doc, handler);
+  }
+  post(path: string, access: Access, doc: RouteDoc, handler: Handler, opts: RouteOptions = {}) {
+    return this.add('post', path, access, doc, handler, opts);
+  }
+  patch(path: string, access: Access, doc: RouteDoc, handler: Handler) {
+    return this.add('patch', path, access, doc, handler);
+  }
+  put(path: string, access: Access, doc: RouteDoc, handler: Handler) {
+    return this.add('put', path, access, doc, handler);
+  }
+  delete(path: string, access: Access, doc: RouteDoc, handler: Handler) {
+    return this.add('delete', path, access, doc, handler);
+  }
 
   private add(method: Method, path: string, access: Access, doc: RouteDoc, handler: Handler, opts: RouteOptions = {}) {
     const route = `${method.toUpperCase()} ${path}`;

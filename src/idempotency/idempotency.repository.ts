@@ -12,7 +12,14 @@ export interface IdempotencyRow {
 }
 
 /** Claims the key for the request `requestHash`; false when another row holds it (read it with findKey). */
-export async function claimKey(conn: Conn, accountId: string, keyHash: string, requestHash: string, lockMs: number, ttlMs: number): Promise<boolean> {
+export async function claimKey(
+  conn: Conn,
+  accountId: string,
+  keyHash: string,
+  requestHash: string,
+  lockMs: number,
+  ttlMs: number,
+): Promise<boolean> {
   const { rows } = await conn.raw(
     `INSERT INTO idempotency_keys AS k (account_id, key_hash, request_hash, state, locked_until, expires_at)
      VALUES (?, ?, ?, 'in_flight', now() + make_interval(secs => ? / 1000.0), now() + make_interval(secs => ? / 1000.0))
@@ -37,15 +44,29 @@ export function findKey(conn: Conn, accountId: string, keyHash: string): Promise
 }
 
 /** in_flight → completed, with the response to replay; only by the request that holds the claim. */
-export async function completeKey(conn: Conn, accountId: string, keyHash: string, requestHash: string, status: number, body: unknown): Promise<void> {
+export async function completeKey(
+  conn: Conn,
+  accountId: string,
+  keyHash: string,
+  requestHash: string,
+  status: number,
+  body: unknown,
+): Promise<void> {
   await conn('idempotency_keys')
     .where({ account_id: accountId, key_hash: keyHash, request_hash: requestHash, state: 'in_flight' })
-    .update({ state: 'completed', locked_until: null, response_status: status, response_body: body === undefined ? null : JSON.stringify(body) });
+    .update({
+      state: 'completed',
+      locked_until: null,
+      response_status: status,
+      response_body: body === undefined ? null : JSON.stringify(body),
+    });
 }
 
 /** Gives the key up (the request failed): the next request with it runs afresh. */
 export async function releaseKey(conn: Conn, accountId: string, keyHash: string, requestHash: string): Promise<void> {
-  await conn('idempotency_keys').where({ account_id: accountId, key_hash: keyHash, request_hash: requestHash, state: 'in_flight' }).delete();
+  await conn('idempotency_keys')
+    .where({ account_id: accountId, key_hash: keyHash, request_hash: requestHash, state: 'in_flight' })
+    .delete();
 }
 
 /** Deletes up to `batch` expired rows (across accounts: a maintenance sweep). */

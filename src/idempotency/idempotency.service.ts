@@ -15,13 +15,16 @@ const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
 
-const credentialOf = (p: Principal): string => (p.type === 'session' ? `user:${p.userId}` : p.oauth ? `oauth:${p.keyId}` : `key:${p.keyId}`);
+const credentialOf = (p: Principal): string =>
+  p.type === 'session' ? `user:${p.userId}` : p.oauth ? `oauth:${p.keyId}` : `key:${p.keyId}`;
 
 export interface IdempotentRequest {
   principal: Principal;
@@ -50,26 +53,46 @@ export async function claimIdempotencyKey(deps: Deps, req: IdempotentRequest): P
   };
   // Twice at most: a row found taken may be swept (expired) before it is read.
   for (let i = 0; i < 2; i++) {
-    if (await claimKey(deps.db, claim.accountId, claim.keyHash, claim.requestHash, lockMs, ttlMs)) return { kind: 'claimed', claim };
+    if (await claimKey(deps.db, claim.accountId, claim.keyHash, claim.requestHash, lockMs, ttlMs))
+      return { kind: 'claimed', claim };
     const row = await findKey(deps.db, claim.accountId, claim.keyHash);
     if (!row) continue;
     if (row.request_hash !== claim.requestHash) {
-      throw new AppError('idempotency_key_reused', 'This Idempotency-Key was used in the last 24 hours for a different request (body, path or credential); use a new key for a new request');
+      throw new AppError(
+        'idempotency_key_reused',
+        'This Idempotency-Key was used in the last 24 hours for a different request (body, path or credential); use a new key for a new request',
+      );
     }
     if (row.state === 'completed') return { kind: 'replay', status: row.response_status!, body: row.response_body };
-    throw new AppError('idempotency_key_in_use', 'A request with this Idempotency-Key is still in progress; retry shortly', undefined, { 'Retry-After': '1' });
+    throw new AppError(
+      'idempotency_key_in_use',
+      'A request with this Idempotency-Key is still in progress; retry shortly',
+      undefined,
+      { 'Retry-After': '1' },
+    );
   }
-  throw new AppError('idempotency_key_in_use', 'This Idempotency-Key is changing hands; retry shortly', undefined, { 'Retry-After': '1' });
+  throw new AppError('idempotency_key_in_use', 'This Idempotency-Key is changing hands; retry shortly', undefined, {
+    'Retry-After': '1',
+  });
 }
 
 /**
  * After the request ran: a 2xx response is kept for replay (with the fields in `redact` set to null: a secret
  * shown once is never stored), anything else gives the key up.
  */
-export async function settleIdempotencyKey(deps: Deps, claim: Claim, status: number, body: unknown, redact: readonly string[] = []): Promise<void> {
+export async function settleIdempotencyKey(
+  deps: Deps,
+  claim: Claim,
+  status: number,
+  body: unknown,
+  redact: readonly string[] = [],
+): Promise<void> {
   const { accountId, keyHash, requestHash } = claim;
   if (status < 200 || status >= 300) return releaseKey(deps.db, accountId, keyHash, requestHash);
-  const stored = redact.length && body !== null && typeof body === 'object' ? { ...(body as Record<string, unknown>), ...Object.fromEntries(redact.map((f) => [f, null])) } : body;
+  const stored =
+    redact.length && body !== null && typeof body === 'object'
+      ? { ...(body as Record<string, unknown>), ...Object.fromEntries(redact.map((f) => [f, null])) }
+      : body;
   await completeKey(deps.db, accountId, keyHash, requestHash, status, stored);
 }
 

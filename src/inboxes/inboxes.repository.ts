@@ -3,7 +3,12 @@ import { paginate, type PageQuery } from '../platform/pagination.js';
 import type { InboxRow } from './inboxes.schema.js';
 
 /** Live inboxes only, unless asked: a deleted inbox is gone for the API but kept for its messages' history. */
-export async function findInbox(conn: Conn, accountId: string, inboxId: string, opts: { includeDeleted?: boolean } = {}): Promise<InboxRow | undefined> {
+export async function findInbox(
+  conn: Conn,
+  accountId: string,
+  inboxId: string,
+  opts: { includeDeleted?: boolean } = {},
+): Promise<InboxRow | undefined> {
   const q = conn<InboxRow>('inboxes').where({ account_id: accountId, id: inboxId });
   if (!opts.includeDeleted) q.whereNull('deleted_at');
   return q.first();
@@ -20,16 +25,33 @@ export async function insertInbox(
   i: { id: string; agentId: string; channel: string; address: string; name: string | null; tokenHash: string },
 ): Promise<InboxRow> {
   const [row] = await conn<InboxRow>('inboxes')
-    .insert({ id: i.id, account_id: accountId, agent_id: i.agentId, channel: i.channel as InboxRow['channel'], address: i.address, name: i.name, ingest_token_hash: i.tokenHash })
+    .insert({
+      id: i.id,
+      account_id: accountId,
+      agent_id: i.agentId,
+      channel: i.channel as InboxRow['channel'],
+      address: i.address,
+      name: i.name,
+      ingest_token_hash: i.tokenHash,
+    })
     .returning('*');
   return row!;
 }
 
-export async function updateInbox(conn: Conn, accountId: string, inboxId: string, patch: { name?: string | null; address?: string }): Promise<InboxRow | undefined> {
+export async function updateInbox(
+  conn: Conn,
+  accountId: string,
+  inboxId: string,
+  patch: { name?: string | null; address?: string },
+): Promise<InboxRow | undefined> {
   const values: Record<string, unknown> = { updated_at: conn.fn.now() };
   if (patch.name !== undefined) values.name = patch.name;
   if (patch.address !== undefined) values.address = patch.address;
-  const [row] = await conn<InboxRow>('inboxes').where({ account_id: accountId, id: inboxId }).whereNull('deleted_at').update(values).returning('*');
+  const [row] = await conn<InboxRow>('inboxes')
+    .where({ account_id: accountId, id: inboxId })
+    .whereNull('deleted_at')
+    .update(values)
+    .returning('*');
   return row;
 }
 

@@ -9,24 +9,30 @@ export type Channel = 'email' | 'sms';
 /** The address format a channel uses; sms inboxes are E.164 numbers. */
 export const addressFor = (channel: Channel) => (channel === 'email' ? emailAddress : phoneNumber);
 
-export const inboxInput = z.object({
-  agentId: text().min(1).max(100),
-  channel: z.enum(['email', 'sms']),
-  address: text().max(254),
-  name: text().trim().min(1).max(200).optional(),
-}).strict().transform((v, ctx) => {
-  const address = addressFor(v.channel).safeParse(v.address);
-  if (!address.success) {
-    ctx.addIssue({ code: 'custom', path: ['address'], message: address.error.issues[0]!.message });
-    return z.NEVER;
-  }
-  return { ...v, address: address.data };
-});
+export const inboxInput = z
+  .object({
+    agentId: text().min(1).max(100),
+    channel: z.enum(['email', 'sms']),
+    address: text().max(254),
+    name: text().trim().min(1).max(200).optional(),
+  })
+  .strict()
+  .transform((v, ctx) => {
+    const address = addressFor(v.channel).safeParse(v.address);
+    if (!address.success) {
+      ctx.addIssue({ code: 'custom', path: ['address'], message: address.error.issues[0]!.message });
+      return z.NEVER;
+    }
+    return { ...v, address: address.data };
+  });
 
-export const inboxPatch = z.object({
-  name: text().trim().min(1).max(200).nullable().optional(),
-  address: text().max(254).optional(),
-}).strict().refine((p) => Object.keys(p).length > 0, 'send at least one of name, address');
+export const inboxPatch = z
+  .object({
+    name: text().trim().min(1).max(200).nullable().optional(),
+    address: text().max(254).optional(),
+  })
+  .strict()
+  .refine((p) => Object.keys(p).length > 0, 'send at least one of name, address');
 
 export type InboxInput = z.infer<typeof inboxInput>;
 export type InboxPatch = z.infer<typeof inboxPatch>;
@@ -72,5 +78,11 @@ export const inboxResponse = z
 
 /** The create response: the inbox and its ingest token for POST /v1/inbound/:inboxId, shown this once. */
 export const inboxWithTokenResponse = inboxResponse
-  .extend({ ingestToken: outText().nullable().describe('Send as X-Inbound-Token to POST /v1/inbound/{inboxId}; shown once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)') })
+  .extend({
+    ingestToken: outText()
+      .nullable()
+      .describe(
+        'Send as X-Inbound-Token to POST /v1/inbound/{inboxId}; shown once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)',
+      ),
+  })
   .meta({ id: 'InboxWithIngestToken' });

@@ -16,7 +16,12 @@ import { addressFor, toInboxResponse, type InboxInput, type InboxPatch } from '.
 /** The ingest token's recognisable prefix; only its SHA-256 is stored. */
 export const INGEST_TOKEN_PREFIX = 'sb_ingest_';
 
-export async function listInboxes(deps: Deps, principal: Principal, page: PageQuery, filter: { agentId?: string } = {}) {
+export async function listInboxes(
+  deps: Deps,
+  principal: Principal,
+  page: PageQuery,
+  filter: { agentId?: string } = {},
+) {
   assertAccountWide(principal);
   return mapPage(await repo.listInboxes(deps.db, principal.accountId, filter, page), toInboxResponse);
 }
@@ -37,10 +42,21 @@ export async function createInbox(deps: Deps, caller: Caller, input: InboxInput)
   const inbox = await transactWithEvents(deps, accountId, async (trx, emit) => {
     if (!(await findAgent(trx, accountId, input.agentId))) throw notFound('Agent');
     const row = await repo.insertInbox(trx, accountId, {
-      id: newId('inb'), agentId: input.agentId, channel: input.channel, address: input.address, name: input.name ?? null, tokenHash: sha256Hex(ingestToken),
+      id: newId('inb'),
+      agentId: input.agentId,
+      channel: input.channel,
+      address: input.address,
+      name: input.name ?? null,
+      tokenHash: sha256Hex(ingestToken),
     });
     await emit({ type: 'inbox.created', inboxId: row.id, payload: toInboxResponse(row) });
-    await recordActivity(trx, accountId, { agentId: row.agent_id, kind: 'inbox.created', subjectType: 'inbox', subjectId: row.id, summary: `${row.channel} inbox ${row.address} created` });
+    await recordActivity(trx, accountId, {
+      agentId: row.agent_id,
+      kind: 'inbox.created',
+      subjectType: 'inbox',
+      subjectId: row.id,
+      summary: `${row.channel} inbox ${row.address} created`,
+    });
     return row;
   });
   return { ...toInboxResponse(inbox), ingestToken };
@@ -54,7 +70,10 @@ export async function updateInbox(deps: Deps, caller: Caller, inboxId: string, p
   const inbox = await deps.db.transaction(async (trx) => {
     const current = await repo.findInbox(trx, accountId, inboxId);
     if (!current) throw notFound('Inbox');
-    const address = patch.address === undefined ? undefined : parseInput(z.object({ address: addressFor(current.channel) }), { address: patch.address }).address;
+    const address =
+      patch.address === undefined
+        ? undefined
+        : parseInput(z.object({ address: addressFor(current.channel) }), { address: patch.address }).address;
     const row = await repo.updateInbox(trx, accountId, inboxId, { name: patch.name, address });
     if (!row) throw notFound('Inbox');
     return row;
@@ -71,6 +90,12 @@ export async function deleteInbox(deps: Deps, caller: Caller, inboxId: string): 
     const row = await repo.softDeleteInbox(trx, accountId, inboxId);
     if (!row) throw notFound('Inbox');
     await emit({ type: 'inbox.deleted', inboxId: row.id, payload: toInboxResponse(row) });
-    await recordActivity(trx, accountId, { agentId: row.agent_id, kind: 'inbox.deleted', subjectType: 'inbox', subjectId: row.id, summary: `${row.channel} inbox ${row.address} deleted` });
+    await recordActivity(trx, accountId, {
+      agentId: row.agent_id,
+      kind: 'inbox.deleted',
+      subjectType: 'inbox',
+      subjectId: row.id,
+      summary: `${row.channel} inbox ${row.address} deleted`,
+    });
   });
 }

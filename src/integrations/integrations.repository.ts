@@ -6,7 +6,11 @@ export async function listIntegrationRows(conn: Conn, accountId: string): Promis
   return conn<IntegrationRow>('integrations').where({ account_id: accountId }).orderBy('provider');
 }
 
-export async function findIntegration(conn: Conn, accountId: string, provider: Provider): Promise<IntegrationRow | undefined> {
+export async function findIntegration(
+  conn: Conn,
+  accountId: string,
+  provider: Provider,
+): Promise<IntegrationRow | undefined> {
   return conn<IntegrationRow>('integrations').where({ account_id: accountId, provider }).first();
 }
 

@@ -11,7 +11,10 @@ const hostname = text()
   .trim()
   .toLowerCase()
   .max(253)
-  .regex(/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$|^[0-9a-f:.]+$/, 'must be a host name or IP address');
+  .regex(
+    /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$|^[0-9a-f:.]+$/,
+    'must be a host name or IP address',
+  );
 
 // "addr@example.com" or "Name <addr@example.com>".
 const mailbox = text()
@@ -19,7 +22,12 @@ const mailbox = text()
   .max(320)
   .refine((v) => {
     const m = /^(?:[^<>\r\n]*<([^<>\s]+)>|([^<>\s]+))$/.exec(v);
-    return m !== null && text().email().safeParse(m[1] ?? m[2]).success;
+    return (
+      m !== null &&
+      text()
+        .email()
+        .safeParse(m[1] ?? m[2]).success
+    );
   }, 'must be an email address, optionally as "Name <address>"');
 
 // Header names are RFC 9110 tokens; headers the transport sets itself may not be overridden.
@@ -27,7 +35,9 @@ const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'tra
 const headerName = text()
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name')
   .refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), 'is set by the service and cannot be overridden');
-const headerValue = text().max(4096).regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
+const headerValue = text()
+  .max(4096)
+  .regex(/^[^\r\n\0]*$/, 'must not contain line breaks');
 
 // Where the targets point (public or internal) is judged after parsing, by the SSRF-safe client's check.
 export function smtpInput() {
@@ -40,18 +50,28 @@ export function smtpInput() {
       password: text().min(1).max(1024).optional(),
       from: mailbox,
     })
-    .refine((v) => v.password === undefined || v.username !== undefined, { path: ['username'], message: 'is required with password' });
+    .refine((v) => v.password === undefined || v.username !== undefined, {
+      path: ['username'],
+      message: 'is required with password',
+    });
 }
 
 export function smsHttpInput() {
   return z.strictObject({
-    url: text().max(2048).refine((v) => URL.canParse(v), 'must be an absolute URL'),
+    url: text()
+      .max(2048)
+      .refine((v) => URL.canParse(v), 'must be an absolute URL'),
     headers: z
       .record(headerName, headerValue)
       .refine((h) => Object.keys(h).length <= 20, 'at most 20 headers')
       .optional(),
     // E.164 number or an alphanumeric sender id.
-    from: text().trim().regex(/^(?:\+[1-9]\d{6,14}|[A-Za-z0-9][A-Za-z0-9 ]{0,10})$/, 'must be an E.164 number or a sender id of up to 11 letters and digits'),
+    from: text()
+      .trim()
+      .regex(
+        /^(?:\+[1-9]\d{6,14}|[A-Za-z0-9][A-Za-z0-9 ]{0,10})$/,
+        'must be an E.164 number or a sender id of up to 11 letters and digits',
+      ),
   });
 }
 
@@ -85,11 +105,21 @@ export interface IntegrationRow {
 }
 
 /** Splits a validated input into what may be shown (settings) and what is sealed (secrets). */
-export function splitSecrets(provider: Provider, input: SmtpInput | SmsHttpInput): { settings: Record<string, unknown>; secrets: Record<string, unknown> } {
+export function splitSecrets(
+  provider: Provider,
+  input: SmtpInput | SmsHttpInput,
+): { settings: Record<string, unknown>; secrets: Record<string, unknown> } {
   if (provider === 'smtp') {
     const v = input as SmtpInput;
     return {
-      settings: { host: v.host, port: v.port, secure: v.secure ?? v.port === 465, username: v.username ?? null, from: v.from, hasPassword: v.password !== undefined },
+      settings: {
+        host: v.host,
+        port: v.port,
+        secure: v.secure ?? v.port === 465,
+        username: v.username ?? null,
+        from: v.from,
+        hasPassword: v.password !== undefined,
+      },
       secrets: { password: v.password ?? null },
     };
   }

@@ -4,7 +4,12 @@ import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
 import { parseInput } from '../platform/validation.js';
-import { deleteIntegration, findIntegration, listIntegrationRows, upsertIntegration } from './integrations.repository.js';
+import {
+  deleteIntegration,
+  findIntegration,
+  listIntegrationRows,
+  upsertIntegration,
+} from './integrations.repository.js';
 import {
   isProvider,
   PROVIDERS,
@@ -19,7 +24,6 @@ import {
   type SmtpInput,
 } from './integrations.schema.js';
 
-
 /** An unknown provider in the path is a resource that does not exist. */
 export function parseProvider(raw: string): Provider {
   if (!isProvider(raw)) throw notFound(`Integration provider "${raw.slice(0, 40)}"`);
@@ -29,7 +33,12 @@ export function parseProvider(raw: string): Provider {
 /** Every provider, connected or not, so a client sees what it could connect. */
 export async function listIntegrations(deps: Deps, accountId: string) {
   const rows = await listIntegrationRows(deps.db, accountId);
-  return PROVIDERS.map((p) => toIntegrationResponse(p, rows.find((r) => r.provider === p)));
+  return PROVIDERS.map((p) =>
+    toIntegrationResponse(
+      p,
+      rows.find((r) => r.provider === p),
+    ),
+  );
 }
 
 export async function connectIntegration(deps: Deps, caller: Caller, provider: Provider, body: unknown) {
@@ -74,7 +83,13 @@ export async function disconnectIntegration(deps: Deps, caller: Caller, provider
   const { principal, ip } = caller;
   await deps.db.transaction(async (trx) => {
     if (!(await deleteIntegration(trx, principal.accountId, provider))) throw notFound('Integration');
-    await recordAudit(trx, principal, { action: 'integration.disconnected', targetType: 'integration', targetId: provider, ip, details: { provider } });
+    await recordAudit(trx, principal, {
+      action: 'integration.disconnected',
+      targetType: 'integration',
+      targetId: provider,
+      ip,
+      details: { provider },
+    });
   });
 }
 
@@ -83,9 +98,21 @@ export async function disconnectIntegration(deps: Deps, caller: Caller, provider
  * null when the account has not connected that provider. Never put its result in logs, job data or responses.
  */
 export async function getIntegrationConfig(deps: Deps, accountId: string, provider: 'smtp'): Promise<SmtpConfig | null>;
-export async function getIntegrationConfig(deps: Deps, accountId: string, provider: 'sms-http'): Promise<SmsHttpConfig | null>;
-export async function getIntegrationConfig(deps: Deps, accountId: string, provider: 'smtp' | 'sms-http'): Promise<Record<string, unknown> | null>;
-export async function getIntegrationConfig(deps: Deps, accountId: string, provider: Provider): Promise<Record<string, unknown> | null> {
+export async function getIntegrationConfig(
+  deps: Deps,
+  accountId: string,
+  provider: 'sms-http',
+): Promise<SmsHttpConfig | null>;
+export async function getIntegrationConfig(
+  deps: Deps,
+  accountId: string,
+  provider: 'smtp' | 'sms-http',
+): Promise<Record<string, unknown> | null>;
+export async function getIntegrationConfig(
+  deps: Deps,
+  accountId: string,
+  provider: Provider,
+): Promise<Record<string, unknown> | null> {
   const row = await findIntegration(deps.db, accountId, provider);
   if (!row) return null;
   const secrets = JSON.parse(deps.sealers.integration.open(row.secrets_sealed)) as Record<string, unknown>;

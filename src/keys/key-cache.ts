@@ -33,7 +33,8 @@ const MAX_AGE_MS = 60_000;
 const MAX_ENTRIES = 20_000;
 const EPOCH_TTL_MS = 3600_000;
 
-const epochKey = (deps: Pick<Deps, 'config'>, hash: string) => `${deps.config.bullmqPrefix}:key-epoch:${hash.slice(0, 32)}`;
+const epochKey = (deps: Pick<Deps, 'config'>, hash: string) =>
+  `${deps.config.bullmqPrefix}:key-epoch:${hash.slice(0, 32)}`;
 
 /** The cache of one runtime: its rows, and its epoch reads coalesced into one MGET per event-loop turn. */
 export interface KeyCache {
@@ -86,7 +87,10 @@ export async function loadKeyByHash(deps: Deps, hash: string): Promise<ResolvedK
  * Step 2 of a lifecycle change: bumps the epochs of every secret hash the locked row carries. Call it inside
  * the transaction, after locking the row and before changing it; if Redis fails, the change must not commit.
  */
-export async function invalidateKeyHashes(deps: Pick<Deps, 'config' | 'redis'>, hashes: Array<string | null | undefined>): Promise<void> {
+export async function invalidateKeyHashes(
+  deps: Pick<Deps, 'config' | 'redis'>,
+  hashes: Array<string | null | undefined>,
+): Promise<void> {
   const multi = deps.redis.multi();
   for (const hash of hashes) {
     if (!hash) continue;

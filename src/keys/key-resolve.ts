@@ -23,7 +23,8 @@ export async function resolveKey(deps: Deps, token: string, info: RequestInfo): 
   if (!key || key.key_type !== claimedType) throw invalid();
 
   const at = now();
-  if (key.via_previous && (!key.rotation_grace_until || key.rotation_grace_until.getTime() <= at.getTime())) throw invalid();
+  if (key.via_previous && (!key.rotation_grace_until || key.rotation_grace_until.getTime() <= at.getTime()))
+    throw invalid();
   if (key.status === 'deactivated') throw new AppError('key_deactivated', 'This API key has been deactivated');
   // The sweep marks expired keys every minute; the request checks the time itself so there is no gap.
   if (key.status === 'expired' || (key.expires_at && key.expires_at.getTime() <= at.getTime())) {

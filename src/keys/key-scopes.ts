@@ -1,6 +1,11 @@
 import { AppError } from '../platform/errors.js';
 import {
-  ACCOUNT_SCOPES, ACCOUNT_WILDCARDS, AGENT_SCOPES, DEFAULT_ACCOUNT_SCOPES, DEFAULT_AGENT_SCOPES, NEVER_GRANTABLE,
+  ACCOUNT_SCOPES,
+  ACCOUNT_WILDCARDS,
+  AGENT_SCOPES,
+  DEFAULT_ACCOUNT_SCOPES,
+  DEFAULT_AGENT_SCOPES,
+  NEVER_GRANTABLE,
 } from '../auth/scopes.js';
 
 const grantable: Record<'account' | 'agent', ReadonlySet<string>> = {
@@ -12,7 +17,8 @@ function rejection(keyType: 'account' | 'agent', scope: string): string | null {
   if ((NEVER_GRANTABLE as readonly string[]).includes(scope)) return 'never grantable to any key';
   if (grantable[keyType].has(scope)) return null;
   const other = keyType === 'account' ? 'agent' : 'account';
-  if (grantable[other].has(scope)) return `an ${other}-key scope; ${keyType} keys draw from the ${keyType} namespace only`;
+  if (grantable[other].has(scope))
+    return `an ${other}-key scope; ${keyType} keys draw from the ${keyType} namespace only`;
   return 'unknown scope';
 }
 
@@ -24,7 +30,11 @@ export function resolveScopes(keyType: 'account' | 'agent', requested: string[] 
     return reason ? [{ scope, reason }] : [];
   });
   if (invalid.length) {
-    throw new AppError('invalid_scope', `Scope not allowed on a ${keyType} key: ${invalid.map((i) => `${i.scope} (${i.reason})`).join(', ')}`, { scopes: invalid });
+    throw new AppError(
+      'invalid_scope',
+      `Scope not allowed on a ${keyType} key: ${invalid.map((i) => `${i.scope} (${i.reason})`).join(', ')}`,
+      { scopes: invalid },
+    );
   }
   return [...new Set(requested)];
 }

@@ -33,12 +33,21 @@ export async function sweepExpiredKeys(deps: Deps): Promise<KeySweepResult> {
       const rows = await expireDueKeys(trx, at, BATCH);
       for (const k of rows) {
         await emitFor(k.account_id, operationalEvent('api_key.expired', keyEventRef(k)));
-        await recordAudit(trx, { type: 'system', accountId: k.account_id }, {
-          action: 'api_key.expired',
-          targetType: 'api_key',
-          targetId: k.id,
-          details: { name: k.name, keyType: k.key_type, agentId: k.agent_id, expiresAt: k.expires_at?.toISOString() ?? null },
-        });
+        await recordAudit(
+          trx,
+          { type: 'system', accountId: k.account_id },
+          {
+            action: 'api_key.expired',
+            targetType: 'api_key',
+            targetId: k.id,
+            details: {
+              name: k.name,
+              keyType: k.key_type,
+              agentId: k.agent_id,
+              expiresAt: k.expires_at?.toISOString() ?? null,
+            },
+          },
+        );
       }
       return rows.length;
     });

@@ -26,12 +26,26 @@ export interface KeyRow {
   updated_at: Date;
 }
 
-export type NewKeyRow = Pick<KeyRow, 'id' | 'name' | 'key_type' | 'key_prefix' | 'agent_id' | 'scopes' | 'secret_hash' | 'expires_at' | 'allowed_ips' | 'spend_cap_credits'>;
+export type NewKeyRow = Pick<
+  KeyRow,
+  | 'id'
+  | 'name'
+  | 'key_type'
+  | 'key_prefix'
+  | 'agent_id'
+  | 'scopes'
+  | 'secret_hash'
+  | 'expires_at'
+  | 'allowed_ips'
+  | 'spend_cap_credits'
+>;
 
 const now = (conn: Conn) => conn.fn.now() as unknown as Date;
 
 export async function insertKey(conn: Conn, accountId: string, row: NewKeyRow): Promise<KeyRow> {
-  const [key] = await conn<KeyRow>('api_keys').insert({ ...row, account_id: accountId }).returning('*');
+  const [key] = await conn<KeyRow>('api_keys')
+    .insert({ ...row, account_id: accountId })
+    .returning('*');
   return key!;
 }
 
@@ -41,7 +55,11 @@ export async function insertKey(conn: Conn, accountId: string, row: NewKeyRow): 
  * `lockShared` (FOR SHARE) waits for a key edit in flight to commit, so the row read is never the version a
  * concurrent deactivate/delete/rotate is replacing (see src/auth/key-cache.ts).
  */
-export async function findKeyBySecretHash(conn: Conn, hash: string, opts: { lockShared?: boolean } = {}): Promise<(KeyRow & { via_previous: boolean }) | undefined> {
+export async function findKeyBySecretHash(
+  conn: Conn,
+  hash: string,
+  opts: { lockShared?: boolean } = {},
+): Promise<(KeyRow & { via_previous: boolean }) | undefined> {
   const lookup = (column: 'secret_hash' | 'previous_secret_hash') => {
     const q = conn<KeyRow>('api_keys').where(column, hash);
     return (opts.lockShared ? q.forShare() : q).first();
@@ -67,7 +85,12 @@ export function listKeys(conn: Conn, accountId: string, page: PageQuery, filter:
   return paginate<KeyRow>(query, 'api_keys', page);
 }
 
-export async function updateKey(conn: Conn, accountId: string, keyId: string, patch: Partial<KeyRow>): Promise<KeyRow | undefined> {
+export async function updateKey(
+  conn: Conn,
+  accountId: string,
+  keyId: string,
+  patch: Partial<KeyRow>,
+): Promise<KeyRow | undefined> {
   const [key] = await conn<KeyRow>('api_keys')
     .where({ account_id: accountId, id: keyId })
     .update({ ...patch, updated_at: now(conn) })
@@ -79,7 +102,13 @@ export async function updateKey(conn: Conn, accountId: string, keyId: string, pa
  * Swaps in a new secret. The current secret becomes the previous one until `graceUntil`; a secret that was
  * already "previous" (an earlier rotation) is dropped here, so a second rotation ends it at once.
  */
-export async function rotateKeySecret(conn: Conn, accountId: string, keyId: string, newHash: string, graceUntil: Date): Promise<KeyRow | undefined> {
+export async function rotateKeySecret(
+  conn: Conn,
+  accountId: string,
+  keyId: string,
+  newHash: string,
+  graceUntil: Date,
+): Promise<KeyRow | undefined> {
   const [key] = await conn<KeyRow>('api_keys')
     .where({ account_id: accountId, id: keyId, status: 'active' })
     .update({
@@ -105,17 +134,34 @@ export async function touchKeyUsage(conn: Conn, accountId: string, keyId: string
     .update({ last_used_at: now(conn), last_used_ip: ip });
 }
 
-export type KeySpend = Pick<KeyRow, 'id' | 'name' | 'key_type' | 'key_prefix' | 'agent_id' | 'expires_at' | 'spend_cap_credits' | 'spent_credits'>;
+export type KeySpend = Pick<
+  KeyRow,
+  'id' | 'name' | 'key_type' | 'key_prefix' | 'agent_id' | 'expires_at' | 'spend_cap_credits' | 'spent_credits'
+>;
 
 /**
  * Adds to a key's spentCredits unless that would pass its cap; the row lock serialises concurrent charges.
  * Answers the key after the charge (spent_credits includes it).
  */
-export async function addKeySpend(conn: Conn, accountId: string, keyId: string, amount: number): Promise<KeySpend | undefined> {
+export async function addKeySpend(
+  conn: Conn,
+  accountId: string,
+  keyId: string,
+  amount: number,
+): Promise<KeySpend | undefined> {
   const [row] = await conn('api_keys')
     .where({ account_id: accountId, id: keyId })
     .andWhere((q) => q.whereNull('spend_cap_credits').orWhereRaw('spent_credits + ? <= spend_cap_credits', [amount]))
     .increment('spent_credits', amount)
-    .returning(['id', 'name', 'key_type', 'key_prefix', 'agent_id', 'expires_at', 'spend_cap_credits', 'spent_credits']);
+    .returning([
+      'id',
+      'name',
+      'key_type',
+      'key_prefix',
+      'agent_id',
+      'expires_at',
+      'spend_cap_credits',
+      'spent_credits',
+    ]);
   return row as KeySpend | undefined;
 }

@@ -22,26 +22,36 @@ const restrictions = {
 
 // keyType and agentId are forced by the server. They are accepted only when they repeat what the server would
 // decide anyway; anything else is a 400, never a wider key.
-export const accountKeyInput = z.object({
-  name,
-  scopes: scopes.optional(),
-  ...restrictions,
-  keyType: z.literal('account', { message: "this route creates account keys; keyType must be 'account' or omitted" }).optional(),
-  agentId: z.null({ message: 'account keys are not bound to an agent' }).optional(),
-}).strict();
+export const accountKeyInput = z
+  .object({
+    name,
+    scopes: scopes.optional(),
+    ...restrictions,
+    keyType: z
+      .literal('account', { message: "this route creates account keys; keyType must be 'account' or omitted" })
+      .optional(),
+    agentId: z.null({ message: 'account keys are not bound to an agent' }).optional(),
+  })
+  .strict();
 
-export const agentKeyInput = z.object({
-  name,
-  scopes: scopes.optional(),
-  ...restrictions,
-  keyType: z.literal('agent', { message: "this route creates per-agent keys; keyType must be 'agent' or omitted" }).optional(),
-  agentId: text().optional(),
-}).strict();
+export const agentKeyInput = z
+  .object({
+    name,
+    scopes: scopes.optional(),
+    ...restrictions,
+    keyType: z
+      .literal('agent', { message: "this route creates per-agent keys; keyType must be 'agent' or omitted" })
+      .optional(),
+    agentId: text().optional(),
+  })
+  .strict();
 
-export const keyPatch = z.object({
-  name: name.optional(),
-  ...restrictions,
-}).strict();
+export const keyPatch = z
+  .object({
+    name: name.optional(),
+    ...restrictions,
+  })
+  .strict();
 
 export const keyListQuery = z.object({
   agentId: text().max(100).optional(),
@@ -94,5 +104,11 @@ export const keyResponse = z
   .meta({ id: 'ApiKey', description: 'Key metadata: never the secret, never its hash' });
 
 export const keyWithSecretResponse = keyResponse
-  .extend({ key: outText().nullable().describe('The secret (ca_acct_… or ca_agt_…), shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)') })
+  .extend({
+    key: outText()
+      .nullable()
+      .describe(
+        'The secret (ca_acct_… or ca_agt_…), shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)',
+      ),
+  })
   .meta({ id: 'ApiKeyWithSecret' });

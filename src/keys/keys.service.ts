@@ -75,7 +75,15 @@ async function insertWithAudit(
       targetType: 'api_key',
       targetId: key.id,
       ip,
-      details: { name: key.name, keyType, agentId, scopes, expiresAt: input.expiresAt ?? null, allowedIps: key.allowed_ips, spendCapCredits: key.spend_cap_credits },
+      details: {
+        name: key.name,
+        keyType,
+        agentId,
+        scopes,
+        expiresAt: input.expiresAt ?? null,
+        allowedIps: key.allowed_ips,
+        spendCapCredits: key.spend_cap_credits,
+      },
     });
     return key;
   });
@@ -91,12 +99,20 @@ export function createAccountKey(deps: Deps, caller: Caller, input: AccountKeyIn
  * Mints a per-agent key. The route's access already refused per-agent keys, member sessions and account keys
  * without write:agents; what is left depends on data, the account's agentKeyMinting policy.
  */
-export async function mintAgentKey(deps: Deps, caller: Caller, agentId: string, input: AgentKeyInput): Promise<IssuedKey> {
+export async function mintAgentKey(
+  deps: Deps,
+  caller: Caller,
+  agentId: string,
+  input: AgentKeyInput,
+): Promise<IssuedKey> {
   const { principal, ip } = caller;
   if (principal.type === 'key') {
     const account = await findAccount(deps.db, principal.accountId);
     if (account?.agent_key_minting !== 'account_keys') {
-      throw new AppError('admin_session_required', "This account's agentKeyMinting policy lets only admin sessions mint per-agent keys");
+      throw new AppError(
+        'admin_session_required',
+        "This account's agentKeyMinting policy lets only admin sessions mint per-agent keys",
+      );
     }
   }
   if (!(await findAgent(deps.db, principal.accountId, agentId))) throw notFound('Agent');
@@ -132,11 +148,20 @@ export async function editKey(deps: Deps, caller: Caller, keyId: string, input: 
       throw new AppError('conflict', 'An expired key stays expired; create a new key instead of extending it');
     }
     if (input.spendCapCredits != null && input.spendCapCredits < before.spent_credits) {
-      throw fieldError('spendCapCredits', `must be at least the ${before.spent_credits} credits this key has already spent`);
+      throw fieldError(
+        'spendCapCredits',
+        `must be at least the ${before.spent_credits} credits this key has already spent`,
+      );
     }
     const key = await repo.updateKey(trx, principal.accountId, keyId, patch);
     if (!key) throw keyNotFound();
-    await recordAudit(trx, principal, { action: 'api_key.edited', targetType: 'api_key', targetId: keyId, ip, details: { changes: { ...input } } });
+    await recordAudit(trx, principal, {
+      action: 'api_key.edited',
+      targetType: 'api_key',
+      targetId: keyId,
+      ip,
+      details: { changes: { ...input } },
+    });
     return key;
   });
 }
@@ -150,7 +175,13 @@ export async function rotateKey(deps: Deps, caller: Caller, keyId: string): Prom
     const { secret, hash } = generateSecret(existing.key_type);
     const key = await repo.rotateKeySecret(trx, principal.accountId, keyId, hash, graceUntil);
     if (!key) throw new AppError('conflict', 'The key is no longer active');
-    await recordAudit(trx, principal, { action: 'api_key.rotated', targetType: 'api_key', targetId: keyId, ip, details: { rotationGraceUntil: graceUntil.toISOString() } });
+    await recordAudit(trx, principal, {
+      action: 'api_key.rotated',
+      targetType: 'api_key',
+      targetId: keyId,
+      ip,
+      details: { rotationGraceUntil: graceUntil.toISOString() },
+    });
     return { row: key, secret };
   });
 }
@@ -164,8 +195,18 @@ export async function deactivateKey(deps: Deps, caller: Caller, keyId: string): 
   return transactWithEvents(deps, principal.accountId, async (trx, emit) => {
     const before = await lockForChange(deps, trx, principal.accountId, keyId);
     if (before.status === 'deactivated') return before;
-    const key = await repo.updateKey(trx, principal.accountId, keyId, { status: 'deactivated', previous_secret_hash: null, rotation_grace_until: null });
-    await recordAudit(trx, principal, { action: 'api_key.deactivated', targetType: 'api_key', targetId: keyId, ip, details: { name: before.name, previousStatus: before.status } });
+    const key = await repo.updateKey(trx, principal.accountId, keyId, {
+      status: 'deactivated',
+      previous_secret_hash: null,
+      rotation_grace_until: null,
+    });
+    await recordAudit(trx, principal, {
+      action: 'api_key.deactivated',
+      targetType: 'api_key',
+      targetId: keyId,
+      ip,
+      details: { name: before.name, previousStatus: before.status },
+    });
     await emit(operationalEvent('api_key.deactivated', { ...keyEventRef(before), previousStatus: before.status }));
     return key!;
   });
@@ -178,6 +219,12 @@ export async function deleteKey(deps: Deps, caller: Caller, keyId: string): Prom
     await lockForChange(deps, trx, principal.accountId, keyId);
     const key = await repo.deleteKey(trx, principal.accountId, keyId);
     if (!key) throw keyNotFound();
-    await recordAudit(trx, principal, { action: 'api_key.deleted', targetType: 'api_key', targetId: keyId, ip, details: { name: key.name, keyType: key.key_type, agentId: key.agent_id } });
+    await recordAudit(trx, principal, {
+      action: 'api_key.deleted',
+      targetType: 'api_key',
+      targetId: keyId,
+      ip,
+      details: { name: key.name, keyType: key.key_type, agentId: key.agent_id },
+    });
   });
 }

@@ -10,7 +10,8 @@ export const PARTITIONED_TABLES = ['events', 'webhook_deliveries', 'webhook_atte
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 
 export const dayStart = (t: Date): Date => new Date(Math.floor(t.getTime() / DAY_MS) * DAY_MS);
-export const partitionName = (table: PartitionedTable, day: Date): string => `${table}_d${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
+export const partitionName = (table: PartitionedTable, day: Date): string =>
+  `${table}_d${day.toISOString().slice(0, 10).replaceAll('-', '')}`;
 
 const NAME = /_d(\d{4})(\d{2})(\d{2})$/;
 /** The day a partition name stands for. */
@@ -59,7 +60,10 @@ export async function createDayPartition(conn: Conn, table: PartitionedTable, da
   await conn.raw(`CREATE TABLE IF NOT EXISTS ?? (LIKE ?? INCLUDING DEFAULTS INCLUDING CONSTRAINTS)`, [name, table]);
   try {
     // DDL takes no bind parameters; the bounds are ISO strings made here from Dates.
-    await conn.raw(`ALTER TABLE ?? ATTACH PARTITION ?? FOR VALUES FROM ('${day.toISOString()}') TO ('${next.toISOString()}')`, [table, name]);
+    await conn.raw(
+      `ALTER TABLE ?? ATTACH PARTITION ?? FOR VALUES FROM ('${day.toISOString()}') TO ('${next.toISOString()}')`,
+      [table, name],
+    );
   } catch (err) {
     // Attached already (by another process, or an earlier run that stopped after this step).
     if ((err as { code?: string }).code !== '42P17' && !/already a partition/.test((err as Error).message)) throw err;
@@ -67,7 +71,10 @@ export async function createDayPartition(conn: Conn, table: PartitionedTable, da
 }
 
 export async function hasPendingDeliveries(conn: Conn, partition: string): Promise<boolean> {
-  const { rows } = await conn.raw<{ rows: Array<{ pending: boolean }> }>(`SELECT EXISTS (SELECT 1 FROM ?? WHERE status = 'pending') AS pending`, [partition]);
+  const { rows } = await conn.raw<{ rows: Array<{ pending: boolean }> }>(
+    `SELECT EXISTS (SELECT 1 FROM ?? WHERE status = 'pending') AS pending`,
+    [partition],
+  );
   return rows[0]!.pending;
 }
 

@@ -75,7 +75,8 @@ export async function maintainPartitions(deps: Deps): Promise<MaintenanceResult>
 
   // A day [D, D + 1) is expired when its end is not after the cutoff: every row in it is past retention.
   const cutoff = retainedSince(deps.config).getTime();
-  const expired = async (table: PartitionedTable) => (await listPartitions(deps.db, table)).filter((p) => p.day.getTime() + DAY_MS <= cutoff);
+  const expired = async (table: PartitionedTable) =>
+    (await listPartitions(deps.db, table)).filter((p) => p.day.getTime() + DAY_MS <= cutoff);
 
   for (const p of await expired('webhook_attempts')) {
     await dropPartition(deps, 'webhook_attempts', p.name);

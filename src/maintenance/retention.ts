@@ -8,4 +8,5 @@ export const DAY_MS = 24 * 3600 * 1000;
  * by it, so a row past retention answers as absent at once, while its day partition waits for the
  * maintain-partitions job to drop it.
  */
-export const retainedSince = (config: Config, at: Date = now()): Date => new Date(at.getTime() - config.webhooks.retentionDays * DAY_MS);
+export const retainedSince = (config: Config, at: Date = now()): Date =>
+  new Date(at.getTime() - config.webhooks.retentionDays * DAY_MS);

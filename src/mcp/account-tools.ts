@@ -31,7 +31,8 @@ const agentFilteredPage = pageQuery.extend({ agentId: text().max(100).optional()
 const listAgentsTool = defineTool({
   name: 'list_agents',
   title: 'List agents',
-  description: 'Lists the agents of the account (id, name, status, config), newest first, one page at a time ({data, hasMore, nextCursor}).',
+  description:
+    'Lists the agents of the account (id, name, status, config), newest first, one page at a time ({data, hasMore, nextCursor}).',
   access: requireScope('read:agents'),
   input: z.object(paging),
   annotations: readOnly,
@@ -51,7 +52,8 @@ const getAgentTool = defineTool({
 const createAgentTool = defineTool({
   name: 'create_agent',
   title: 'Create an agent',
-  description: 'Creates a new agent in the account. config is optional: autoReply (string) for the built-in runtime, or runtime {type:"http", url} to run it on your own endpoint. Returns the new agent with its id.',
+  description:
+    'Creates a new agent in the account. config is optional: autoReply (string) for the built-in runtime, or runtime {type:"http", url} to run it on your own endpoint. Returns the new agent with its id.',
   access: requireScope('write:agents'),
   input: z.object({
     name: text().describe('A name for the agent (1-200 characters)'),
@@ -64,7 +66,8 @@ const createAgentTool = defineTool({
 const updateAgentTool = defineTool({
   name: 'update_agent',
   title: 'Update an agent',
-  description: 'Changes an agent: name, status ("paused" stops it from running, "active" resumes it) and/or config as a JSON merge patch (keys sent replace, null removes, omitted keys stay). Send at least one of them. Returns the updated agent.',
+  description:
+    'Changes an agent: name, status ("paused" stops it from running, "active" resumes it) and/or config as a JSON merge patch (keys sent replace, null removes, omitted keys stay). Send at least one of them. Returns the updated agent.',
   access: requireScope('write:agents'),
   input: z.object({
     agentId,
@@ -79,7 +82,8 @@ const updateAgentTool = defineTool({
 const listContactsTool = defineTool({
   name: 'list_contacts',
   title: 'List contacts',
-  description: 'Lists the contacts of the account (id, name, email, phone, linked agent, metadata), newest first, one page at a time.',
+  description:
+    'Lists the contacts of the account (id, name, email, phone, linked agent, metadata), newest first, one page at a time.',
   access: requireScope('read:contacts'),
   input: z.object(paging),
   annotations: readOnly,
@@ -89,7 +93,8 @@ const listContactsTool = defineTool({
 const listConversationsTool = defineTool({
   name: 'list_conversations',
   title: 'List conversations',
-  description: 'Lists conversations (email, SMS and chat threads between an agent and a contact), newest first, each with its latest messages. Pass agentId to see one agent’s conversations.',
+  description:
+    'Lists conversations (email, SMS and chat threads between an agent and a contact), newest first, each with its latest messages. Pass agentId to see one agent’s conversations.',
   access: requireScope('read:messages'),
   input: z.object({ ...paging, agentId: agentId.optional() }),
   annotations: readOnly,
@@ -102,7 +107,8 @@ const listConversationsTool = defineTool({
 const createDraftTool = defineTool({
   name: 'create_draft',
   title: 'Create a message draft',
-  description: 'Writes a draft message from one of the account’s inboxes to a recipient (an email address for an email inbox, an E.164 phone number for an SMS inbox). Nothing is sent and nothing is charged: call send_message with the returned id to send it.',
+  description:
+    'Writes a draft message from one of the account’s inboxes to a recipient (an email address for an email inbox, an E.164 phone number for an SMS inbox). Nothing is sent and nothing is charged: call send_message with the returned id to send it.',
   access: requireScope('write:messages'),
   input: z.object({
     inboxId: text().describe('The inbox to send from (inb_…), see list_inboxes'),
@@ -117,7 +123,8 @@ const createDraftTool = defineTool({
 const sendMessageTool = defineTool({
   name: 'send_message',
   title: 'Send a draft (spends credits)',
-  description: 'Sends a draft created with create_draft as a real email or SMS. It costs credits (email 1, SMS 2) and cannot be undone; it may fail with spend_cap_exceeded, insufficient_credits or rate_limited, in which case nothing was sent. Returns the message with status "queued".',
+  description:
+    'Sends a draft created with create_draft as a real email or SMS. It costs credits (email 1, SMS 2) and cannot be undone; it may fail with spend_cap_exceeded, insufficient_credits or rate_limited, in which case nothing was sent. Returns the message with status "queued".',
   access: requireScope('messages:send'),
   input: z.object({ messageId: text().describe('The draft’s id (msg_…)') }),
   annotations: { ...destructive, openWorldHint: true },
@@ -127,7 +134,8 @@ const sendMessageTool = defineTool({
 const listInboxesTool = defineTool({
   name: 'list_inboxes',
   title: 'List inboxes',
-  description: 'Lists the account’s inboxes (email addresses and SMS numbers agents send from and receive on), newest first. Pass agentId to see one agent’s inboxes.',
+  description:
+    'Lists the account’s inboxes (email addresses and SMS numbers agents send from and receive on), newest first. Pass agentId to see one agent’s inboxes.',
   access: requireScope('read:inboxes'),
   input: z.object({ ...paging, agentId: agentId.optional() }),
   annotations: readOnly,
@@ -140,7 +148,8 @@ const listInboxesTool = defineTool({
 const listWebhooksTool = defineTool({
   name: 'list_webhooks',
   title: 'List webhook subscriptions',
-  description: 'Lists the account’s webhook subscriptions (url, subscribed events, status active or disabled), newest first. Secrets are never shown.',
+  description:
+    'Lists the account’s webhook subscriptions (url, subscribed events, status active or disabled), newest first. Secrets are never shown.',
   access: requireScope('read:webhooks'),
   input: z.object(paging),
   annotations: readOnly,
@@ -150,20 +159,23 @@ const listWebhooksTool = defineTool({
 const getWebhookStatsTool = defineTool({
   name: 'get_webhook_stats',
   title: 'Get a webhook endpoint’s health',
-  description: 'Returns the delivery health of one webhook subscription over a window (1h, 24h or 7d; default 24h): attempts, success rate, p50/p95 duration in ms, counts by error code and by HTTP status class, last success and last failure times, and the current consecutive failures (attempts, and exhausted deliveries toward auto-disable).',
+  description:
+    'Returns the delivery health of one webhook subscription over a window (1h, 24h or 7d; default 24h): attempts, success rate, p50/p95 duration in ms, counts by error code and by HTTP status class, last success and last failure times, and the current consecutive failures (attempts, and exhausted deliveries toward auto-disable).',
   access: requireScope('read:webhooks'),
   input: z.object({
     webhookId: idOf('wh').describe('The subscription id (wh_…), see list_webhooks'),
     window: z.enum(['1h', '24h', '7d']).optional().describe('The window: 1h, 24h (default) or 7d'),
   }),
   annotations: readOnly,
-  run: (ctx, { webhookId, ...query }) => getWebhookStats(ctx.deps, ctx.principal.accountId, webhookId, parseInput(statsQuery, query).window),
+  run: (ctx, { webhookId, ...query }) =>
+    getWebhookStats(ctx.deps, ctx.principal.accountId, webhookId, parseInput(statsQuery, query).window),
 });
 
 const getUsageTool = defineTool({
   name: 'get_usage',
   title: 'Get credit balance and usage',
-  description: 'Returns the account plan, its credit balance and the credits used this month by reason (email, sms, agent triggers).',
+  description:
+    'Returns the account plan, its credit balance and the credits used this month by reason (email, sms, agent triggers).',
   access: requireScope('read:billing'),
   input: z.object({}),
   annotations: readOnly,
@@ -173,7 +185,8 @@ const getUsageTool = defineTool({
 const getAccountStatsTool = defineTool({
   name: 'get_account_stats',
   title: 'Get account statistics',
-  description: 'Returns current counts of everything the account holds (agents, contacts, conversations, messages by status, inboxes, webhooks, …).',
+  description:
+    'Returns current counts of everything the account holds (agents, contacts, conversations, messages by status, inboxes, webhooks, …).',
   access: requireScope('read:account'),
   input: z.object({}),
   annotations: readOnly,
@@ -183,11 +196,13 @@ const getAccountStatsTool = defineTool({
 const triggerAgentTool = defineTool({
   name: 'trigger_agent',
   title: 'Send an agent a chat message (spends credits)',
-  description: 'Sends a chat message to an agent and queues a run that answers it; each call costs credits (one agent trigger) and may fail with spend_cap_exceeded, insufficient_credits, rate_limited or agent_paused, in which case nothing was charged. Returns the queued run {id, status}.',
+  description:
+    'Sends a chat message to an agent and queues a run that answers it; each call costs credits (one agent trigger) and may fail with spend_cap_exceeded, insufficient_credits, rate_limited or agent_paused, in which case nothing was charged. Returns the queued run {id, status}.',
   access: requireScope('trigger:agents'),
   input: z.object({ agentId, message: text().describe('The chat message for the agent') }),
   annotations: { ...destructive, openWorldHint: true },
-  run: (ctx, args) => triggerAgent(ctx.deps, ctx, args.agentId, parseInput(chatInput, { message: args.message }).message),
+  run: (ctx, args) =>
+    triggerAgent(ctx.deps, ctx, args.agentId, parseInput(chatInput, { message: args.message }).message),
 });
 
 export const accountServer = {
@@ -198,6 +213,18 @@ export const accountServer = {
 };
 
 export const accountTools: McpTool[] = [
-  listAgentsTool, getAgentTool, createAgentTool, updateAgentTool, listContactsTool, listConversationsTool, createDraftTool, sendMessageTool,
-  listInboxesTool, listWebhooksTool, getWebhookStatsTool, getUsageTool, getAccountStatsTool, triggerAgentTool,
+  listAgentsTool,
+  getAgentTool,
+  createAgentTool,
+  updateAgentTool,
+  listContactsTool,
+  listConversationsTool,
+  createDraftTool,
+  sendMessageTool,
+  listInboxesTool,
+  listWebhooksTool,
+  getWebhookStatsTool,
+  getUsageTool,
+  getAccountStatsTool,
+  triggerAgentTool,
 ];

@@ -15,12 +15,19 @@ import { text } from '../platform/input.js';
 // route only admits that agent's own key). Each tool carries the access of the REST route it mirrors.
 
 const agentIdOf = (ctx: ToolContext) => ctx.params.agentId!;
-const limit = z.number().int().min(1).max(100).optional().describe('How many items to return, newest first (1-100, default 20)');
+const limit = z
+  .number()
+  .int()
+  .min(1)
+  .max(100)
+  .optional()
+  .describe('How many items to return, newest first (1-100, default 20)');
 
 const getAgentConfig = defineTool({
   name: 'get_agent_config',
   title: 'Get this agent’s configuration',
-  description: 'Returns this agent: id, name, status (active or paused) and its config object (runtime, autoReply and any custom keys). Call this before update_agent_config to see the current values.',
+  description:
+    'Returns this agent: id, name, status (active or paused) and its config object (runtime, autoReply and any custom keys). Call this before update_agent_config to see the current values.',
   access: requireScope('read:agents', { scope: 'agent:config:read', param: 'agentId' }),
   input: z.object({}),
   annotations: readOnly,
@@ -30,7 +37,8 @@ const getAgentConfig = defineTool({
 const getAgentConversations = defineTool({
   name: 'get_agent_conversations',
   title: 'Get this agent’s conversations',
-  description: 'Returns this agent’s conversations (email, SMS and chat threads with contacts), newest first, each with its latest messages (direction inbound/outbound, status, text). Use limit to read fewer or more.',
+  description:
+    'Returns this agent’s conversations (email, SMS and chat threads with contacts), newest first, each with its latest messages (direction inbound/outbound, status, text). Use limit to read fewer or more.',
   access: requireScope('read:messages', { scope: 'agent:conversations:read', param: 'agentId' }),
   input: z.object({ limit }),
   annotations: readOnly,
@@ -40,7 +48,8 @@ const getAgentConversations = defineTool({
 const getAgentActivity = defineTool({
   name: 'get_agent_activity',
   title: 'Get this agent’s activity',
-  description: 'Returns this agent’s activity timeline, newest first: messages received and drafted, sends, runs queued/succeeded/failed, configuration changes. Each entry has kind, summary, subject and createdAt.',
+  description:
+    'Returns this agent’s activity timeline, newest first: messages received and drafted, sends, runs queued/succeeded/failed, configuration changes. Each entry has kind, summary, subject and createdAt.',
   access: requireScope('read:activity', { scope: 'agent:activity:read', param: 'agentId' }),
   input: z.object({ limit }),
   annotations: readOnly,
@@ -54,7 +63,9 @@ const updateAgentConfig = defineTool({
     'Changes this agent’s config with a JSON merge patch (RFC 7396): keys you send replace the current values, nested objects merge, a key set to null is removed, keys you omit stay as they are. Known keys: autoReply (string, the built-in runtime’s reply) and runtime ({type:"http", url}). Returns the updated agent. Name and status cannot be changed with this tool.',
   access: requireScope('write:agents', { scope: 'agent:config:write', param: 'agentId' }),
   input: z.object({
-    config: z.record(text(), z.unknown()).describe('A JSON merge patch for the config, e.g. {"autoReply": "Thanks, we will get back to you"}'),
+    config: z
+      .record(text(), z.unknown())
+      .describe('A JSON merge patch for the config, e.g. {"autoReply": "Thanks, we will get back to you"}'),
   }),
   annotations: destructive,
   run: (ctx, args) => updateAgent(ctx.deps, ctx, agentIdOf(ctx), parseInput(agentPatch, { config: args.config })),
@@ -78,4 +89,10 @@ export const agentServer = {
     'config updates and chat triggers. trigger_agent spends credits; update_agent_config changes how the agent behaves.',
 };
 
-export const agentTools: McpTool[] = [getAgentConfig, getAgentConversations, getAgentActivity, updateAgentConfig, triggerAgentTool];
+export const agentTools: McpTool[] = [
+  getAgentConfig,
+  getAgentConversations,
+  getAgentActivity,
+  updateAgentConfig,
+  triggerAgentTool,
+];

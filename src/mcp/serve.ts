@@ -7,7 +7,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
  * credential can leak into another's request. The body was already parsed by the JSON body middleware (the
  * stream is consumed), so it is handed over as `parsedBody`. JSON responses (not SSE): every tool answers at once.
  */
-export async function serveMcpRequest(server: McpServer, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+export async function serveMcpRequest(
+  server: McpServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close();

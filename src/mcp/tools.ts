@@ -1,5 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ListToolsRequestSchema, type CallToolResult, type Tool, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+  type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { authorize, type Access } from '../auth/access.js';
 import type { Caller } from '../auth/principal.js';
@@ -34,10 +39,25 @@ export interface McpTool<S extends z.ZodObject = z.ZodObject> {
 
 export const defineTool = <S extends z.ZodObject>(tool: McpTool<S>): McpTool => tool as unknown as McpTool;
 
-export const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-export const destructive: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
+export const readOnly: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+export const destructive: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 /** Writes that only add (a draft, a new agent): not destructive, but not read-only either. */
-export const additive: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+export const additive: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+};
 
 function allows(ctx: ToolContext, tool: McpTool): boolean {
   try {
@@ -69,14 +89,20 @@ export function missingScopeOf(tools: McpTool[], ctx: ToolContext, body: unknown
 
 /** Results carry the object as structuredContent and the same JSON as text, for clients that read only text. */
 export function toolResult(value: unknown): CallToolResult {
-  const structured = (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : { result: value }) as Record<string, unknown>;
+  const structured = (
+    value !== null && typeof value === 'object' && !Array.isArray(value) ? value : { result: value }
+  ) as Record<string, unknown>;
   return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
 }
 
 /** A service error becomes a tool error the model can read (docs/decisions.md#mcp-protocol-errors). */
 export function toolError(err: AppError): CallToolResult {
   const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
-  return { content: [{ type: 'text', text: `${err.code}: ${err.message}` }], structuredContent: { error }, isError: true };
+  return {
+    content: [{ type: 'text', text: `${err.code}: ${err.message}` }],
+    structuredContent: { error },
+    isError: true,
+  };
 }
 
 function toAppError(err: unknown): AppError | null {
@@ -93,7 +119,11 @@ function toAppError(err: unknown): AppError | null {
  * `authorize` and comes back as a tool error naming the missing scope), while tools/list answers only the
  * tools the credential may use.
  */
-export function buildMcpServer(info: { name: string; instructions: string }, tools: McpTool[], ctx: ToolContext): McpServer {
+export function buildMcpServer(
+  info: { name: string; instructions: string },
+  tools: McpTool[],
+  ctx: ToolContext,
+): McpServer {
   const server = new McpServer(
     { name: info.name, version: '1.0.0' },
     { capabilities: { tools: { listChanged: false } }, instructions: info.instructions },
@@ -112,7 +142,10 @@ export function buildMcpServer(info: { name: string; instructions: string }, too
           if (known) return toolError(known);
           if (isRefusedInput(err)) {
             // As on REST (middleware/errors.ts): the client's error, logged so that the missing rule gets added.
-            ctx.log.warn({ tool: tool.name, ...describeRefusedInput(err) }, 'the database refused input that validation accepted');
+            ctx.log.warn(
+              { tool: tool.name, ...describeRefusedInput(err) },
+              'the database refused input that validation accepted',
+            );
             return toolError(refusedInputError(err));
           }
           ctx.log.error({ err, tool: tool.name }, 'MCP tool failed');

@@ -7,11 +7,25 @@ import type { ConversationRow, MessageChannel, MessageRow } from './messages.sch
 export async function upsertConversation(
   conn: Conn,
   accountId: string,
-  c: { agentId: string; channel: MessageChannel; inboxId: string | null; contactId: string | null; threadKey: string; subject: string | null },
+  c: {
+    agentId: string;
+    channel: MessageChannel;
+    inboxId: string | null;
+    contactId: string | null;
+    threadKey: string;
+    subject: string | null;
+  },
 ): Promise<ConversationRow> {
   const [row] = await conn<ConversationRow>('conversations')
     .insert({
-      id: newId('conv'), account_id: accountId, agent_id: c.agentId, channel: c.channel, inbox_id: c.inboxId, contact_id: c.contactId, thread_key: c.threadKey, subject: c.subject,
+      id: newId('conv'),
+      account_id: accountId,
+      agent_id: c.agentId,
+      channel: c.channel,
+      inbox_id: c.inboxId,
+      contact_id: c.contactId,
+      thread_key: c.threadKey,
+      subject: c.subject,
     })
     .onConflict(['account_id', 'agent_id', 'thread_key'])
     .merge({ last_message_at: conn.fn.now(), updated_at: conn.fn.now() } as never)
@@ -20,7 +34,9 @@ export async function upsertConversation(
 }
 
 export async function touchConversation(conn: Conn, accountId: string, conversationId: string): Promise<void> {
-  await conn('conversations').where({ account_id: accountId, id: conversationId }).update({ last_message_at: conn.fn.now(), updated_at: conn.fn.now() });
+  await conn('conversations')
+    .where({ account_id: accountId, id: conversationId })
+    .update({ last_message_at: conn.fn.now(), updated_at: conn.fn.now() });
 }
 
 export const threadKeyFor = (inboxId: string, contactId: string) => `inbox:${inboxId}:contact:${contactId}`;
@@ -33,13 +49,25 @@ export function listConversations(conn: Conn, accountId: string, filter: { agent
 }
 
 /** The last `perConversation` messages of each conversation, oldest first. */
-export async function recentMessages(conn: Conn, accountId: string, conversationIds: string[], perConversation: number): Promise<MessageRow[]> {
+export async function recentMessages(
+  conn: Conn,
+  accountId: string,
+  conversationIds: string[],
+  perConversation: number,
+): Promise<MessageRow[]> {
   if (conversationIds.length === 0) return [];
   const ranked = conn('messages')
-    .select('messages.*', conn.raw('row_number() over (partition by conversation_id order by created_at desc, id desc) as rn'))
+    .select(
+      'messages.*',
+      conn.raw('row_number() over (partition by conversation_id order by created_at desc, id desc) as rn'),
+    )
     .where({ account_id: accountId })
     .whereIn('conversation_id', conversationIds)
     .as('ranked');
-  const rows = (await conn.select('*').from(ranked).where('rn', '<=', perConversation).orderBy([{ column: 'created_at' }, { column: 'id' }])) as Array<MessageRow & { rn?: number }>;
+  const rows = (await conn
+    .select('*')
+    .from(ranked)
+    .where('rn', '<=', perConversation)
+    .orderBy([{ column: 'created_at' }, { column: 'id' }])) as Array<MessageRow & { rn?: number }>;
   return rows.map(({ rn: _rn, ...m }) => m as MessageRow);
 }

@@ -13,18 +13,30 @@ import { sendAccountEmail, sendAccountSms } from './transport.js';
  * If the process dies between the transport accepting and the commit, the retry sends again (at least once);
  * the Message-ID header (our message id) lets a receiver recognise the duplicate.
  */
-export async function deliverQueuedMessage(deps: Deps, messageId: string, attempt: { last: boolean }): Promise<'sent' | 'skipped'> {
+export async function deliverQueuedMessage(
+  deps: Deps,
+  messageId: string,
+  attempt: { last: boolean },
+): Promise<'sent' | 'skipped'> {
   const message = await repo.findMessageById(deps.db, messageId);
   if (!message || message.status !== 'queued') return 'skipped';
   const accountId = message.account_id;
   try {
-    const inbox = message.inbox_id ? await findInbox(deps.db, accountId, message.inbox_id, { includeDeleted: true }) : undefined;
+    const inbox = message.inbox_id
+      ? await findInbox(deps.db, accountId, message.inbox_id, { includeDeleted: true })
+      : undefined;
     const from = inbox?.address ?? message.from_address ?? '';
     const to = message.to_address ?? '';
     if (message.channel === 'sms') {
       await sendAccountSms(deps, accountId, { from, to, text: message.text, messageId: message.id });
     } else {
-      await sendAccountEmail(deps, accountId, { from, to, subject: message.subject ?? '', text: message.text, messageId: message.id });
+      await sendAccountEmail(deps, accountId, {
+        from,
+        to,
+        subject: message.subject ?? '',
+        text: message.text,
+        messageId: message.id,
+      });
     }
   } catch (err) {
     if (attempt.last) await failMessage(deps, accountId, messageId, err instanceof Error ? err.message : String(err));
@@ -34,16 +46,31 @@ export async function deliverQueuedMessage(deps: Deps, messageId: string, attemp
     const sent = await repo.transitionMessage(trx, accountId, messageId, 'queued', 'sent', { sent: true, error: null });
     if (!sent) return;
     await emit({ type: 'message.sent', inboxId: sent.inbox_id, messageId: sent.id, payload: toMessageResponse(sent) });
-    await recordActivity(trx, accountId, { agentId: sent.agent_id, kind: 'message.sent', subjectType: 'message', subjectId: sent.id, summary: `Sent ${sent.channel} to ${sent.to_address}` });
+    await recordActivity(trx, accountId, {
+      agentId: sent.agent_id,
+      kind: 'message.sent',
+      subjectType: 'message',
+      subjectId: sent.id,
+      summary: `Sent ${sent.channel} to ${sent.to_address}`,
+    });
   });
   return 'sent';
 }
 
 async function failMessage(deps: Deps, accountId: string, messageId: string, error: string): Promise<void> {
   await deps.db.transaction(async (trx) => {
-    const failed = await repo.transitionMessage(trx, accountId, messageId, 'queued', 'failed', { error: error.slice(0, 500) });
+    const failed = await repo.transitionMessage(trx, accountId, messageId, 'queued', 'failed', {
+      error: error.slice(0, 500),
+    });
     if (failed) {
-      await recordActivity(trx, accountId, { agentId: failed.agent_id, kind: 'message.failed', subjectType: 'message', subjectId: failed.id, summary: `Sending ${failed.channel} to ${failed.to_address} failed`, data: { error: failed.error } });
+      await recordActivity(trx, accountId, {
+        agentId: failed.agent_id,
+        kind: 'message.failed',
+        subjectType: 'message',
+        subjectId: failed.id,
+        summary: `Sending ${failed.channel} to ${failed.to_address} failed`,
+        data: { error: failed.error },
+      });
     }
   });
 }

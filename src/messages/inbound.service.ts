@@ -14,7 +14,10 @@ import { insertMessage } from './messages.repository.js';
 import { inboundInput, toMessageResponse } from './messages.schema.js';
 
 const badToken = () =>
-  new AppError('invalid_credential', 'Send the inbox ingest token (shown once at inbox creation) in the X-Inbound-Token header');
+  new AppError(
+    'invalid_credential',
+    'Send the inbox ingest token (shown once at inbox creation) in the X-Inbound-Token header',
+  );
 
 /**
  * Accepts a message delivered to an inbox by its ingest token. The token is looked up by its SHA-256 (so no
@@ -33,16 +36,43 @@ export async function receiveInbound(deps: Deps, inboxId: string, token: string 
   const accountId = inbox.account_id;
 
   const message = await transactWithEvents(deps, accountId, async (trx, emit) => {
-    const contact = await linkOrCreateContact(trx, emit, accountId, { agentId: inbox.agent_id, channel: inbox.channel, address: from });
+    const contact = await linkOrCreateContact(trx, emit, accountId, {
+      agentId: inbox.agent_id,
+      channel: inbox.channel,
+      address: from,
+    });
     const conversation = await conversations.upsertConversation(trx, accountId, {
-      agentId: inbox.agent_id, channel: inbox.channel, inboxId: inbox.id, contactId: contact.id, threadKey: conversations.threadKeyFor(inbox.id, contact.id), subject: input.subject ?? null,
+      agentId: inbox.agent_id,
+      channel: inbox.channel,
+      inboxId: inbox.id,
+      contactId: contact.id,
+      threadKey: conversations.threadKeyFor(inbox.id, contact.id),
+      subject: input.subject ?? null,
     });
     const row = await insertMessage(trx, accountId, {
-      id: newId('msg'), agent_id: inbox.agent_id, conversation_id: conversation.id, inbox_id: inbox.id, contact_id: contact.id, run_id: null,
-      direction: 'inbound', channel: inbox.channel, status: 'received', from_address: from, to_address: inbox.address, subject: input.subject ?? null, text: input.text,
+      id: newId('msg'),
+      agent_id: inbox.agent_id,
+      conversation_id: conversation.id,
+      inbox_id: inbox.id,
+      contact_id: contact.id,
+      run_id: null,
+      direction: 'inbound',
+      channel: inbox.channel,
+      status: 'received',
+      from_address: from,
+      to_address: inbox.address,
+      subject: input.subject ?? null,
+      text: input.text,
     });
     await emit({ type: 'message.received', inboxId: inbox.id, messageId: row.id, payload: toMessageResponse(row) });
-    await recordActivity(trx, accountId, { agentId: row.agent_id, kind: 'message.received', subjectType: 'message', subjectId: row.id, summary: `Received ${row.channel} from ${from}`, data: { conversationId: conversation.id, contactId: contact.id } });
+    await recordActivity(trx, accountId, {
+      agentId: row.agent_id,
+      kind: 'message.received',
+      subjectType: 'message',
+      subjectId: row.id,
+      summary: `Received ${row.channel} from ${from}`,
+      data: { conversationId: conversation.id, contactId: contact.id },
+    });
     return row;
   });
   return toMessageResponse(message);

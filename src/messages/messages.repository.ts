@@ -2,10 +2,15 @@ import type { Conn } from '../platform/db.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
 import type { MessageRow, MessageStatus } from './messages.schema.js';
 
-export type NewMessage = Omit<MessageRow, 'account_id' | 'created_at' | 'updated_at' | 'sent_at' | 'error' | 'charged_credits'> & { sent_at?: Date | null };
+export type NewMessage = Omit<
+  MessageRow,
+  'account_id' | 'created_at' | 'updated_at' | 'sent_at' | 'error' | 'charged_credits'
+> & { sent_at?: Date | null };
 
 export async function insertMessage(conn: Conn, accountId: string, m: NewMessage): Promise<MessageRow> {
-  const [row] = await conn<MessageRow>('messages').insert({ ...m, account_id: accountId }).returning('*');
+  const [row] = await conn<MessageRow>('messages')
+    .insert({ ...m, account_id: accountId })
+    .returning('*');
   return row!;
 }
 
@@ -13,7 +18,11 @@ export async function findMessage(conn: Conn, accountId: string, messageId: stri
   return conn<MessageRow>('messages').where({ account_id: accountId, id: messageId }).first();
 }
 
-export async function findMessageForUpdate(conn: Conn, accountId: string, messageId: string): Promise<MessageRow | undefined> {
+export async function findMessageForUpdate(
+  conn: Conn,
+  accountId: string,
+  messageId: string,
+): Promise<MessageRow | undefined> {
   return conn<MessageRow>('messages').where({ account_id: accountId, id: messageId }).forUpdate().first();
 }
 
@@ -35,14 +44,23 @@ export async function transitionMessage(
   if (extra.charged_credits !== undefined) values.charged_credits = extra.charged_credits;
   if (extra.error !== undefined) values.error = extra.error;
   if (extra.sent) values.sent_at = conn.fn.now();
-  const [row] = await conn<MessageRow>('messages').where({ account_id: accountId, id: messageId, status: from }).update(values).returning('*');
+  const [row] = await conn<MessageRow>('messages')
+    .where({ account_id: accountId, id: messageId, status: from })
+    .update(values)
+    .returning('*');
   return row;
 }
 
 export function listMessages(
   conn: Conn,
   accountId: string,
-  filter: { agentId?: string; conversationId?: string; inboxId?: string; status?: MessageStatus; direction?: 'inbound' | 'outbound' },
+  filter: {
+    agentId?: string;
+    conversationId?: string;
+    inboxId?: string;
+    status?: MessageStatus;
+    direction?: 'inbound' | 'outbound';
+  },
   page: PageQuery,
 ) {
   const where: Record<string, string> = { account_id: accountId };
@@ -56,6 +74,11 @@ export function listMessages(
 
 /** Messages left queued (the enqueue after commit failed); cross-account, for the requeue sweep only. */
 export async function findStaleQueuedMessages(conn: Conn, olderThan: Date, limit: number): Promise<string[]> {
-  const rows = await conn('messages').select('id').where({ status: 'queued' }).where('updated_at', '<', olderThan).orderBy('updated_at').limit(limit);
+  const rows = await conn('messages')
+    .select('id')
+    .where({ status: 'queued' })
+    .where('updated_at', '<', olderThan)
+    .orderBy('updated_at')
+    .limit(limit);
   return rows.map((r: { id: string }) => r.id);
 }

@@ -7,26 +7,33 @@ import { idString, outText, timestamp } from '../platform/output.js';
 /** The largest message body accepted (characters). Bigger bodies are refused with 400, before anything is stored. */
 export const MAX_TEXT = 100_000;
 const messageText = text().min(1).max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
-const subject = text().max(998).regex(/^[^\r\n]*$/, 'must be one line').optional();
+const subject = text()
+  .max(998)
+  .regex(/^[^\r\n]*$/, 'must be one line')
+  .optional();
 
-export const draftInput = z.object({
-  inboxId: text().min(1).max(100),
-  to: text().max(254),
-  subject,
-  text: messageText,
-}).strict();
+export const draftInput = z
+  .object({
+    inboxId: text().min(1).max(100),
+    to: text().max(254),
+    subject,
+    text: messageText,
+  })
+  .strict();
 
 export const inboundInput = z.object({ from: text().max(254), subject, text: messageText }).strict();
 
 export const chatInput = z.object({ message: messageText }).strict();
 
-export const messageListQuery = pageQuery.extend({
-  agentId: text().max(100).optional(),
-  conversationId: text().max(100).optional(),
-  inboxId: text().max(100).optional(),
-  status: z.enum(['received', 'draft', 'queued', 'sent', 'failed']).optional(),
-  direction: z.enum(['inbound', 'outbound']).optional(),
-}).strict();
+export const messageListQuery = pageQuery
+  .extend({
+    agentId: text().max(100).optional(),
+    conversationId: text().max(100).optional(),
+    inboxId: text().max(100).optional(),
+    status: z.enum(['received', 'draft', 'queued', 'sent', 'failed']).optional(),
+    direction: z.enum(['inbound', 'outbound']).optional(),
+  })
+  .strict();
 
 export const conversationListQuery = pageQuery.extend({ agentId: text().max(100).optional() }).strict();
 

@@ -16,7 +16,12 @@ import { enqueue, jobs } from '../platform/queues.js';
 import { parseInput } from '../platform/validation.js';
 import * as conversations from './conversations.repository.js';
 import * as repo from './messages.repository.js';
-import { toConversationResponse, toMessageResponse, type DraftInput, type MessageListQuery } from './messages.schema.js';
+import {
+  toConversationResponse,
+  toMessageResponse,
+  type DraftInput,
+  type MessageListQuery,
+} from './messages.schema.js';
 
 const RECENT_PER_CONVERSATION = 10;
 
@@ -40,10 +45,18 @@ export async function listDrafts(deps: Deps, principal: Principal, page: PageQue
 
 export async function listAgentDrafts(deps: Deps, principal: Principal, agentId: string, page: PageQuery) {
   await assertAgentExists(deps, principal, agentId);
-  return mapPage(await repo.listMessages(deps.db, principal.accountId, { agentId, status: 'draft' }, page), toMessageResponse);
+  return mapPage(
+    await repo.listMessages(deps.db, principal.accountId, { agentId, status: 'draft' }, page),
+    toMessageResponse,
+  );
 }
 
-export async function listConversations(deps: Deps, principal: Principal, page: PageQuery, filter: { agentId?: string } = {}) {
+export async function listConversations(
+  deps: Deps,
+  principal: Principal,
+  page: PageQuery,
+  filter: { agentId?: string } = {},
+) {
   assertAccountWide(principal);
   return pageOfConversations(deps, principal.accountId, filter, page);
 }
@@ -56,8 +69,18 @@ export async function listAgentConversations(deps: Deps, principal: Principal, a
 
 async function pageOfConversations(deps: Deps, accountId: string, filter: { agentId?: string }, page: PageQuery) {
   const result = await conversations.listConversations(deps.db, accountId, filter, page);
-  const recent = await conversations.recentMessages(deps.db, accountId, result.data.map((c) => c.id), RECENT_PER_CONVERSATION);
-  return mapPage(result, (c) => toConversationResponse(c, recent.filter((m) => m.conversation_id === c.id)));
+  const recent = await conversations.recentMessages(
+    deps.db,
+    accountId,
+    result.data.map((c) => c.id),
+    RECENT_PER_CONVERSATION,
+  );
+  return mapPage(result, (c) =>
+    toConversationResponse(
+      c,
+      recent.filter((m) => m.conversation_id === c.id),
+    ),
+  );
 }
 
 async function assertAgentExists(deps: Deps, principal: Principal, agentId: string) {
@@ -75,22 +98,50 @@ export async function createDraft(deps: Deps, caller: Caller, input: DraftInput)
     if (!inbox) throw notFound('Inbox');
     if (inbox.deleted_at) throw inboxDeleted();
     const to = parseInput(z.object({ to: addressFor(inbox.channel) }), { to: input.to }).to;
-    const contact = await linkOrCreateContact(trx, emit, accountId, { agentId: inbox.agent_id, channel: inbox.channel, address: to });
+    const contact = await linkOrCreateContact(trx, emit, accountId, {
+      agentId: inbox.agent_id,
+      channel: inbox.channel,
+      address: to,
+    });
     const conversation = await conversations.upsertConversation(trx, accountId, {
-      agentId: inbox.agent_id, channel: inbox.channel, inboxId: inbox.id, contactId: contact.id, threadKey: conversations.threadKeyFor(inbox.id, contact.id), subject: input.subject ?? null,
+      agentId: inbox.agent_id,
+      channel: inbox.channel,
+      inboxId: inbox.id,
+      contactId: contact.id,
+      threadKey: conversations.threadKeyFor(inbox.id, contact.id),
+      subject: input.subject ?? null,
     });
     const row = await repo.insertMessage(trx, accountId, {
-      id: newId('msg'), agent_id: inbox.agent_id, conversation_id: conversation.id, inbox_id: inbox.id, contact_id: contact.id, run_id: null,
-      direction: 'outbound', channel: inbox.channel, status: 'draft', from_address: inbox.address, to_address: to, subject: input.subject ?? null, text: input.text,
+      id: newId('msg'),
+      agent_id: inbox.agent_id,
+      conversation_id: conversation.id,
+      inbox_id: inbox.id,
+      contact_id: contact.id,
+      run_id: null,
+      direction: 'outbound',
+      channel: inbox.channel,
+      status: 'draft',
+      from_address: inbox.address,
+      to_address: to,
+      subject: input.subject ?? null,
+      text: input.text,
     });
     await emit({ type: 'message.drafted', inboxId: inbox.id, messageId: row.id, payload: toMessageResponse(row) });
-    await recordActivity(trx, accountId, { agentId: row.agent_id, kind: 'message.drafted', subjectType: 'message', subjectId: row.id, summary: `Draft to ${to}`, data: { conversationId: conversation.id } });
+    await recordActivity(trx, accountId, {
+      agentId: row.agent_id,
+      kind: 'message.drafted',
+      subjectType: 'message',
+      subjectId: row.id,
+      summary: `Draft to ${to}`,
+      data: { conversationId: conversation.id },
+    });
     return row;
   });
   return toMessageResponse(message);
 }
 
-const inboxDeleted = () => new AppError('inbox_deleted', 'The inbox of this message was deleted; it can no longer send or receive');
+const inboxDeleted = () =>
+  new AppError('inbox_deleted', 'The inbox of this message was deleted; it can no longer send or receive');
 
 /**
  * Queues a draft for sending: charges its price (email 1, sms 2) and moves it draft → queued in one transaction
@@ -105,15 +156,31 @@ export async function sendMessage(deps: Deps, caller: Caller, messageId: string)
     const current = await repo.findMessageForUpdate(trx, accountId, messageId);
     if (!current) throw notFound('Message');
     if (current.status !== 'draft') {
-      throw new AppError('conflict', `Only a draft can be sent; this message is ${current.status}`, { status: current.status });
+      throw new AppError('conflict', `Only a draft can be sent; this message is ${current.status}`, {
+        status: current.status,
+      });
     }
-    const inbox = current.inbox_id ? await findInbox(trx, accountId, current.inbox_id, { includeDeleted: true }) : undefined;
+    const inbox = current.inbox_id
+      ? await findInbox(trx, accountId, current.inbox_id, { includeDeleted: true })
+      : undefined;
     if (!inbox) throw notFound('Inbox');
     if (inbox.deleted_at) throw inboxDeleted();
     const price = current.channel === 'sms' ? deps.config.prices.sms : deps.config.prices.email;
-    await chargeCredits(deps, trx, emit, principal, price, `message.send.${current.channel}`, { agentId: current.agent_id, messageId });
-    const queued = (await repo.transitionMessage(trx, accountId, messageId, 'draft', 'queued', { charged_credits: price }))!;
-    await recordActivity(trx, accountId, { agentId: queued.agent_id, kind: 'message.queued', subjectType: 'message', subjectId: queued.id, summary: `Sending ${queued.channel} to ${queued.to_address}`, data: { credits: price } });
+    await chargeCredits(deps, trx, emit, principal, price, `message.send.${current.channel}`, {
+      agentId: current.agent_id,
+      messageId,
+    });
+    const queued = (await repo.transitionMessage(trx, accountId, messageId, 'draft', 'queued', {
+      charged_credits: price,
+    }))!;
+    await recordActivity(trx, accountId, {
+      agentId: queued.agent_id,
+      kind: 'message.queued',
+      subjectType: 'message',
+      subjectId: queued.id,
+      summary: `Sending ${queued.channel} to ${queued.to_address}`,
+      data: { credits: price },
+    });
     return queued;
   });
   await enqueueSend(deps, message.id);

@@ -30,16 +30,32 @@ export interface OutgoingSms {
 export type TransportKind = 'integration' | 'platform' | 'log';
 
 function platformTransport(deps: Deps): { transport: Transporter; kind: TransportKind } {
-  if (deps.config.mail.smtpUrl) return { transport: nodemailer.createTransport(deps.config.mail.smtpUrl), kind: 'platform' };
+  if (deps.config.mail.smtpUrl)
+    return { transport: nodemailer.createTransport(deps.config.mail.smtpUrl), kind: 'platform' };
   return { transport: nodemailer.createTransport({ jsonTransport: true }), kind: 'log' };
 }
 
-async function deliver(deps: Deps, transport: Transporter, kind: TransportKind, mail: OutgoingEmail): Promise<TransportKind> {
+async function deliver(
+  deps: Deps,
+  transport: Transporter,
+  kind: TransportKind,
+  mail: OutgoingEmail,
+): Promise<TransportKind> {
   try {
     const headers = mail.messageId ? { 'Message-ID': `<${mail.messageId}@switchboard>` } : undefined;
-    await transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, replyTo: mail.replyTo, headers });
+    await transport.sendMail({
+      from: mail.from,
+      to: mail.to,
+      subject: mail.subject,
+      text: mail.text,
+      replyTo: mail.replyTo,
+      headers,
+    });
     // Never the body: it is the customer's content. Addresses and sizes are enough to follow a send.
-    deps.logger.info({ transport: kind, to: mail.to, messageId: mail.messageId, bytes: mail.text.length }, kind === 'log' ? 'email logged (no SMTP configured)' : 'email sent');
+    deps.logger.info(
+      { transport: kind, to: mail.to, messageId: mail.messageId, bytes: mail.text.length },
+      kind === 'log' ? 'email logged (no SMTP configured)' : 'email sent',
+    );
     return kind;
   } finally {
     transport.close();
@@ -63,14 +79,21 @@ export async function sendAccountEmail(deps: Deps, accountId: string, mail: Outg
       socketTimeout: 30_000,
     };
     // The provider authenticates its own sender address; replies still reach the agent's inbox.
-    return deliver(deps, nodemailer.createTransport(options), 'integration', { ...mail, from: smtp.from, replyTo: mail.replyTo ?? mail.from });
+    return deliver(deps, nodemailer.createTransport(options), 'integration', {
+      ...mail,
+      from: smtp.from,
+      replyTo: mail.replyTo ?? mail.from,
+    });
   }
   const { transport, kind } = platformTransport(deps);
   return deliver(deps, transport, kind, mail);
 }
 
 /** Mail from the platform itself (owner notifications): SMTP_URL, else the log transport. */
-export async function sendPlatformEmail(deps: Deps, mail: { to: string; subject: string; text: string }): Promise<TransportKind> {
+export async function sendPlatformEmail(
+  deps: Deps,
+  mail: { to: string; subject: string; text: string },
+): Promise<TransportKind> {
   const { transport, kind } = platformTransport(deps);
   return deliver(deps, transport, kind, { ...mail, from: deps.config.mail.from });
 }
@@ -79,11 +102,24 @@ export async function sendPlatformEmail(deps: Deps, mail: { to: string; subject:
 export async function sendAccountSms(deps: Deps, accountId: string, sms: OutgoingSms): Promise<TransportKind> {
   const provider = await getIntegrationConfig(deps, accountId, 'sms-http');
   if (!provider) {
-    deps.logger.info({ transport: 'log', to: sms.to, messageId: sms.messageId, chars: sms.text.length }, 'sms logged (no sms-http integration)');
+    deps.logger.info(
+      { transport: 'log', to: sms.to, messageId: sms.messageId, chars: sms.text.length },
+      'sms logged (no sms-http integration)',
+    );
     return 'log';
   }
-  const body = JSON.stringify({ from: provider.from, to: sms.to, text: sms.text, messageId: sms.messageId, inboxAddress: sms.from });
-  const res = await deps.http.post(provider.url, body, { ...provider.headers, 'idempotency-key': sms.messageId, 'user-agent': 'Switchboard-SMS/1' });
+  const body = JSON.stringify({
+    from: provider.from,
+    to: sms.to,
+    text: sms.text,
+    messageId: sms.messageId,
+    inboxAddress: sms.from,
+  });
+  const res = await deps.http.post(provider.url, body, {
+    ...provider.headers,
+    'idempotency-key': sms.messageId,
+    'user-agent': 'Switchboard-SMS/1',
+  });
   if (!res.ok) throw new Error(`sms provider refused the message: ${res.error} (${res.message})`);
   deps.logger.info({ transport: 'integration', to: sms.to, messageId: sms.messageId, status: res.status }, 'sms sent');
   return 'integration';

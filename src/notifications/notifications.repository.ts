@@ -25,7 +25,15 @@ export interface NewNotification {
 
 export async function insertNotification(conn: Conn, accountId: string, n: NewNotification): Promise<boolean> {
   const rows = await conn('notifications')
-    .insert({ id: newId('ntf'), account_id: accountId, kind: n.kind, title: n.title, body: n.body, data: JSON.stringify(n.data ?? {}), dedupe_key: n.dedupeKey ?? null })
+    .insert({
+      id: newId('ntf'),
+      account_id: accountId,
+      kind: n.kind,
+      title: n.title,
+      body: n.body,
+      data: JSON.stringify(n.data ?? {}),
+      dedupe_key: n.dedupeKey ?? null,
+    })
     .onConflict(['account_id', 'dedupe_key'])
     .ignore()
     .returning('id');

@@ -25,12 +25,14 @@ export async function judgeConsentRequest(
   user: UserRow,
   params: { resource?: unknown; scope?: unknown },
 ): Promise<ConsentRequest | { invalid: string }> {
-  if (typeof params.resource !== 'string') return { invalid: 'The client must name exactly one MCP endpoint as its resource.' };
+  if (typeof params.resource !== 'string')
+    return { invalid: 'The client must name exactly one MCP endpoint as its resource.' };
   const resource = parseResource(publicUrl, params.resource);
   if (!resource) return { invalid: 'The resource is not an MCP endpoint of this server.' };
 
   const namespace = scopesOf(resource);
-  const requested = typeof params.scope === 'string' ? params.scope.split(' ').filter((s) => namespace.includes(s)) : [];
+  const requested =
+    typeof params.scope === 'string' ? params.scope.split(' ').filter((s) => namespace.includes(s)) : [];
   // A client that asks for none of the resource's scopes is offered all of them; the person picks.
   const offered = requested.length ? [...new Set(requested)] : [...namespace];
   const preselected = offered.filter((s) => defaultScopesOf(resource).includes(s));
@@ -46,16 +48,19 @@ export async function judgeConsentRequest(
   if (!mayGrant(user.role, resource, account?.agent_key_minting ?? 'admins')) {
     refusal =
       resource.kind === 'account'
-        ? 'Only owners and admins can give a client access to the whole account. Ask one of them, '
-          + 'or connect the client to one agent’s MCP endpoint instead.'
-        : 'This account lets only owners and admins give a client access to an agent '
-          + '(its agentKeyMinting policy is admins). Ask one of them.';
+        ? 'Only owners and admins can give a client access to the whole account. Ask one of them, ' +
+          'or connect the client to one agent’s MCP endpoint instead.'
+        : 'This account lets only owners and admins give a client access to an agent ' +
+          '(its agentKeyMinting policy is admins). Ask one of them.';
   }
   return { resource, agentName, offered, preselected, refusal };
 }
 
 /** The scopes a submitted consent form grants, or a reason to refuse it. */
-export function judgeConsentChoice(request: ConsentRequest, chosen: string[]): { scopes: string[] } | { invalid: string } {
+export function judgeConsentChoice(
+  request: ConsentRequest,
+  chosen: string[],
+): { scopes: string[] } | { invalid: string } {
   if (request.refusal) return { invalid: request.refusal };
   const scopes = [...new Set(chosen)];
   if (scopes.length === 0) return { invalid: 'Choose at least one permission, or deny.' };

@@ -21,7 +21,9 @@ export interface GrantRow {
 export type NewGrantRow = Omit<GrantRow, 'account_id' | 'last_used_at' | 'created_at'>;
 
 export async function insertGrant(conn: Conn, accountId: string, row: NewGrantRow): Promise<GrantRow> {
-  const [grant] = await conn<GrantRow>('oauth_grants').insert({ ...row, account_id: accountId }).returning('*');
+  const [grant] = await conn<GrantRow>('oauth_grants')
+    .insert({ ...row, account_id: accountId })
+    .returning('*');
   return grant!;
 }
 
@@ -66,9 +68,7 @@ export async function findAccessTokenWithGrant(conn: Conn, tokenIdHash: string):
     .andWhere('g.expires_at', '>', conn.fn.now())
     // The grantor must still be in the grant's account (a person who left it grants nothing).
     .andWhereRaw('u.account_id = g.account_id')
-    .first<TokenRow | undefined>(
-      's.payload', 's.consumed_at', 'u.role', 'a.agent_key_minting as minting', 'g.*',
-    );
+    .first<TokenRow | undefined>('s.payload', 's.consumed_at', 'u.role', 'a.agent_key_minting as minting', 'g.*');
   if (!row) return undefined;
   const { payload, consumed_at, role, minting, ...grant } = row;
   return { payload, consumed_at, role, agentKeyMinting: minting, grant };

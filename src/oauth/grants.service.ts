@@ -36,18 +36,23 @@ export async function recordConsentedGrant(deps: Pick<Deps, 'db'>, c: ConsentedG
       scopes: c.scopes,
       expires_at: c.expiresAt,
     });
-    await recordAudit(trx, { type: 'user', accountId: c.accountId, userId: c.userId }, {
-      action: 'oauth.grant_created',
-      targetType: 'oauth_grant',
-      targetId: row.id,
-      ip: c.ip,
-      details: { clientId: c.clientId, clientName: c.clientName, resource: c.resource.url, scopes: c.scopes },
-    });
+    await recordAudit(
+      trx,
+      { type: 'user', accountId: c.accountId, userId: c.userId },
+      {
+        action: 'oauth.grant_created',
+        targetType: 'oauth_grant',
+        targetId: row.id,
+        ip: c.ip,
+        details: { clientId: c.clientId, clientName: c.clientName, resource: c.resource.url, scopes: c.scopes },
+      },
+    );
     return row;
   });
 }
 
-export const listOAuthGrants = (deps: Pick<Deps, 'db'>, accountId: string, page: PageQuery) => listGrants(deps.db, accountId, page);
+export const listOAuthGrants = (deps: Pick<Deps, 'db'>, accountId: string, page: PageQuery) =>
+  listGrants(deps.db, accountId, page);
 
 /**
  * Revokes a grant: its row and every artifact of it (codes, access and refresh tokens) go in one transaction.

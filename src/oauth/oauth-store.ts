@@ -2,7 +2,15 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { createSealer, sha256Hex, type Sealer } from '../platform/crypto.js';
 import type { Deps } from '../app/deps.js';
 import { deleteGrantByHash } from './grants.repository.js';
-import { consumeStored, deleteExpiredStored, deleteStored, deleteStoredByGrant, findStored, findStoredByUid, upsertStored } from './store.repository.js';
+import {
+  consumeStored,
+  deleteExpiredStored,
+  deleteStored,
+  deleteStoredByGrant,
+  findStored,
+  findStoredByUid,
+  upsertStored,
+} from './store.repository.js';
 import { now } from '../platform/clock.js';
 
 // oidc-provider's storage adapter, over our Postgres: nothing lives in process memory, so every API instance
@@ -26,7 +34,8 @@ function sealerOf(config: Deps['config']): Sealer {
 }
 
 /** A stored payload, unsealed (the access-token lookup reads the token's audience and scope from it). */
-export const openStoredPayload = (config: Deps['config'], sealed: string): AdapterPayload => JSON.parse(sealerOf(config).open(sealed)) as AdapterPayload;
+export const openStoredPayload = (config: Deps['config'], sealed: string): AdapterPayload =>
+  JSON.parse(sealerOf(config).open(sealed)) as AdapterPayload;
 
 /** The error a lost consume throws: the library's `invalid_grant`, built by the caller that loads the library. */
 export type ReplayError = (model: string) => Error;
@@ -41,7 +50,9 @@ export function createStoreAdapter(deps: StoreDeps, replayError: ReplayError): n
     const at = now().getTime();
     if (at - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = at;
-    deleteExpiredStored(deps.db, PRUNE_BATCH).catch((err: unknown) => deps.logger.warn({ err: (err as Error).message }, 'could not prune the OAuth store'));
+    deleteExpiredStored(deps.db, PRUNE_BATCH).catch((err: unknown) =>
+      deps.logger.warn({ err: (err as Error).message }, 'could not prune the OAuth store'),
+    );
   };
 
   const open = (row: { payload: string; consumed_at: Date | null } | undefined): AdapterPayload | undefined => {

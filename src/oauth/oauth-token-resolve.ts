@@ -31,7 +31,8 @@ export async function resolveAccessToken(deps: Deps, token: string, info: Reques
   if (!found || found.consumed_at) throw invalidToken();
   const { grant, role } = found;
   const payload = openStoredPayload(deps.config, found.payload);
-  const audience = typeof payload.aud === 'string' && info.publicUrl ? parseResource(info.publicUrl, payload.aud) : null;
+  const audience =
+    typeof payload.aud === 'string' && info.publicUrl ? parseResource(info.publicUrl, payload.aud) : null;
   if (!audience || audience.url !== grant.resource) throw invalidToken();
   if (!audienceAccepts(audience, info.resource)) {
     throw invalidToken(`This access token is for ${audience.url}; it is not accepted here`);

@@ -16,7 +16,8 @@ export interface StoreWrite {
   expiresAt: Date | null;
 }
 
-const live = (conn: Conn) => (q: ReturnType<Conn>) => q.where((w) => w.whereNull('expires_at').orWhere('expires_at', '>', conn.fn.now()));
+const live = (conn: Conn) => (q: ReturnType<Conn>) =>
+  q.where((w) => w.whereNull('expires_at').orWhere('expires_at', '>', conn.fn.now()));
 
 export async function upsertStored(conn: Conn, row: StoreWrite): Promise<void> {
   await conn('oauth_store')
@@ -33,11 +34,17 @@ export async function upsertStored(conn: Conn, row: StoreWrite): Promise<void> {
 }
 
 export async function findStored(conn: Conn, model: string, idHash: string): Promise<StoreRow | undefined> {
-  return live(conn)(conn('oauth_store').where({ model, id_hash: idHash })).first<StoreRow | undefined>('payload', 'consumed_at');
+  return live(conn)(conn('oauth_store').where({ model, id_hash: idHash })).first<StoreRow | undefined>(
+    'payload',
+    'consumed_at',
+  );
 }
 
 export async function findStoredByUid(conn: Conn, model: string, uidHash: string): Promise<StoreRow | undefined> {
-  return live(conn)(conn('oauth_store').where({ model, uid_hash: uidHash })).first<StoreRow | undefined>('payload', 'consumed_at');
+  return live(conn)(conn('oauth_store').where({ model, uid_hash: uidHash })).first<StoreRow | undefined>(
+    'payload',
+    'consumed_at',
+  );
 }
 
 /**

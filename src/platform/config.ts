@@ -22,19 +22,33 @@ const retryDelays = z
 // DNS servers for domain verification: "ip", "ip:port", "[ipv6]:port"; empty means the system resolvers.
 const dnsServers = z
   .string()
-  .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  )
   .refine(
-    (list) => list.every((v) => {
-      const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(v) ?? /^([\d.]+)(?::(\d{1,5}))?$/.exec(v) ?? /^([0-9a-fA-F:]+)()$/.exec(v);
-      return m !== null && isIP(m[1]!) !== 0 && (!m[2] || Number(m[2]) <= 65535);
-    }),
+    (list) =>
+      list.every((v) => {
+        const m =
+          /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(v) ??
+          /^([\d.]+)(?::(\d{1,5}))?$/.exec(v) ??
+          /^([0-9a-fA-F:]+)()$/.exec(v);
+        return m !== null && isIP(m[1]!) !== 0 && (!m[2] || Number(m[2]) <= 65535);
+      }),
     'expected a comma-separated list of IP[:port], e.g. 1.1.1.1,[2606:4700::1111]:53',
   );
 
 // Browser origins allowed on the MCP and OAuth endpoints besides PUBLIC_URL's: "https://a.example,http://localhost:1".
 const originList = z
   .string()
-  .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  )
   .refine(
     (list) => list.every((v) => /^https?:\/\/[^/?#\s]+$/i.test(v) && URL.canParse(v)),
     'expected origins separated by commas, each scheme://host[:port] with no path, e.g. https://app.example.com',
@@ -48,18 +62,27 @@ export interface RedisNode {
 }
 const redisNodes = z
   .string()
-  .transform((s) => s.split(',').map((v) => v.trim()).filter(Boolean))
+  .transform((s) =>
+    s
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean),
+  )
   .refine(
-    (list) => list.length > 0 && list.every((v) => {
-      const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(v);
-      return m !== null && Number(m[2]) >= 1 && Number(m[2]) <= 65535;
-    }),
+    (list) =>
+      list.length > 0 &&
+      list.every((v) => {
+        const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(v);
+        return m !== null && Number(m[2]) >= 1 && Number(m[2]) <= 65535;
+      }),
     'expected host:port pairs separated by commas, e.g. 10.0.0.1:6379,10.0.0.2:6379',
   )
-  .transform((list): RedisNode[] => list.map((v) => {
-    const at = v.lastIndexOf(':');
-    return { host: v.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(v.slice(at + 1)) };
-  }));
+  .transform((list): RedisNode[] =>
+    list.map((v) => {
+      const at = v.lastIndexOf(':');
+      return { host: v.slice(0, at).replace(/^\[(.*)\]$/, '$1'), port: Number(v.slice(at + 1)) };
+    }),
+  );
 
 /** Redis's hash-tag rule: the text between the first "{" and the first "}" after it, when not empty, picks the slot. */
 export function hashTagOf(prefix: string): string | null {
@@ -87,8 +110,18 @@ const CONCURRENCY_DEFAULTS = { 'webhook-fanout': 50, 'message-send': 20, 'agent-
 const namedIntervals = (names: readonly string[], min: number) =>
   z
     .string()
-    .regex(/^\s*[a-z-]+\s*=\s*\d+(\s*,\s*[a-z-]+\s*=\s*\d+)*\s*$/, 'expected name=number pairs, e.g. relay-outbox=30000')
-    .transform((s) => Object.fromEntries(s.split(',').map((pair) => pair.split('=').map((v) => v.trim()) as [string, string]).map(([k, v]) => [k, Number(v)])))
+    .regex(
+      /^\s*[a-z-]+\s*=\s*\d+(\s*,\s*[a-z-]+\s*=\s*\d+)*\s*$/,
+      'expected name=number pairs, e.g. relay-outbox=30000',
+    )
+    .transform((s) =>
+      Object.fromEntries(
+        s
+          .split(',')
+          .map((pair) => pair.split('=').map((v) => v.trim()) as [string, string])
+          .map(([k, v]) => [k, Number(v)]),
+      ),
+    )
     .refine((m) => Object.keys(m).every((k) => names.includes(k)), `names must be among ${names.join(', ')}`)
     .refine((m) => Object.values(m).every((v) => v >= min), `values must be at least ${min}`);
 
@@ -101,7 +134,12 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
   REDIS_CLUSTER_NODES: redisNodes.optional(),
-  BULLMQ_PREFIX: z.string().min(1).max(64).regex(/^[^:\s]+$/, 'must not contain ":" or spaces').default('sb'),
+  BULLMQ_PREFIX: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[^:\s]+$/, 'must not contain ":" or spaces')
+    .default('sb'),
   APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   OPS_USERNAME: z.string().min(1).optional(),
   OPS_PASSWORD: z.string().min(1).optional(),
@@ -126,7 +164,10 @@ const envSchema = z.object({
   SMTP_FROM: z.string().min(3).default('Switchboard <no-reply@switchboard.local>'),
   AGENT_RUNTIME_TIMEOUT_MS: intIn(100, 600_000).default(30_000),
   DNS_SERVERS: dnsServers.optional(),
-  SPF_INCLUDE_HOST: z.string().regex(/^[a-z0-9_.-]+\.[a-z]{2,}$/i, 'expected a host name like spf.example.com').default('_spf.switchboard.email'),
+  SPF_INCLUDE_HOST: z
+    .string()
+    .regex(/^[a-z0-9_.-]+\.[a-z]{2,}$/i, 'expected a host name like spf.example.com')
+    .default('_spf.switchboard.email'),
   // OAuth for MCP clients: the origin clients reach the API at (the issuer and every resource URL derive from it).
   PUBLIC_URL: z
     .string()
@@ -145,7 +186,10 @@ const envSchema = z.object({
     .string()
     .refine((h) => isIP(h) !== 0 || h === 'localhost', HOST_EXPECTED)
     .optional(),
-  METRICS_PORT: z.coerce.number({ message: PORT_EXPECTED }).int(PORT_EXPECTED).min(1, PORT_EXPECTED)
+  METRICS_PORT: z.coerce
+    .number({ message: PORT_EXPECTED })
+    .int(PORT_EXPECTED)
+    .min(1, PORT_EXPECTED)
     .max(65535, PORT_EXPECTED)
     .optional(),
   // npm start (docs/processes.md): worker processes beside the API process; 0 runs everything in one process.
@@ -202,7 +246,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError('REDIS_CLUSTER_NODES: set either REDIS_CLUSTER_NODES or REDIS_URL, not both');
   }
   if (e.REDIS_CLUSTER_NODES && hashTagOf(e.BULLMQ_PREFIX) === null) {
-    throw new ConfigError(`BULLMQ_PREFIX: must be in {…} hash-tag form (e.g. {${e.BULLMQ_PREFIX.replace(/[{}]/g, '') || 'sb'}}) when REDIS_CLUSTER_NODES is set, so that every key is in one cluster slot`);
+    throw new ConfigError(
+      `BULLMQ_PREFIX: must be in {…} hash-tag form (e.g. {${e.BULLMQ_PREFIX.replace(/[{}]/g, '') || 'sb'}}) when REDIS_CLUSTER_NODES is set, so that every key is in one cluster slot`,
+    );
   }
   if (Boolean(e.OPS_USERNAME) !== Boolean(e.OPS_PASSWORD)) {
     throw new ConfigError('OPS_USERNAME/OPS_PASSWORD: set both or neither');
@@ -222,9 +268,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appSecret: e.APP_SECRET ?? readOrCreateDevFile(resolve(dataDir, 'app-secret'), () => randomSecret()),
     // Given, generated on a development machine so that bull-board and /metrics work on the first run, or off
     // (404) in production. `file` is where generated credentials are: the banner names it, never the password.
-    ops: e.OPS_USERNAME && e.OPS_PASSWORD
-      ? { username: e.OPS_USERNAME, password: e.OPS_PASSWORD, file: null }
-      : e.NODE_ENV === 'production' ? null : readOrCreateOpsCredentials(dataDir),
+    ops:
+      e.OPS_USERNAME && e.OPS_PASSWORD
+        ? { username: e.OPS_USERNAME, password: e.OPS_PASSWORD, file: null }
+        : e.NODE_ENV === 'production'
+          ? null
+          : readOrCreateOpsCredentials(dataDir),
     logFormat: e.LOG_FORMAT ?? ((opts.terminal ?? Boolean(process.stdout.isTTY)) ? 'pretty' : 'json'),
     webhooks: {
       retryDelaysMs: e.WEBHOOK_RETRY_DELAYS_MS,
@@ -238,8 +287,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retentionDays: e.WEBHOOK_RETENTION_DAYS,
     },
     // Every worker process checks this often that each job scheduler exists, and re-creates it if Redis lost it.
-    schedules: { everyMs: { ...SCHEDULE_DEFAULTS_MS, ...e.SCHEDULE_INTERVALS_MS } as Record<ScheduleId, number>, checkMs: e.SCHEDULE_CHECK_MS },
-    queueConcurrency: { ...CONCURRENCY_DEFAULTS, 'webhook-delivery': e.WEBHOOK_CONCURRENCY, ...e.QUEUE_CONCURRENCY } as Record<string, number>,
+    schedules: {
+      everyMs: { ...SCHEDULE_DEFAULTS_MS, ...e.SCHEDULE_INTERVALS_MS } as Record<ScheduleId, number>,
+      checkMs: e.SCHEDULE_CHECK_MS,
+    },
+    queueConcurrency: {
+      ...CONCURRENCY_DEFAULTS,
+      'webhook-delivery': e.WEBHOOK_CONCURRENCY,
+      ...e.QUEUE_CONCURRENCY,
+    } as Record<string, number>,
     // Runs and messages still queued this long after commit are enqueued again (their after-commit enqueue failed).
     requeueAfterMs: e.REQUEUE_AFTER_MS,
     keys: { rotationGraceSeconds: e.KEY_ROTATION_GRACE_SECONDS },
@@ -307,7 +363,9 @@ function readOrCreateOpsCredentials(dataDir: string) {
   const line = readOrCreateDevFile(file, () => `${GENERATED_OPS_USERNAME}:${randomSecret(24)}`);
   const sep = line.indexOf(':');
   if (sep < 1 || sep === line.length - 1 || line.includes('\n')) {
-    throw new ConfigError(`${relative(process.cwd(), file)}: expected one line user:password (delete the file to generate new credentials)`);
+    throw new ConfigError(
+      `${relative(process.cwd(), file)}: expected one line user:password (delete the file to generate new credentials)`,
+    );
   }
   return { username: line.slice(0, sep), password: line.slice(sep + 1), file };
 }

@@ -51,7 +51,10 @@ export function preparedRaw(conn: Conn, name: string, sql: string, bindings: Kne
  * migration keeps its .ts name in knex_migrations, so a database migrated by either is up to date for the other.
  */
 const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => readdirSync(MIGRATIONS_DIR).filter((f) => /^\d+_[a-z0-9_]+\.(ts|js)$/.test(f)).sort(),
+  getMigrations: async () =>
+    readdirSync(MIGRATIONS_DIR)
+      .filter((f) => /^\d+_[a-z0-9_]+\.(ts|js)$/.test(f))
+      .sort(),
   getMigrationName: (file) => file.replace(/\.js$/, '.ts'),
   getMigration: (file) => import(pathToFileURL(join(MIGRATIONS_DIR, file)).href) as Promise<Knex.Migration>,
 };

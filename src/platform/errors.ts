@@ -118,10 +118,15 @@ export const notFound = (what: string) => new AppError('not_found', `${what} not
 
 /** 429 rate_limited with Retry-After and the RateLimit-* headers, for every limiter of the service. */
 export function rateLimitedError(message: string, limit: number, resetSeconds: number): AppError {
-  return new AppError('rate_limited', message, { limit, resetSeconds }, {
-    'Retry-After': String(resetSeconds),
-    'RateLimit-Limit': String(limit),
-    'RateLimit-Remaining': '0',
-    'RateLimit-Reset': String(resetSeconds),
-  });
+  return new AppError(
+    'rate_limited',
+    message,
+    { limit, resetSeconds },
+    {
+      'Retry-After': String(resetSeconds),
+      'RateLimit-Limit': String(limit),
+      'RateLimit-Remaining': '0',
+      'RateLimit-Reset': String(resetSeconds),
+    },
+  );
 }

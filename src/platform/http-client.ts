@@ -28,7 +28,15 @@ export type SafeErrorCode =
 
 export type SafeResponse =
   | { ok: true; status: number; headers: Record<string, string>; body: string; durationMs: number }
-  | { ok: false; error: SafeErrorCode; status?: number; headers?: Record<string, string>; body?: string; durationMs: number; message: string };
+  | {
+      ok: false;
+      error: SafeErrorCode;
+      status?: number;
+      headers?: Record<string, string>;
+      body?: string;
+      durationMs: number;
+      message: string;
+    };
 
 export class BlockedAddressError extends Error {
   readonly code = 'SB_BLOCKED_ADDRESS';
@@ -39,7 +47,10 @@ const DNS_TIMEOUT_MS = 3000;
 async function resolveAll(hostname: string): Promise<string[]> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error(`DNS lookup of ${hostname} timed out`), { code: 'EAI_AGAIN' })), DNS_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(Object.assign(new Error(`DNS lookup of ${hostname} timed out`), { code: 'EAI_AGAIN' })),
+      DNS_TIMEOUT_MS,
+    );
   });
   try {
     const answers = await Promise.race([lookup(hostname, { all: true, verbatim: true }), timeout]);
@@ -53,7 +64,11 @@ async function resolveAll(hostname: string): Promise<string[]> {
  * The address to dial for a host, after every resolved address has passed the rules. The connector calls
  * this on every new connection; exported (with an injectable resolver) so the rule can be tested directly.
  */
-export async function pickAddress(hostname: string, allowPrivate: boolean, resolve: (host: string) => Promise<string[]> = resolveAll): Promise<string> {
+export async function pickAddress(
+  hostname: string,
+  allowPrivate: boolean,
+  resolve: (host: string) => Promise<string[]> = resolveAll,
+): Promise<string> {
   const literal = ipLiteralOf(hostname);
   if (!allowPrivate) {
     const nameReason = literal ? null : blockedHostnameReason(hostname);
@@ -139,12 +154,22 @@ function classify(err: unknown, timedOut: boolean): { error: SafeErrorCode; mess
   const e = err as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = e?.code ?? e?.cause?.code ?? '';
   const message = e?.message ?? String(err);
-  if (timedOut || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'ETIMEDOUT') {
+  if (
+    timedOut ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'ETIMEDOUT'
+  ) {
     return { error: 'timeout', message: 'the receiver did not answer in time' };
   }
   if (code === 'SB_BLOCKED_ADDRESS') return { error: 'blocked_address', message };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA') return { error: 'dns_failed', message };
-  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/.test(code) || /certificate|tls|ssl/i.test(message)) {
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_FAIL' || code === 'EAI_NODATA')
+    return { error: 'dns_failed', message };
+  if (
+    /^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH|ERR_OSSL)/.test(code) ||
+    /certificate|tls|ssl/i.test(message)
+  ) {
     return { error: 'tls', message };
   }
   // Refused, reset, unreachable, closed early: the receiver could not be talked to.
@@ -156,7 +181,12 @@ export interface HttpClient {
    * POSTs `body` to a customer-chosen URL. Never follows redirects, reads at most 4 KiB of the answer (or
    * `maxBodyBytes`), and never throws: every outcome is a SafeResponse whose texts can be stored as they are.
    */
-  post(url: string, body: string, headers: Record<string, string>, opts?: { timeoutMs?: number; maxBodyBytes?: number }): Promise<SafeResponse>;
+  post(
+    url: string,
+    body: string,
+    headers: Record<string, string>,
+    opts?: { timeoutMs?: number; maxBodyBytes?: number },
+  ): Promise<SafeResponse>;
   /** Closes the connection pool (end of the runtime that owns it). */
   close(): Promise<void>;
 }
@@ -208,12 +238,33 @@ async function safePost(
     const durationMs = elapsed();
     if (status >= 200 && status < 300) return { ok: true, status, headers: responseHeaders, body: text, durationMs };
     if (status >= 300 && status < 400) {
-      return { ok: false, error: 'redirect', status, headers: responseHeaders, body: text, durationMs, message: `redirect (${status}) not followed` };
+      return {
+        ok: false,
+        error: 'redirect',
+        status,
+        headers: responseHeaders,
+        body: text,
+        durationMs,
+        message: `redirect (${status}) not followed`,
+      };
     }
-    return { ok: false, error: 'http_status', status, headers: responseHeaders, body: text, durationMs, message: `receiver answered ${status}` };
+    return {
+      ok: false,
+      error: 'http_status',
+      status,
+      headers: responseHeaders,
+      body: text,
+      durationMs,
+      message: `receiver answered ${status}`,
+    };
   } catch (err) {
     const failure = classify(err, timedOut);
-    return { ok: false, durationMs: elapsed(), error: failure.error, message: toStorableText(failure.message, MAX_ERROR_MESSAGE) };
+    return {
+      ok: false,
+      durationMs: elapsed(),
+      error: failure.error,
+      message: toStorableText(failure.message, MAX_ERROR_MESSAGE),
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -231,7 +282,10 @@ function readCapped(stream: Dispatcher.ResponseData['body'], cap: number): Promi
       size += chunk.length;
       if (size < cap) return;
       stream.off('data', onData).off('end', done).off('error', reject);
-      stream.dump({ limit: 64 * 1024 }).catch(() => undefined).finally(done);
+      stream
+        .dump({ limit: 64 * 1024 })
+        .catch(() => undefined)
+        .finally(done);
     };
     stream.on('data', onData).once('end', done).once('error', reject);
   });

@@ -3,8 +3,25 @@ import { randomBytes, randomUUID } from 'node:crypto';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 export type IdPrefix =
-  | 'acct' | 'usr' | 'sess' | 'key' | 'agt' | 'ct' | 'inb' | 'msg' | 'run' | 'wh' | 'evt' | 'att' | 'dom'
-  | 'ntf' | 'log' | 'int' | 'conv' | 'act' | 'ogr';
+  | 'acct'
+  | 'usr'
+  | 'sess'
+  | 'key'
+  | 'agt'
+  | 'ct'
+  | 'inb'
+  | 'msg'
+  | 'run'
+  | 'wh'
+  | 'evt'
+  | 'att'
+  | 'dom'
+  | 'ntf'
+  | 'log'
+  | 'int'
+  | 'conv'
+  | 'act'
+  | 'ogr';
 
 /** Uniform random base62 string (rejection sampling, so no modulo bias). */
 export function randomBase62(length: number): string {

@@ -42,7 +42,8 @@ export const jsonObject = (maxBytes: number) =>
       }
       const found = inspectJson(value);
       if ('problem' in found) ctx.addIssue({ code: 'custom', message: found.problem, path: found.path });
-      else if (found.bytes > maxBytes) ctx.addIssue({ code: 'custom', message: `must serialize to at most ${maxBytes} bytes of JSON` });
+      else if (found.bytes > maxBytes)
+        ctx.addIssue({ code: 'custom', message: `must serialize to at most ${maxBytes} bytes of JSON` });
     })
     .transform((value) => value as Record<string, unknown>)
     // What the OpenAPI document says of it (the checks above are code, not JSON Schema).

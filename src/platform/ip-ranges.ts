@@ -32,7 +32,7 @@ const BLOCKED_NAMES = [/^localhost$/, /\.localhost$/, /^metadata\.google\.intern
 
 function inRange4(addr: number, [base, bits]: Range4): boolean {
   const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-  return ((addr & mask) >>> 0) === ((base & mask) >>> 0);
+  return (addr & mask) >>> 0 === (base & mask) >>> 0;
 }
 
 function parseV4(ip: string): number | null {

@@ -16,7 +16,8 @@ export function exceedsJsonDepth(raw: Buffer, maxDepth = MAX_JSON_DEPTH): boolea
   for (let i = 0; i < raw.length; i++) {
     const byte = raw[i];
     if (inString) {
-      if (byte === 0x5c) i++; // backslash: the next byte is escaped, whatever it is
+      if (byte === 0x5c)
+        i++; // backslash: the next byte is escaped, whatever it is
       else if (byte === 0x22) inString = false;
     } else if (byte === 0x22) {
       inString = true;
@@ -38,7 +39,9 @@ const utf8Bytes = (s: string) => Buffer.byteLength(JSON.stringify(s));
  * UTF-8 size of its JSON.stringify form, computed piece by piece (a string's own JSON form is never deep).
  */
 export function inspectJson(root: unknown, maxDepth = MAX_JSON_DEPTH): JsonInspection {
-  const stack: Array<{ value: unknown; path: Array<string | number>; depth: number }> = [{ value: root, path: [], depth: 0 }];
+  const stack: Array<{ value: unknown; path: Array<string | number>; depth: number }> = [
+    { value: root, path: [], depth: 0 },
+  ];
   let bytes = 0;
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;
@@ -54,7 +57,8 @@ export function inspectJson(root: unknown, maxDepth = MAX_JSON_DEPTH): JsonInspe
       if (depth >= maxDepth) return { problem: `must not be nested deeper than ${maxDepth} levels`, path };
       if (Array.isArray(value)) {
         bytes += 2 + Math.max(0, value.length - 1); // brackets and commas
-        for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: [...path, i], depth: depth + 1 });
+        for (let i = value.length - 1; i >= 0; i--)
+          stack.push({ value: value[i], path: [...path, i], depth: depth + 1 });
       } else {
         const keys = Object.keys(value);
         bytes += 2 + Math.max(0, keys.length - 1) + keys.length; // braces, commas and colons

@@ -31,7 +31,8 @@ export async function ensureLocalServices(config: Config, logger: Logger): Promi
   const started = { postgres: false, redis: false };
 
   if (!(await canConnect(databaseUrl))) {
-    if (config.database.explicit) throw new StartupError(`Postgres does not answer at DATABASE_URL (${withoutPassword(databaseUrl)})`);
+    if (config.database.explicit)
+      throw new StartupError(`Postgres does not answer at DATABASE_URL (${withoutPassword(databaseUrl)})`);
     const embedded = await startEmbeddedPostgres(config.dataDir, logger);
     databaseUrl = embedded.url;
     stops.push(embedded.stop);
@@ -40,10 +41,13 @@ export async function ensureLocalServices(config: Config, logger: Logger): Promi
 
   if (config.redis.clusterNodes) {
     if (!(await redisAnswers(config.redis))) {
-      throw new StartupError(`Redis Cluster does not answer at REDIS_CLUSTER_NODES (${describeRedis(config.redis)}), or its state is not ok`);
+      throw new StartupError(
+        `Redis Cluster does not answer at REDIS_CLUSTER_NODES (${describeRedis(config.redis)}), or its state is not ok`,
+      );
     }
   } else if (!(await redisAnswers(redisUrl))) {
-    if (config.redis.explicit) throw new StartupError(`Redis does not answer at REDIS_URL (${describeRedis(redisUrl)})`);
+    if (config.redis.explicit)
+      throw new StartupError(`Redis does not answer at REDIS_URL (${describeRedis(redisUrl)})`);
     const child = await startRedisServer(config.dataDir, logger);
     redisUrl = child.url;
     stops.push(child.stop);
@@ -87,13 +91,30 @@ async function startRedisServer(dataDir: string, logger: Logger) {
   const url = `redis://127.0.0.1:${LOCAL_REDIS_PORT}`;
   let child: ChildProcess;
   try {
-    child = spawn('redis-server', ['--port', String(LOCAL_REDIS_PORT), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction'], { stdio: 'ignore' });
+    child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(LOCAL_REDIS_PORT),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--maxmemory-policy',
+        'noeviction',
+      ],
+      { stdio: 'ignore' },
+    );
     await new Promise<void>((resolve, reject) => {
       child.once('error', reject);
       child.once('spawn', resolve);
     });
   } catch {
-    throw new StartupError('Redis is not reachable at redis://127.0.0.1:6379 and redis-server is not on PATH: install Redis (apt-get install redis-server) or set REDIS_URL');
+    throw new StartupError(
+      'Redis is not reachable at redis://127.0.0.1:6379 and redis-server is not on PATH: install Redis (apt-get install redis-server) or set REDIS_URL',
+    );
   }
   for (let i = 0; i < 50 && !(await redisAnswers(url)); i++) await new Promise((r) => setTimeout(r, 100));
   if (!(await redisAnswers(url))) throw new StartupError('started redis-server but it does not answer');

@@ -39,7 +39,11 @@ export type LogFormat = 'pretty' | 'json';
  */
 export function createServiceLogger(level: string, format: LogFormat): Logger {
   if (format === 'json') return createLogger(level);
-  return createLogger(level, 'switchboard', pinoPretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }));
+  return createLogger(
+    level,
+    'switchboard',
+    pinoPretty({ sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,name' }),
+  );
 }
 
 export type { Logger };

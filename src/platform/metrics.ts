@@ -7,7 +7,13 @@ import { QUEUE_NAMES, type Queues } from './queues.js';
 // them and docs/grafana-dashboard.json charts them.
 
 const QUEUE_STATES = [
-  'waiting', 'active', 'delayed', 'failed', 'completed', 'prioritized', 'waiting-children',
+  'waiting',
+  'active',
+  'delayed',
+  'failed',
+  'completed',
+  'prioritized',
+  'waiting-children',
 ] as const;
 
 /** 2xx … 5xx, or `error` when no HTTP answer came back (timeout, refused, TLS, SSRF refusal). */

@@ -12,5 +12,7 @@ export function isBackendUnavailable(err: unknown): boolean {
   if (e.code !== undefined && (CONNECTION_CODES.has(e.code) || PG_UNAVAILABLE_CODES.has(e.code))) return true;
   if (e.name === 'KnexTimeoutError') return true;
   // ioredis and node-postgres say so in their messages only.
-  return /Stream isn't writeable|Connection is closed|enableOfflineQueue|Connection terminated|Client has encountered a connection error/.test(e.message ?? '');
+  return /Stream isn't writeable|Connection is closed|enableOfflineQueue|Connection terminated|Client has encountered a connection error/.test(
+    e.message ?? '',
+  );
 }

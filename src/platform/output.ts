@@ -8,13 +8,19 @@ import type { IdPrefix } from './ids.js';
 /** Any string the service writes. */
 export const outText = () => z.string();
 
-const TIMESTAMP = z.iso.datetime({ precision: 3 }).meta({ id: 'Timestamp', description: 'ISO 8601 UTC with milliseconds' });
+const TIMESTAMP = z.iso
+  .datetime({ precision: 3 })
+  .meta({ id: 'Timestamp', description: 'ISO 8601 UTC with milliseconds' });
 
 /** A timestamp as `iso()` writes it: ISO 8601 UTC with milliseconds (one component of the document). */
 export const timestamp = () => TIMESTAMP;
 
 /** An id this service issued, by its prefix (`agt_…`). */
-export const idString = (prefix: IdPrefix) => z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`)).describe(`${prefix}_…`);
+export const idString = (prefix: IdPrefix) =>
+  z
+    .string()
+    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`))
+    .describe(`${prefix}_…`);
 
 /** A webhook delivery id (the envelope id). */
 export const uuidString = () => z.uuid();

@@ -80,7 +80,10 @@ export async function paginate<Row extends { id: string; created_at: Date }>(
     query.whereRaw(`(??, ??) < (?::timestamptz, ?)`, [`${table}.created_at`, `${table}.id`, t, id]);
   }
   const rows = (await query
-    .orderBy([{ column: `${table}.created_at`, order: 'desc' }, { column: `${table}.id`, order: 'desc' }])
+    .orderBy([
+      { column: `${table}.created_at`, order: 'desc' },
+      { column: `${table}.id`, order: 'desc' },
+    ])
     .limit(page.limit + 1)) as Row[];
   const hasMore = rows.length > page.limit;
   const data = hasMore ? rows.slice(0, page.limit) : rows;

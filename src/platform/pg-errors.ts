@@ -34,4 +34,8 @@ export function refusedInputError(err: DatabaseError): AppError {
 }
 
 /** What a log line says about it: enough to find the missing rule, nothing of the values. */
-export const describeRefusedInput = (err: DatabaseError) => ({ pgCode: err.code, constraint: err.constraint, routine: err.routine });
+export const describeRefusedInput = (err: DatabaseError) => ({
+  pgCode: err.code,
+  constraint: err.constraint,
+  routine: err.routine,
+});

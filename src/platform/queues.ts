@@ -38,7 +38,13 @@ export const jobs = {
   deliverWebhook: defineJob({
     name: 'deliver-webhook',
     queue: 'webhook-delivery',
-    schema: z.object({ deliveryId: z.string().uuid(), seq: z.number().int().positive().default(1), slotRps: z.number().int().min(1).max(1000).optional() }).strict(),
+    schema: z
+      .object({
+        deliveryId: z.string().uuid(),
+        seq: z.number().int().positive().default(1),
+        slotRps: z.number().int().min(1).max(1000).optional(),
+      })
+      .strict(),
     options: () => ({ attempts: 5, backoff: { type: 'exponential', delay: 1000 }, ...keep }),
   }),
   runAgent: defineJob({

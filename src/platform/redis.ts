@@ -42,7 +42,10 @@ export function createWorkerRedis(target: RedisTarget): RedisClient {
 export function createApiRedis(target: RedisTarget, extra: RedisOptions = {}): RedisClient {
   const nodes = clusterNodesOf(target);
   if (nodes) {
-    const options: ClusterOptions = { enableOfflineQueue: false, redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 2000 } };
+    const options: ClusterOptions = {
+      enableOfflineQueue: false,
+      redisOptions: { maxRetriesPerRequest: 1, connectTimeout: 2000 },
+    };
     return new Cluster(nodes, options);
   }
   return new Standalone(urlOf(target), {
@@ -84,7 +87,12 @@ export async function redisAnswers(target: RedisTarget): Promise<boolean> {
         slotsRefreshTimeout: 1500,
         redisOptions: { connectTimeout: 1500, maxRetriesPerRequest: 0 },
       })
-    : new Standalone(urlOf(target), { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1500, retryStrategy: () => null });
+    : new Standalone(urlOf(target), {
+        lazyConnect: true,
+        maxRetriesPerRequest: 0,
+        connectTimeout: 1500,
+        retryStrategy: () => null,
+      });
   probe.on('error', () => undefined);
   try {
     await probe.connect();

@@ -10,7 +10,8 @@ import { toStorableText } from '../platform/text.js';
 import * as repo from './runs.repository.js';
 import { now } from '../platform/clock.js';
 
-export const DEFAULT_AUTO_REPLY = 'Thanks for your message. This agent has no runtime configured yet, so this is an automatic reply.';
+export const DEFAULT_AUTO_REPLY =
+  'Thanks for your message. This agent has no runtime configured yet, so this is an automatic reply.';
 const HISTORY = 20;
 
 const runtimeConfig = z.object({ type: z.literal('http'), url: z.string() });
@@ -18,7 +19,13 @@ const MAX_REPLY_CHARS = 100_000;
 // Room for the longest reply we accept, JSON-escaped (up to 6 bytes per character in the worst case).
 const MAX_RUNTIME_ANSWER_BYTES = MAX_REPLY_CHARS * 6 + 1024;
 // A runtime is a remote party: a NUL or lone surrogate in its reply (\u0000 in JSON) is replaced, not refused.
-const runtimeAnswer = z.object({ reply: z.string().min(1).max(MAX_REPLY_CHARS).transform((r) => toStorableText(r)) });
+const runtimeAnswer = z.object({
+  reply: z
+    .string()
+    .min(1)
+    .max(MAX_REPLY_CHARS)
+    .transform((r) => toStorableText(r)),
+});
 
 /** A failure the runtime gave us; retrying will not change it (bad answer, unusable config). */
 class PermanentRunError extends Error {}
@@ -28,7 +35,11 @@ class PermanentRunError extends Error {}
  * A finished run is left alone, so a duplicate job is a no-op. Transient runtime errors are thrown for BullMQ to
  * retry; the last attempt (or a permanent error) marks the run failed.
  */
-export async function executeRun(deps: Deps, runId: string, attempt: { last: boolean }): Promise<'succeeded' | 'failed' | 'skipped'> {
+export async function executeRun(
+  deps: Deps,
+  runId: string,
+  attempt: { last: boolean },
+): Promise<'succeeded' | 'failed' | 'skipped'> {
   const run = await repo.findRunById(deps.db, runId);
   if (!run || run.status === 'succeeded' || run.status === 'failed') return 'skipped';
   const accountId = run.account_id;
@@ -56,13 +67,32 @@ export async function executeRun(deps: Deps, runId: string, attempt: { last: boo
   await deps.db.transaction(async (trx) => {
     const replyId = newId('msg');
     await insertMessage(trx, accountId, {
-      id: replyId, agent_id: agent.id, conversation_id: run.conversation_id, inbox_id: null, contact_id: null, run_id: run.id,
-      direction: 'outbound', channel: 'chat', status: 'sent', from_address: `agent:${agent.id}`, to_address: null, subject: null, text: reply, sent_at: now(),
+      id: replyId,
+      agent_id: agent.id,
+      conversation_id: run.conversation_id,
+      inbox_id: null,
+      contact_id: null,
+      run_id: run.id,
+      direction: 'outbound',
+      channel: 'chat',
+      status: 'sent',
+      from_address: `agent:${agent.id}`,
+      to_address: null,
+      subject: null,
+      text: reply,
+      sent_at: now(),
     });
     const finished = await repo.finishRun(trx, accountId, run.id, { status: 'succeeded', replyMessageId: replyId });
     if (!finished) throw new Error(`run ${run.id} was finished by someone else`);
     await touchConversation(trx, accountId, run.conversation_id);
-    await recordActivity(trx, accountId, { agentId: agent.id, kind: 'run.succeeded', subjectType: 'run', subjectId: run.id, summary: 'Run succeeded; reply stored', data: { replyMessageId: replyId, reply: reply.slice(0, 500) } });
+    await recordActivity(trx, accountId, {
+      agentId: agent.id,
+      kind: 'run.succeeded',
+      subjectType: 'run',
+      subjectId: run.id,
+      summary: 'Run succeeded; reply stored',
+      data: { replyMessageId: replyId, reply: reply.slice(0, 500) },
+    });
   });
   return 'succeeded';
 }
@@ -81,13 +111,24 @@ async function produceReply(deps: Deps, agent: AgentRow, run: repo.RunRow, histo
     agent: { id: agent.id, name: agent.name },
     conversationId: run.conversation_id,
     message: input?.text ?? null,
-    messages: history.map((m) => ({ id: m.id, role: m.direction === 'inbound' ? 'user' : 'agent', text: m.text, createdAt: m.created_at.toISOString() })),
+    messages: history.map((m) => ({
+      id: m.id,
+      role: m.direction === 'inbound' ? 'user' : 'agent',
+      text: m.text,
+      createdAt: m.created_at.toISOString(),
+    })),
   });
-  const res = await deps.http.post(parsed.data.url, body, { 'user-agent': 'Switchboard-Runtime/1', 'x-switchboard-run': run.id }, { timeoutMs: deps.config.runtime.timeoutMs, maxBodyBytes: MAX_RUNTIME_ANSWER_BYTES });
+  const res = await deps.http.post(
+    parsed.data.url,
+    body,
+    { 'user-agent': 'Switchboard-Runtime/1', 'x-switchboard-run': run.id },
+    { timeoutMs: deps.config.runtime.timeoutMs, maxBodyBytes: MAX_RUNTIME_ANSWER_BYTES },
+  );
   if (!res.ok) {
     const message = `runtime call failed: ${res.error} (${res.message})`;
     // Refused targets and unusable URLs will not get better on a retry.
-    if (res.error === 'blocked_address' || res.error === 'invalid_url' || res.error === 'redirect') throw new PermanentRunError(message);
+    if (res.error === 'blocked_address' || res.error === 'invalid_url' || res.error === 'redirect')
+      throw new PermanentRunError(message);
     throw new Error(message);
   }
   let answer: unknown;
@@ -97,7 +138,8 @@ async function produceReply(deps: Deps, agent: AgentRow, run: repo.RunRow, histo
     throw new PermanentRunError('runtime answered with something that is not JSON; expected {"reply": "…"}');
   }
   const reply = runtimeAnswer.safeParse(answer);
-  if (!reply.success) throw new PermanentRunError('runtime answer lacks a non-empty "reply" string; expected {"reply": "…"}');
+  if (!reply.success)
+    throw new PermanentRunError('runtime answer lacks a non-empty "reply" string; expected {"reply": "…"}');
   return reply.data.reply;
 }
 
@@ -105,7 +147,14 @@ async function failRun(deps: Deps, run: repo.RunRow, error: string): Promise<voi
   await deps.db.transaction(async (trx) => {
     const failed = await repo.finishRun(trx, run.account_id, run.id, { status: 'failed', error });
     if (failed) {
-      await recordActivity(trx, run.account_id, { agentId: run.agent_id, kind: 'run.failed', subjectType: 'run', subjectId: run.id, summary: 'Run failed', data: { error: failed.error } });
+      await recordActivity(trx, run.account_id, {
+        agentId: run.agent_id,
+        kind: 'run.failed',
+        subjectType: 'run',
+        subjectId: run.id,
+        summary: 'Run failed',
+        data: { error: failed.error },
+      });
     }
   });
 }

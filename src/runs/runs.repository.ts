@@ -25,7 +25,14 @@ export async function insertRun(
   r: { id: string; agentId: string; conversationId: string; inputMessageId: string; chargedCredits: number },
 ): Promise<RunRow> {
   const [row] = await conn<RunRow>('runs')
-    .insert({ id: r.id, account_id: accountId, agent_id: r.agentId, conversation_id: r.conversationId, input_message_id: r.inputMessageId, charged_credits: r.chargedCredits })
+    .insert({
+      id: r.id,
+      account_id: accountId,
+      agent_id: r.agentId,
+      conversation_id: r.conversationId,
+      input_message_id: r.inputMessageId,
+      charged_credits: r.chargedCredits,
+    })
     .returning('*');
   return row!;
 }
@@ -44,7 +51,11 @@ export async function startRun(conn: Conn, accountId: string, runId: string): Pr
   const [row] = await conn<RunRow>('runs')
     .where({ account_id: accountId, id: runId })
     .whereIn('status', ['queued', 'running'])
-    .update({ status: 'running', started_at: conn.raw('coalesce(started_at, now())'), updated_at: conn.fn.now() } as never)
+    .update({
+      status: 'running',
+      started_at: conn.raw('coalesce(started_at, now())'),
+      updated_at: conn.fn.now(),
+    } as never)
     .returning('*');
   return row;
 }
@@ -70,7 +81,12 @@ export async function finishRun(
 
 /** Runs left queued (the enqueue after commit failed); cross-account, for the requeue sweep only. */
 export async function findStaleQueuedRuns(conn: Conn, olderThan: Date, limit: number): Promise<string[]> {
-  const rows = await conn('runs').select('id').where({ status: 'queued' }).where('created_at', '<', olderThan).orderBy('created_at').limit(limit);
+  const rows = await conn('runs')
+    .select('id')
+    .where({ status: 'queued' })
+    .where('created_at', '<', olderThan)
+    .orderBy('created_at')
+    .limit(limit);
   return rows.map((r: { id: string }) => r.id);
 }
 

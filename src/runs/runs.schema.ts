@@ -21,5 +21,7 @@ export const runResponse = z
 
 /** The answer to a chat: the run, queued. */
 export const runQueuedResponse = z
-  .object({ run: z.object({ id: idString('run'), agentId: idString('agt'), status: runStatus, createdAt: timestamp() }) })
+  .object({
+    run: z.object({ id: idString('run'), agentId: idString('agt'), status: runStatus, createdAt: timestamp() }),
+  })
   .meta({ id: 'RunQueued' });

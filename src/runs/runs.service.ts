@@ -14,7 +14,8 @@ import { enqueue, jobs } from '../platform/queues.js';
 import { transactWithEvents } from '../events/emit.js';
 import * as repo from './runs.repository.js';
 
-const fromAddressOf = (p: Principal) => (p.type === 'session' ? `user:${p.userId}` : p.oauth ? `oauth:${p.keyId}` : `key:${p.keyId}`);
+const fromAddressOf = (p: Principal) =>
+  p.type === 'session' ? `user:${p.userId}` : p.oauth ? `oauth:${p.keyId}` : `key:${p.keyId}`;
 
 /**
  * Chat: stores the message in the agent's chat conversation, creates a queued run and charges one trigger,
@@ -29,18 +30,59 @@ export async function triggerAgent(deps: Deps, caller: Caller, agentId: string, 
   const run = await transactWithEvents(deps, accountId, async (trx, emit) => {
     const agent = await findAgent(trx, accountId, agentId);
     if (!agent) throw notFound('Agent');
-    if (agent.status === 'paused') throw new AppError('agent_paused', 'This agent is paused and does not run; resume it with PATCH {"status":"active"}');
-    const conversation = await upsertConversation(trx, accountId, { agentId, channel: 'chat', inboxId: null, contactId: null, threadKey: CHAT_THREAD, subject: null });
+    if (agent.status === 'paused')
+      throw new AppError(
+        'agent_paused',
+        'This agent is paused and does not run; resume it with PATCH {"status":"active"}',
+      );
+    const conversation = await upsertConversation(trx, accountId, {
+      agentId,
+      channel: 'chat',
+      inboxId: null,
+      contactId: null,
+      threadKey: CHAT_THREAD,
+      subject: null,
+    });
     const runId = newId('run');
     const inputId = newId('msg');
-    const row = await repo.insertRun(trx, accountId, { id: runId, agentId, conversationId: conversation.id, inputMessageId: inputId, chargedCredits: price });
+    const row = await repo.insertRun(trx, accountId, {
+      id: runId,
+      agentId,
+      conversationId: conversation.id,
+      inputMessageId: inputId,
+      chargedCredits: price,
+    });
     await insertMessage(trx, accountId, {
-      id: inputId, agent_id: agentId, conversation_id: conversation.id, inbox_id: null, contact_id: null, run_id: runId,
-      direction: 'inbound', channel: 'chat', status: 'received', from_address: fromAddressOf(principal), to_address: null, subject: null, text: message,
+      id: inputId,
+      agent_id: agentId,
+      conversation_id: conversation.id,
+      inbox_id: null,
+      contact_id: null,
+      run_id: runId,
+      direction: 'inbound',
+      channel: 'chat',
+      status: 'received',
+      from_address: fromAddressOf(principal),
+      to_address: null,
+      subject: null,
+      text: message,
     });
     await chargeCredits(deps, trx, emit, principal, price, 'agent.trigger', { agentId, runId, messageId: inputId });
-    await recordActivity(trx, accountId, { agentId, kind: 'run.queued', subjectType: 'run', subjectId: runId, summary: 'Chat message received; run queued', data: { credits: price } });
-    await recordAudit(trx, principal, { action: 'agent.triggered', targetType: 'run', targetId: runId, ip: ip ?? null, details: { agentId, credits: price } });
+    await recordActivity(trx, accountId, {
+      agentId,
+      kind: 'run.queued',
+      subjectType: 'run',
+      subjectId: runId,
+      summary: 'Chat message received; run queued',
+      data: { credits: price },
+    });
+    await recordAudit(trx, principal, {
+      action: 'agent.triggered',
+      targetType: 'run',
+      targetId: runId,
+      ip: ip ?? null,
+      details: { agentId, credits: price },
+    });
     return row;
   });
   await enqueueRun(deps, run.id);

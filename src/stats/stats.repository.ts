@@ -15,7 +15,12 @@ interface CountSpec {
 const SPECS: CountSpec[] = [
   { key: 'agents', table: 'agents', groups: { byStatus: { column: 'status', values: ['active', 'paused'] } } },
   { key: 'contacts', table: 'contacts' },
-  { key: 'inboxes', table: 'inboxes', liveColumn: 'deleted_at', groups: { byChannel: { column: 'channel', values: ['email', 'sms'] } } },
+  {
+    key: 'inboxes',
+    table: 'inboxes',
+    liveColumn: 'deleted_at',
+    groups: { byChannel: { column: 'channel', values: ['email', 'sms'] } },
+  },
   { key: 'conversations', table: 'conversations' },
   {
     key: 'messages',
@@ -26,8 +31,17 @@ const SPECS: CountSpec[] = [
       byChannel: { column: 'channel', values: ['email', 'sms', 'chat'] },
     },
   },
-  { key: 'runs', table: 'runs', groups: { byStatus: { column: 'status', values: ['queued', 'running', 'succeeded', 'failed'] } } },
-  { key: 'webhooks', table: 'webhooks', liveColumn: 'deleted_at', groups: { byStatus: { column: 'status', values: ['active', 'disabled'] } } },
+  {
+    key: 'runs',
+    table: 'runs',
+    groups: { byStatus: { column: 'status', values: ['queued', 'running', 'succeeded', 'failed'] } },
+  },
+  {
+    key: 'webhooks',
+    table: 'webhooks',
+    liveColumn: 'deleted_at',
+    groups: { byStatus: { column: 'status', values: ['active', 'disabled'] } },
+  },
   {
     key: 'apiKeys',
     table: 'api_keys',
@@ -37,7 +51,11 @@ const SPECS: CountSpec[] = [
     },
   },
   { key: 'domains', table: 'domains', groups: { byStatus: { column: 'status', values: ['pending', 'verified'] } } },
-  { key: 'integrations', table: 'integrations', groups: { byProvider: { column: 'provider', values: ['smtp', 'sms-http'] } } },
+  {
+    key: 'integrations',
+    table: 'integrations',
+    groups: { byProvider: { column: 'provider', values: ['smtp', 'sms-http'] } },
+  },
 ];
 
 export type ResourceCounts = { total: number } & Record<string, number | Record<string, number>>;
@@ -57,7 +75,9 @@ async function countOne(conn: Conn, accountId: string, spec: CountSpec, exists: 
   if (!exists) return out;
 
   const columns = groups.map(([, g]) => g.column);
-  const query = conn(spec.table).where({ account_id: accountId }).count<Array<Record<string, string | number>>>('* as count');
+  const query = conn(spec.table)
+    .where({ account_id: accountId })
+    .count<Array<Record<string, string | number>>>('* as count');
   if (spec.liveColumn) query.whereNull(spec.liveColumn);
   if (columns.length) query.select(columns).groupBy(columns);
   for (const row of await query) {
@@ -73,7 +93,10 @@ async function countOne(conn: Conn, accountId: string, spec: CountSpec, exists: 
 }
 
 export async function countAccountResources(conn: Conn, accountId: string): Promise<Record<string, ResourceCounts>> {
-  const exists = await existingTables(conn, SPECS.map((s) => s.table));
+  const exists = await existingTables(
+    conn,
+    SPECS.map((s) => s.table),
+  );
   const counts = await Promise.all(SPECS.map((s) => countOne(conn, accountId, s, exists.has(s.table))));
   return Object.fromEntries(SPECS.map((s, i) => [s.key, counts[i]!]));
 }

@@ -23,14 +23,17 @@ export function reportAttempt(
   if (ok) metrics.commitToArrival.observe((at - eventCreatedAt.getTime()) / 1000);
   const level = ok ? 'info' : 'warn';
   if (!logger.isLevelEnabled(level)) return;
-  logger[level]({
-    event: record.event,
-    subscriptionId: record.webhookId,
-    deliveryId: record.deliveryId,
-    attempt: record.attemptNumber,
-    status: record.responseStatus,
-    error: record.error ?? undefined,
-    durationMs: record.durationMs,
-    outcome,
-  }, ok ? 'webhook delivered' : 'webhook delivery attempt failed');
+  logger[level](
+    {
+      event: record.event,
+      subscriptionId: record.webhookId,
+      deliveryId: record.deliveryId,
+      attempt: record.attemptNumber,
+      status: record.responseStatus,
+      error: record.error ?? undefined,
+      durationMs: record.durationMs,
+      outcome,
+    },
+    ok ? 'webhook delivered' : 'webhook delivery attempt failed',
+  );
 }

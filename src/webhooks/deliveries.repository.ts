@@ -69,7 +69,13 @@ function whereDelivery(q: Knex.QueryBuilder, id: string, column = 'id'): Knex.Qu
  * names the one active subscription that gets a delivery, whatever it subscribes to; `except` names one that
  * does not (an operational event about that very subscription).
  */
-export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: NewEvent, onlyTo: string | null = null, except: string | null = null): Promise<FannedOutEvent> {
+export async function insertEventWithDeliveries(
+  trx: Trx,
+  accountId: string,
+  e: NewEvent,
+  onlyTo: string | null = null,
+  except: string | null = null,
+): Promise<FannedOutEvent> {
   const { rows } = await preparedRaw(
     trx,
     'insert_event_with_deliveries',
@@ -88,7 +94,16 @@ export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: 
        RETURNING id
      )
      SELECT (SELECT id FROM e) AS event_id, coalesce((SELECT array_agg(id) FROM d), '{}') AS delivery_ids`,
-    { id: newId('evt'), accountId, type: e.type, inboxId: e.inboxId ?? null, messageId: e.messageId ?? null, payload: JSON.stringify(e.payload), onlyTo, except },
+    {
+      id: newId('evt'),
+      accountId,
+      type: e.type,
+      inboxId: e.inboxId ?? null,
+      messageId: e.messageId ?? null,
+      payload: JSON.stringify(e.payload),
+      onlyTo,
+      except,
+    },
   );
   const row = rows[0] as { event_id: string; delivery_ids: string[] };
   return { eventId: row.event_id, deliveryIds: row.delivery_ids };
@@ -96,13 +111,27 @@ export async function insertEventWithDeliveries(trx: Trx, accountId: string, e: 
 
 /** The pending deliveries of one event (the fan-out job of a large event adds their jobs). */
 export function findPendingDeliveriesOfEvent(conn: Conn, eventId: string): Promise<ArmedDelivery[]> {
-  return conn('webhook_deliveries').select('id', 'created_at', 'job_seq').where({ event_id: eventId, status: 'pending' });
+  return conn('webhook_deliveries')
+    .select('id', 'created_at', 'job_seq')
+    .where({ event_id: eventId, status: 'pending' });
 }
 
 // ---- the worker's read ----
 
 /** A delivery with what sending it needs from its subscription and its event. */
-export interface SendContext extends Pick<DeliveryRow, 'id' | 'created_at' | 'account_id' | 'webhook_id' | 'event_id' | 'event' | 'status' | 'attempts' | 'round_attempts' | 'job_seq'> {
+export interface SendContext extends Pick<
+  DeliveryRow,
+  | 'id'
+  | 'created_at'
+  | 'account_id'
+  | 'webhook_id'
+  | 'event_id'
+  | 'event'
+  | 'status'
+  | 'attempts'
+  | 'round_attempts'
+  | 'job_seq'
+> {
   url: string;
   webhook_status: 'active' | 'disabled';
   webhook_deleted_at: Date | null;
@@ -147,8 +176,11 @@ export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promi
   );
   const legacy = deliveryIds.filter((_id, i) => !times[i]);
   if (legacy.length) {
-    const old = await conn.raw(`${SEND_CONTEXT} FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-       JOIN events e ON e.id = d.event_id AND e.created_at = d.created_at WHERE d.id = ANY (?::uuid[])`, [legacy]);
+    const old = await conn.raw(
+      `${SEND_CONTEXT} FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+       JOIN events e ON e.id = d.event_id AND e.created_at = d.created_at WHERE d.id = ANY (?::uuid[])`,
+      [legacy],
+    );
     rows.push(...old.rows);
   }
   const byId = new Map((rows as SendContext[]).map((r) => [r.id, r]));
@@ -203,11 +235,31 @@ const insertAttempts = (status: 'succeeded' | 'failed') => `a AS (
 
 function inputColumns(items: AttemptRecord[]) {
   const col = <K extends keyof AttemptRecord>(k: K) => items.map((r) => r[k] ?? null);
-  return [items.map(() => newId('att')), col('deliveryId'), col('deliveryCreatedAt'), col('accountId'), col('webhookId'), col('event'), col('url'), col('seq'), col('attemptNumber'),
-    col('responseStatus'), col('responseBody'), col('error'), col('errorMessage'), col('durationMs'), col('retryDelayMs')] as unknown as string[];
+  return [
+    items.map(() => newId('att')),
+    col('deliveryId'),
+    col('deliveryCreatedAt'),
+    col('accountId'),
+    col('webhookId'),
+    col('event'),
+    col('url'),
+    col('seq'),
+    col('attemptNumber'),
+    col('responseStatus'),
+    col('responseBody'),
+    col('error'),
+    col('errorMessage'),
+    col('durationMs'),
+    col('retryDelayMs'),
+  ] as unknown as string[];
 }
 
-async function transition<R>(conn: Conn, name: string, sql: string, items: AttemptRecord[]): Promise<Array<R | undefined>> {
+async function transition<R>(
+  conn: Conn,
+  name: string,
+  sql: string,
+  items: AttemptRecord[],
+): Promise<Array<R | undefined>> {
   const { rows } = await preparedRaw(conn, name, sql, inputColumns(items));
   const byId = new Map((rows as Array<R & { id: string }>).map((r) => [r.id, r]));
   return items.map((i) => byId.get(i.deliveryId));
@@ -215,7 +267,10 @@ async function transition<R>(conn: Conn, name: string, sql: string, items: Attem
 
 /** pending → succeeded. Any success resets its subscription's consecutive count. Answers whether each moved. */
 export async function recordSuccesses(conn: Conn, items: AttemptRecord[]): Promise<boolean[]> {
-  const rows = await transition<{ moved: boolean }>(conn, 'record_successes', `WITH ${INPUT}, d AS (
+  const rows = await transition<{ moved: boolean }>(
+    conn,
+    'record_successes',
+    `WITH ${INPUT}, d AS (
        UPDATE webhook_deliveries wd
           SET status = 'succeeded', attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = NULL,
               last_response_status = i.response_status, next_attempt_at = NULL, completed_at = now(), updated_at = now()
@@ -224,20 +279,27 @@ export async function recordSuccesses(conn: Conn, items: AttemptRecord[]): Promi
      ), ${insertAttempts('succeeded')}, w AS (
        UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (SELECT webhook_id FROM d) AND consecutive_failures <> 0
      )
-     SELECT i.delivery_id AS id, d.id IS NOT NULL AS moved FROM input i LEFT JOIN d ON d.id = i.delivery_id`, items);
+     SELECT i.delivery_id AS id, d.id IS NOT NULL AS moved FROM input i LEFT JOIN d ON d.id = i.delivery_id`,
+    items,
+  );
   return rows.map((r) => r?.moved === true);
 }
 
 /** pending → pending, due `retryDelayMs` from now, held by the next job. Answers each new job_seq (null: did not move). */
 export async function recordRetries(conn: Conn, items: AttemptRecord[]): Promise<Array<number | null>> {
-  const rows = await transition<{ job_seq: number | null }>(conn, 'record_retries', `WITH ${INPUT}, d AS (
+  const rows = await transition<{ job_seq: number | null }>(
+    conn,
+    'record_retries',
+    `WITH ${INPUT}, d AS (
        UPDATE webhook_deliveries wd
           SET attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = i.error,
               last_response_status = i.response_status, next_attempt_at = ${RETRY_DUE}, job_seq = wd.job_seq + 1, updated_at = now()
          FROM input i WHERE ${HELD}
        RETURNING wd.id, wd.job_seq
      ), ${insertAttempts('failed')}
-     SELECT i.delivery_id AS id, d.job_seq FROM input i LEFT JOIN d ON d.id = i.delivery_id`, items);
+     SELECT i.delivery_id AS id, d.job_seq FROM input i LEFT JOIN d ON d.id = i.delivery_id`,
+    items,
+  );
   return rows.map((r) => r?.job_seq ?? null);
 }
 
@@ -246,7 +308,10 @@ export async function recordRetries(conn: Conn, items: AttemptRecord[]): Promise
  * consecutive count in the same statement; answers the count after it (null: the delivery did not move).
  */
 export async function recordExhaustions(conn: Conn, items: AttemptRecord[]): Promise<Array<number | null>> {
-  const rows = await transition<{ consecutive_failures: number | null }>(conn, 'record_exhaustions', `WITH ${INPUT}, d AS (
+  const rows = await transition<{ consecutive_failures: number | null }>(
+    conn,
+    'record_exhaustions',
+    `WITH ${INPUT}, d AS (
        UPDATE webhook_deliveries wd
           SET status = 'exhausted', attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = i.error,
               last_response_status = i.response_status, next_attempt_at = NULL, completed_at = now(), updated_at = now()
@@ -259,35 +324,71 @@ export async function recordExhaustions(conn: Conn, items: AttemptRecord[]): Pro
        RETURNING wb.id, wb.consecutive_failures
      )
      SELECT i.delivery_id AS id, w.consecutive_failures
-       FROM input i JOIN d ON d.id = i.delivery_id JOIN w ON w.id = d.webhook_id`, items);
+       FROM input i JOIN d ON d.id = i.delivery_id JOIN w ON w.id = d.webhook_id`,
+    items,
+  );
   return rows.map((r) => r?.consecutive_failures ?? null);
 }
 
 /** pending → failed, final and not counted: the receiver answered 410 Gone. */
 export async function recordGone(conn: Conn, items: AttemptRecord[]): Promise<boolean[]> {
-  const rows = await transition<{ moved: boolean }>(conn, 'record_gone', `WITH ${INPUT}, d AS (
+  const rows = await transition<{ moved: boolean }>(
+    conn,
+    'record_gone',
+    `WITH ${INPUT}, d AS (
        UPDATE webhook_deliveries wd
           SET status = 'failed', attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = i.error,
               last_response_status = i.response_status, next_attempt_at = NULL, completed_at = now(), updated_at = now()
          FROM input i WHERE ${HELD}
        RETURNING wd.id
      ), ${insertAttempts('failed')}
-     SELECT i.delivery_id AS id, d.id IS NOT NULL AS moved FROM input i LEFT JOIN d ON d.id = i.delivery_id`, items);
+     SELECT i.delivery_id AS id, d.id IS NOT NULL AS moved FROM input i LEFT JOIN d ON d.id = i.delivery_id`,
+    items,
+  );
   return rows.map((r) => r?.moved === true);
 }
 
 /** pending → failed with no attempt: the subscription was disabled or deleted (recoverSince finds it). */
-export async function stopDelivery(conn: Conn, accountId: string, delivery: DeliveryRef, seq: number): Promise<boolean> {
-  const q = conn('webhook_deliveries').where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId, status: 'pending', job_seq: seq });
-  return (await q.update({ status: 'failed', next_attempt_at: null, completed_at: conn.fn.now(), updated_at: conn.fn.now() })) > 0;
+export async function stopDelivery(
+  conn: Conn,
+  accountId: string,
+  delivery: DeliveryRef,
+  seq: number,
+): Promise<boolean> {
+  const q = conn('webhook_deliveries').where({
+    id: delivery.id,
+    created_at: delivery.created_at,
+    account_id: accountId,
+    status: 'pending',
+    job_seq: seq,
+  });
+  return (
+    (await q.update({
+      status: 'failed',
+      next_attempt_at: null,
+      completed_at: conn.fn.now(),
+      updated_at: conn.fn.now(),
+    })) > 0
+  );
 }
 
 // ---- transitions made by people and sweeps ----
 
-const REOPEN = (conn: Conn) => ({ status: 'pending', round_attempts: 0, next_attempt_at: conn.fn.now(), job_seq: conn.raw('job_seq + 1'), completed_at: null, updated_at: conn.fn.now() });
+const REOPEN = (conn: Conn) => ({
+  status: 'pending',
+  round_attempts: 0,
+  next_attempt_at: conn.fn.now(),
+  job_seq: conn.raw('job_seq + 1'),
+  completed_at: null,
+  updated_at: conn.fn.now(),
+});
 
 /** succeeded | failed | exhausted → pending, due now, with a fresh round of retries (redeliver). */
-export async function reopenDelivery(conn: Conn, accountId: string, delivery: DeliveryRef): Promise<ArmedDelivery | undefined> {
+export async function reopenDelivery(
+  conn: Conn,
+  accountId: string,
+  delivery: DeliveryRef,
+): Promise<ArmedDelivery | undefined> {
   const [row] = await conn('webhook_deliveries')
     .where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId })
     .whereIn('status', ['succeeded', 'failed', 'exhausted'])
@@ -297,7 +398,12 @@ export async function reopenDelivery(conn: Conn, accountId: string, delivery: De
 }
 
 /** failed | exhausted → pending, due now, with a fresh round: a subscription's failures since `since` (recoverSince). */
-export function reopenFailedDeliveries(conn: Conn, accountId: string, webhookId: string, since: Date): Promise<ArmedDelivery[]> {
+export function reopenFailedDeliveries(
+  conn: Conn,
+  accountId: string,
+  webhookId: string,
+  since: Date,
+): Promise<ArmedDelivery[]> {
   return conn('webhook_deliveries')
     .where({ account_id: accountId, webhook_id: webhookId })
     .whereIn('status', ['failed', 'exhausted'])
@@ -310,7 +416,11 @@ export function reopenFailedDeliveries(conn: Conn, accountId: string, webhookId:
  * pending → pending, due now, held by a new job (redeliver of a delivery waiting for a retry). The job that was
  * waiting becomes stale, so the delivery is sent once, not twice.
  */
-export async function hastenDelivery(conn: Conn, accountId: string, delivery: DeliveryRef): Promise<ArmedDelivery | undefined> {
+export async function hastenDelivery(
+  conn: Conn,
+  accountId: string,
+  delivery: DeliveryRef,
+): Promise<ArmedDelivery | undefined> {
   const [row] = await conn('webhook_deliveries')
     .where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId, status: 'pending' })
     .update({ next_attempt_at: conn.fn.now(), job_seq: conn.raw('job_seq + 1'), updated_at: conn.fn.now() })
@@ -319,7 +429,12 @@ export async function hastenDelivery(conn: Conn, accountId: string, delivery: De
 }
 
 /** Pending deliveries more than `overdueMs` past due, oldest first, keyset-paged (the relay sweep's candidates). */
-export async function findOverdueDeliveries(conn: Conn, overdueMs: number, limit: number, after?: { dueAt: Date; id: string }): Promise<Array<ArmedDelivery & { next_attempt_at: Date }>> {
+export async function findOverdueDeliveries(
+  conn: Conn,
+  overdueMs: number,
+  limit: number,
+  after?: { dueAt: Date; id: string },
+): Promise<Array<ArmedDelivery & { next_attempt_at: Date }>> {
   // The status is a literal so that even a generic plan uses the partial index webhook_deliveries_due. Prepared:
   // planning a query that no partition bound prunes costs a few ms at 49 day partitions; a kept plan 0.6-0.9 ms.
   const { rows } = await preparedRaw(
@@ -348,13 +463,23 @@ export async function bumpDeliveryJobSeqs(conn: Conn, items: ArmedDelivery[]): P
 
 // ---- reads for the API (bounded by the retention cutoff `since`) ----
 
-export function findDelivery(conn: Conn, accountId: string, webhookId: string, deliveryId: string, since: Date): Promise<DeliveryRow | undefined> {
-  const q = conn<DeliveryRow>('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId }).where('created_at', '>=', since);
+export function findDelivery(
+  conn: Conn,
+  accountId: string,
+  webhookId: string,
+  deliveryId: string,
+  since: Date,
+): Promise<DeliveryRow | undefined> {
+  const q = conn<DeliveryRow>('webhook_deliveries')
+    .where({ account_id: accountId, webhook_id: webhookId })
+    .where('created_at', '>=', since);
   return whereDelivery(q, deliveryId).first();
 }
 
 export function listDeliveries(conn: Conn, accountId: string, webhookId: string, page: PageQuery, since: Date) {
-  const q = conn('webhook_deliveries').where({ account_id: accountId, webhook_id: webhookId }).where('created_at', '>=', since);
+  const q = conn('webhook_deliveries')
+    .where({ account_id: accountId, webhook_id: webhookId })
+    .where('created_at', '>=', since);
   return paginate<DeliveryRow>(q, 'webhook_deliveries', page);
 }
 
@@ -376,8 +501,17 @@ export interface AttemptRow {
   created_at: Date;
 }
 
-export function listAttempts(conn: Conn, accountId: string, webhookId: string, page: PageQuery, since: Date, deliveryId?: string) {
-  const q = conn('webhook_attempts').where({ account_id: accountId, webhook_id: webhookId }).where('created_at', '>=', since);
+export function listAttempts(
+  conn: Conn,
+  accountId: string,
+  webhookId: string,
+  page: PageQuery,
+  since: Date,
+  deliveryId?: string,
+) {
+  const q = conn('webhook_attempts')
+    .where({ account_id: accountId, webhook_id: webhookId })
+    .where('created_at', '>=', since);
   if (deliveryId) {
     q.where({ delivery_id: deliveryId });
     // No attempt is older than its delivery: the partitions before it are skipped.

@@ -65,7 +65,9 @@ export const attemptResponse = z
     url: outText(),
     responseStatus: z.number().int().nullable(),
     responseBody: outText().nullable().describe("The first 4 KiB of the receiver's answer"),
-    error: outText().nullable().describe('timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url'),
+    error: outText()
+      .nullable()
+      .describe('timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url'),
     errorMessage: outText().nullable(),
     durationMs: z.number().int(),
     createdAt: timestamp(),

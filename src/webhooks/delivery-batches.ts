@@ -1,7 +1,13 @@
 import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
 import type { Db } from '../platform/db.js';
 import { isBackendUnavailable } from '../platform/outage.js';
-import { loadSendContexts, recordRetries, recordSuccesses, type AttemptRecord, type SendContext } from './deliveries.repository.js';
+import {
+  loadSendContexts,
+  recordRetries,
+  recordSuccesses,
+  type AttemptRecord,
+  type SendContext,
+} from './deliveries.repository.js';
 import { exhaustWithEvents, type Exhaustion, type ExhaustionOutcome } from './exhaustion.js';
 
 // The delivery pipeline's statements, coalesced across the concurrent jobs of one worker process: with 50+

@@ -11,7 +11,9 @@ import { takeSlot, type Throttled } from './throttle.js';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1';
 
-export function buildEnvelope(ctx: Pick<SendContext, 'id' | 'event' | 'event_created_at' | 'inbox_id' | 'message_id' | 'payload'>) {
+export function buildEnvelope(
+  ctx: Pick<SendContext, 'id' | 'event' | 'event_created_at' | 'inbox_id' | 'message_id' | 'payload'>,
+) {
   return {
     id: ctx.id,
     event: ctx.event,
@@ -29,7 +31,12 @@ export function buildEnvelope(ctx: Pick<SendContext, 'id' | 'event' | 'event_cre
  * an error here: the retry is a new job armed by the transition. Throws only when this process could not do its
  * part (Postgres or Redis away), so BullMQ runs the job again.
  */
-export async function attemptDelivery(deps: Deps, deliveryId: string, seq: number, slotRps?: number): Promise<string | Throttled> {
+export async function attemptDelivery(
+  deps: Deps,
+  deliveryId: string,
+  seq: number,
+  slotRps?: number,
+): Promise<string | Throttled> {
   const { config, db, deliveryBatches: batches } = deps;
   const ctx = await batches.load(deliveryId);
   if (!ctx) return 'missing';
@@ -70,7 +77,15 @@ export async function attemptDelivery(deps: Deps, deliveryId: string, seq: numbe
     return await recordAndMove(deps, ctx, record, step);
   } finally {
     // Endpoint health counts every attempt made, after its record so the two statements do not compete.
-    deps.webhookStats.record({ accountId: ctx.account_id, webhookId: ctx.webhook_id, at, ok: res.ok, status: res.status ?? null, error: res.ok ? null : res.error, durationMs: res.durationMs });
+    deps.webhookStats.record({
+      accountId: ctx.account_id,
+      webhookId: ctx.webhook_id,
+      at,
+      ok: res.ok,
+      status: res.status ?? null,
+      error: res.ok ? null : res.error,
+      durationMs: res.durationMs,
+    });
     reportAttempt(deps, record, step.kind, ctx.event_created_at, at);
   }
 }
@@ -91,7 +106,12 @@ async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord
       const { consecutiveFailures: count, events } = await batches.exhaust({ ...record, eventId: ctx.event_id });
       await dispatchCommitted(deps, events);
       if (count !== null && count >= config.webhooks.disableAfter) {
-        await disableAndNotify(deps, ctx, `${count} consecutive deliveries failed every retry.`, config.webhooks.disableAfter);
+        await disableAndNotify(
+          deps,
+          ctx,
+          `${count} consecutive deliveries failed every retry.`,
+          config.webhooks.disableAfter,
+        );
       }
       return count === null ? 'failed (delivery had moved on)' : 'exhausted';
     }
@@ -106,7 +126,8 @@ async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord
 /** The signature headers, with the previous secret too while its overlap lasts and the legacy one if set. */
 function signedHeaders(deps: Deps, ctx: SendContext, body: string): Record<string, string> {
   const sealer = deps.sealers.webhook;
-  const previousValid = ctx.previous_secret_sealed && ctx.previous_secret_expires_at && new Date(ctx.previous_secret_expires_at) > now();
+  const previousValid =
+    ctx.previous_secret_sealed && ctx.previous_secret_expires_at && new Date(ctx.previous_secret_expires_at) > now();
   return {
     'user-agent': USER_AGENT,
     'x-switchboard-event': ctx.event,

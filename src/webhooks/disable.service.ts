@@ -14,7 +14,12 @@ import { disableWebhookOnce } from './webhooks.repository.js';
  * webhook.disabled event in the same transaction (so a disable is never left without them); the email follows
  * the commit.
  */
-export async function disableAndNotify(deps: Deps, ctx: SendContext, reason: string, threshold?: number): Promise<void> {
+export async function disableAndNotify(
+  deps: Deps,
+  ctx: SendContext,
+  reason: string,
+  threshold?: number,
+): Promise<void> {
   const title = 'A webhook subscription was disabled';
   const text = `Deliveries to ${ctx.url} (${ctx.webhook_id}) have stopped. ${reason} Fix the receiver, then re-enable it with POST /v1/webhooks/${ctx.webhook_id}/enable (optionally with recoverSince to re-send what failed).`;
   const won = await transactWithEvents(deps, ctx.account_id, async (trx, emit) => {

@@ -1,7 +1,12 @@
 import type { JobState } from 'bullmq';
 import type { Deps } from '../app/deps.js';
 import { enqueueBulk, jobs } from '../platform/queues.js';
-import { findOverdueDeliveries, findPendingDeliveriesOfEvent, bumpDeliveryJobSeqs, type ArmedDelivery } from './deliveries.repository.js';
+import {
+  findOverdueDeliveries,
+  findPendingDeliveriesOfEvent,
+  bumpDeliveryJobSeqs,
+  type ArmedDelivery,
+} from './deliveries.repository.js';
 import type { FannedOutEvent } from '../events/emit.js';
 
 // From delivery rows to delivery jobs. The row is the outbox and the authority: a pending delivery names, in
@@ -24,7 +29,10 @@ export async function enqueueDeliveryJobs(deps: Deps, armed: JobRef[], delayMs =
     deps.queues,
     deps.config,
     jobs.deliverWebhook,
-    armed.map((d) => ({ data: { deliveryId: d.id, seq: d.job_seq }, opts: { jobId: deliveryJobId(d), ...(delayMs > 0 ? { delay: delayMs } : {}) } })),
+    armed.map((d) => ({
+      data: { deliveryId: d.id, seq: d.job_seq },
+      opts: { jobId: deliveryJobId(d), ...(delayMs > 0 ? { delay: delayMs } : {}) },
+    })),
   );
 }
 
@@ -46,12 +54,23 @@ export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): P
   const small = events.filter((e) => e.deliveryIds.length > 0 && e.deliveryIds.length <= INLINE_FAN_OUT_MAX);
   const large = events.filter((e) => e.deliveryIds.length > INLINE_FAN_OUT_MAX);
   // A delivery row is inserted holding job 1.
-  await armDeliveryJobs(deps, small.flatMap((e) => e.deliveryIds.map((id) => ({ id, job_seq: 1 }))));
+  await armDeliveryJobs(
+    deps,
+    small.flatMap((e) => e.deliveryIds.map((id) => ({ id, job_seq: 1 }))),
+  );
   if (large.length === 0) return;
   try {
-    await enqueueBulk(deps.queues, deps.config, jobs.fanOutEvent, large.map(({ eventId }) => ({ data: { eventId }, opts: { jobId: eventId } })));
+    await enqueueBulk(
+      deps.queues,
+      deps.config,
+      jobs.fanOutEvent,
+      large.map(({ eventId }) => ({ data: { eventId }, opts: { jobId: eventId } })),
+    );
   } catch (err) {
-    deps.logger.warn({ err, eventIds: large.map((e) => e.eventId) }, 'fan-out enqueue failed; the relay sweep will re-arm its deliveries');
+    deps.logger.warn(
+      { err, eventIds: large.map((e) => e.eventId) },
+      'fan-out enqueue failed; the relay sweep will re-arm its deliveries',
+    );
   }
 }
 
@@ -63,7 +82,13 @@ export async function fanOutEvent(deps: Deps, eventId: string): Promise<number> 
 }
 
 /** A job that will still run: waiting, delayed, active, or waiting on children. */
-const ALIVE: ReadonlySet<JobState | 'unknown'> = new Set<JobState | 'unknown'>(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+const ALIVE: ReadonlySet<JobState | 'unknown'> = new Set<JobState | 'unknown'>([
+  'waiting',
+  'delayed',
+  'active',
+  'prioritized',
+  'waiting-children',
+]);
 
 export interface RelayResult {
   /** Overdue pending deliveries looked at. */
@@ -77,7 +102,12 @@ export interface RelayResult {
  * `maxBatches` per run). A delivery whose job is still alive (a backlog) is left alone; one whose job is gone is
  * re-armed under a new job_seq, so even a failed job that still exists under the old id is replaced.
  */
-export async function relayOverdueDeliveries(deps: Deps, overdueMs: number, batch: number, maxBatches: number): Promise<RelayResult> {
+export async function relayOverdueDeliveries(
+  deps: Deps,
+  overdueMs: number,
+  batch: number,
+  maxBatches: number,
+): Promise<RelayResult> {
   const queue = deps.queues['webhook-delivery'];
   const result: RelayResult = { overdue: 0, rearmed: 0 };
   let after: { dueAt: Date; id: string } | undefined;

@@ -67,7 +67,10 @@ export interface HealthRow {
 }
 
 export function findHealth(conn: Conn, accountId: string, webhookId: string): Promise<HealthRow | undefined> {
-  return conn('webhook_health').select('consecutive_failed_attempts', 'last_success_at', 'last_failure_at').where({ account_id: accountId, webhook_id: webhookId }).first();
+  return conn('webhook_health')
+    .select('consecutive_failed_attempts', 'last_success_at', 'last_failure_at')
+    .where({ account_id: accountId, webhook_id: webhookId })
+    .first();
 }
 
 /** Deletes up to `batch` buckets older than `before` (across accounts: a maintenance sweep). */

@@ -5,7 +5,15 @@ import type { Deps } from '../app/deps.js';
 import { notFound } from '../platform/errors.js';
 import type { Logger } from '../platform/logger.js';
 import { isBackendUnavailable } from '../platform/outage.js';
-import { bucketStart, foldSamples, STATS_RETENTION_MS, STATS_WINDOWS, summarize, type AttemptSample, type StatsWindow } from './endpoint-stats.js';
+import {
+  bucketStart,
+  foldSamples,
+  STATS_RETENTION_MS,
+  STATS_WINDOWS,
+  summarize,
+  type AttemptSample,
+  type StatsWindow,
+} from './endpoint-stats.js';
 import { addStats, findHealth, findStatBuckets, pruneStatBuckets } from './endpoint-stats.repository.js';
 import { findWebhook } from './webhooks.repository.js';
 
@@ -36,7 +44,9 @@ export function createWebhookStatsRecorder(db: Db, logger: Logger): WebhookStats
   );
   return {
     record(sample) {
-      add(sample).catch((err: Error) => logger.warn({ webhookId: sample.webhookId, err: err.message }, 'webhook stats not recorded'));
+      add(sample).catch((err: Error) =>
+        logger.warn({ webhookId: sample.webhookId, err: err.message }, 'webhook stats not recorded'),
+      );
     },
   };
 }
@@ -47,7 +57,10 @@ export async function getWebhookStats(deps: Deps, accountId: string, webhookId: 
   if (!webhook) throw notFound('Webhook');
   const to = now();
   const from = new Date(bucketStart(to.getTime() - STATS_WINDOWS[window]));
-  const [rows, health] = await Promise.all([findStatBuckets(deps.db, accountId, webhookId, from), findHealth(deps.db, accountId, webhookId)]);
+  const [rows, health] = await Promise.all([
+    findStatBuckets(deps.db, accountId, webhookId, from),
+    findHealth(deps.db, accountId, webhookId),
+  ]);
   return {
     webhookId,
     window,

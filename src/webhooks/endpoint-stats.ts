@@ -17,7 +17,8 @@ export const bucketUpperMs = (i: number): number => Math.round(2 ** (i / STEPS_P
 
 export const bucketStart = (atMs: number): number => atMs - (atMs % BUCKET_MS);
 
-export const statusClass = (status: number | null): string => (status === null ? 'none' : `${Math.floor(status / 100)}xx`);
+export const statusClass = (status: number | null): string =>
+  status === null ? 'none' : `${Math.floor(status / 100)}xx`;
 
 /** One attempt as the stats see it. */
 export interface AttemptSample {
@@ -65,7 +66,20 @@ export function foldSamples(samples: AttemptSample[]): { buckets: BucketDelta[];
     const start = bucketStart(s.at);
     const key = `${s.webhookId}\u0000${start}`;
     let b = buckets.get(key);
-    if (!b) buckets.set(key, (b = { webhookId: s.webhookId, accountId: s.accountId, bucketStart: start, attempts: 0, successes: 0, byError: {}, byStatus: {}, durations: {} }));
+    if (!b)
+      buckets.set(
+        key,
+        (b = {
+          webhookId: s.webhookId,
+          accountId: s.accountId,
+          bucketStart: start,
+          attempts: 0,
+          successes: 0,
+          byError: {},
+          byStatus: {},
+          durations: {},
+        }),
+      );
     b.attempts += 1;
     if (s.ok) b.successes += 1;
     if (s.error) bump(b.byError, s.error);
@@ -73,7 +87,17 @@ export function foldSamples(samples: AttemptSample[]): { buckets: BucketDelta[];
     bump(b.durations, String(durationBucket(s.durationMs)));
 
     let h = health.get(s.webhookId);
-    if (!h) health.set(s.webhookId, (h = { webhookId: s.webhookId, accountId: s.accountId, failuresSince: 0, lastSuccessAt: null, lastFailureAt: null }));
+    if (!h)
+      health.set(
+        s.webhookId,
+        (h = {
+          webhookId: s.webhookId,
+          accountId: s.accountId,
+          failuresSince: 0,
+          lastSuccessAt: null,
+          lastFailureAt: null,
+        }),
+      );
     if (s.ok) {
       h.lastSuccessAt = s.at;
       h.failuresSince = 0;
@@ -82,7 +106,8 @@ export function foldSamples(samples: AttemptSample[]): { buckets: BucketDelta[];
       h.failuresSince += 1;
     }
   }
-  const byKey = <T extends { webhookId: string }>(a: T, b: T) => (a.webhookId < b.webhookId ? -1 : a.webhookId > b.webhookId ? 1 : 0);
+  const byKey = <T extends { webhookId: string }>(a: T, b: T) =>
+    a.webhookId < b.webhookId ? -1 : a.webhookId > b.webhookId ? 1 : 0;
   return {
     buckets: [...buckets.values()].sort((a, b) => byKey(a, b) || a.bucketStart - b.bucketStart),
     health: [...health.values()].sort(byKey),
@@ -99,7 +124,9 @@ export interface BucketRow {
 
 /** The nearest-rank percentile `p` (0..1) of a histogram, as its bucket's upper bound; null when empty. */
 export function percentileOf(durations: Counts, p: number): number | null {
-  const entries = Object.entries(durations).map(([i, n]) => [Number(i), n] as const).sort((a, b) => a[0] - b[0]);
+  const entries = Object.entries(durations)
+    .map(([i, n]) => [Number(i), n] as const)
+    .sort((a, b) => a[0] - b[0]);
   const total = entries.reduce((sum, [, n]) => sum + n, 0);
   if (total === 0) return null;
   const rank = Math.max(1, Math.ceil(p * total));

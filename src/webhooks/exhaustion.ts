@@ -47,7 +47,10 @@ export async function exhaustWithEvents(db: Db, items: Exhaustion[]): Promise<Ex
         lastResponseStatus: item.responseStatus,
         consecutiveFailures: count,
       });
-      outcomes.push({ consecutiveFailures: count, events: [await insertEventWithDeliveries(trx, item.accountId, event, null, item.webhookId)] });
+      outcomes.push({
+        consecutiveFailures: count,
+        events: [await insertEventWithDeliveries(trx, item.accountId, event, null, item.webhookId)],
+      });
     }
     return outcomes;
   });

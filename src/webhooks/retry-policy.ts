@@ -18,7 +18,8 @@ export function nextStep(config: Config, roundAttempt: number, res: SafeResponse
   if (res.ok) return { kind: 'succeeded' };
   if (res.status === 410) return { kind: 'gone' };
   if (roundAttempt >= attemptsPerRound(config)) return { kind: 'exhausted' };
-  const retryAfter = res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers?.['retry-after'], nowMs) : null;
+  const retryAfter =
+    res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers?.['retry-after'], nowMs) : null;
   return { kind: 'retry', delayMs: retryDelayMs(config, roundAttempt, retryAfter) };
 }
 

@@ -20,7 +20,12 @@ const hmacHex = (key: string | Buffer, data: string) => createHmac('sha256', key
 const standardKey = (secret: string) => Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64');
 
 /** Every signature header of one delivery. `unixSeconds` is the send time. */
-export function signatureHeaders(deliveryId: string, body: string, unixSeconds: number, secrets: SigningSecrets): Record<string, string> {
+export function signatureHeaders(
+  deliveryId: string,
+  body: string,
+  unixSeconds: number,
+  secrets: SigningSecrets,
+): Record<string, string> {
   const keys = [secrets.current, ...(secrets.previous ? [secrets.previous] : [])];
   const signed = `${unixSeconds}.${body}`;
   const standardSigned = `${deliveryId}.${unixSeconds}.${body}`;
@@ -28,7 +33,9 @@ export function signatureHeaders(deliveryId: string, body: string, unixSeconds: 
     'x-switchboard-signature': [`t=${unixSeconds}`, ...keys.map((k) => `v1=${hmacHex(k, signed)}`)].join(','),
     'webhook-id': deliveryId,
     'webhook-timestamp': String(unixSeconds),
-    'webhook-signature': keys.map((k) => `v1,${createHmac('sha256', standardKey(k)).update(standardSigned, 'utf8').digest('base64')}`).join(' '),
+    'webhook-signature': keys
+      .map((k) => `v1,${createHmac('sha256', standardKey(k)).update(standardSigned, 'utf8').digest('base64')}`)
+      .join(' '),
   };
   if (secrets.legacy) headers['x-switchboard-signature-legacy'] = hmacHex(secrets.legacy, body);
   return headers;

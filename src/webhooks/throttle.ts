@@ -51,7 +51,12 @@ const WAIT_IN_PROCESS_MS = 50;
  * the slot is a moment away), else how long its job must wait. `slotRps` is what the job carries when it was
  * delayed here before; a slot given at another rate (the subscription's rate changed meanwhile) is asked anew.
  */
-export async function takeSlot(throttle: WebhookThrottle, webhookId: string, perSecond: number | null, slotRps: number | undefined): Promise<Throttled | null> {
+export async function takeSlot(
+  throttle: WebhookThrottle,
+  webhookId: string,
+  perSecond: number | null,
+  slotRps: number | undefined,
+): Promise<Throttled | null> {
   if (perSecond === null || slotRps === perSecond) return null;
   const waitMs = await throttle.reserve(webhookId, perSecond);
   if (waitMs <= 0) return null;

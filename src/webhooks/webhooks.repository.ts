@@ -22,14 +22,20 @@ export interface WebhookRow {
   updated_at: Date;
 }
 
-export type NewWebhook = Pick<WebhookRow, 'id' | 'url' | 'events' | 'description' | 'secret_sealed' | 'legacy_secret_sealed' | 'rate_limit_per_second'>;
+export type NewWebhook = Pick<
+  WebhookRow,
+  'id' | 'url' | 'events' | 'description' | 'secret_sealed' | 'legacy_secret_sealed' | 'rate_limit_per_second'
+>;
 
 export async function insertWebhook(conn: Conn, accountId: string, w: NewWebhook): Promise<WebhookRow> {
-  const [row] = await conn<WebhookRow>('webhooks').insert({ ...w, account_id: accountId }).returning('*');
+  const [row] = await conn<WebhookRow>('webhooks')
+    .insert({ ...w, account_id: accountId })
+    .returning('*');
   return row!;
 }
 
-const live = (conn: Conn, accountId: string) => conn<WebhookRow>('webhooks').where({ account_id: accountId }).whereNull('deleted_at');
+const live = (conn: Conn, accountId: string) =>
+  conn<WebhookRow>('webhooks').where({ account_id: accountId }).whereNull('deleted_at');
 
 export function findWebhook(conn: Conn, accountId: string, id: string): Promise<WebhookRow | undefined> {
   return live(conn, accountId).where({ id }).first();
@@ -39,13 +45,23 @@ export function listWebhooks(conn: Conn, accountId: string, page: PageQuery) {
   return paginate<WebhookRow>(live(conn, accountId), 'webhooks', page);
 }
 
-export async function updateWebhook(conn: Conn, accountId: string, id: string, patch: Partial<WebhookRow>): Promise<WebhookRow | undefined> {
-  const [row] = await live(conn, accountId).where({ id }).update({ ...patch, updated_at: conn.fn.now() as unknown as Date }).returning('*');
+export async function updateWebhook(
+  conn: Conn,
+  accountId: string,
+  id: string,
+  patch: Partial<WebhookRow>,
+): Promise<WebhookRow | undefined> {
+  const [row] = await live(conn, accountId)
+    .where({ id })
+    .update({ ...patch, updated_at: conn.fn.now() as unknown as Date })
+    .returning('*');
   return row;
 }
 
 export async function softDeleteWebhook(conn: Conn, accountId: string, id: string): Promise<boolean> {
-  const n = await live(conn, accountId).where({ id }).update({ deleted_at: conn.fn.now() as unknown as Date, status: 'disabled' });
+  const n = await live(conn, accountId)
+    .where({ id })
+    .update({ deleted_at: conn.fn.now() as unknown as Date, status: 'disabled' });
   return n > 0;
 }
 
@@ -54,10 +70,21 @@ export async function softDeleteWebhook(conn: Conn, accountId: string, id: strin
  * writes the row, so two concurrent rotations each keep the other's secret (the later one's previous is the
  * earlier one's new secret) instead of both demoting the same old one.
  */
-export async function rotateWebhookSecret(conn: Conn, accountId: string, id: string, secretSealed: string, previousExpiresAt: Date): Promise<boolean> {
+export async function rotateWebhookSecret(
+  conn: Conn,
+  accountId: string,
+  id: string,
+  secretSealed: string,
+  previousExpiresAt: Date,
+): Promise<boolean> {
   const n = await live(conn, accountId)
     .where({ id })
-    .update({ previous_secret_sealed: conn.ref('secret_sealed') as unknown as string, secret_sealed: secretSealed, previous_secret_expires_at: previousExpiresAt, updated_at: conn.fn.now() as unknown as Date });
+    .update({
+      previous_secret_sealed: conn.ref('secret_sealed') as unknown as string,
+      secret_sealed: secretSealed,
+      previous_secret_expires_at: previousExpiresAt,
+      updated_at: conn.fn.now() as unknown as Date,
+    });
   return n > 0;
 }
 
@@ -66,16 +93,34 @@ export async function rotateWebhookSecret(conn: Conn, accountId: string, id: str
  * Many exhausted deliveries may call this at once; the row lock and the status condition let exactly one win
  * (the winner gets the disabled row).
  */
-export async function disableWebhookOnce(conn: Conn, accountId: string, webhookId: string, reason: string, threshold?: number): Promise<WebhookRow | undefined> {
+export async function disableWebhookOnce(
+  conn: Conn,
+  accountId: string,
+  webhookId: string,
+  reason: string,
+  threshold?: number,
+): Promise<WebhookRow | undefined> {
   const q = live(conn, accountId).where({ id: webhookId, status: 'active' });
   if (threshold !== undefined) q.where('consecutive_failures', '>=', threshold);
-  const [row] = await q.update({ status: 'disabled', disabled_at: conn.fn.now() as unknown as Date, disabled_reason: reason, updated_at: conn.fn.now() as unknown as Date }).returning('*');
+  const [row] = await q
+    .update({
+      status: 'disabled',
+      disabled_at: conn.fn.now() as unknown as Date,
+      disabled_reason: reason,
+      updated_at: conn.fn.now() as unknown as Date,
+    })
+    .returning('*');
   return row;
 }
 
 /** Active: zero the count. Returns the row (also when it was already active). */
 export async function activateWebhook(conn: Conn, accountId: string, id: string): Promise<WebhookRow | undefined> {
-  return updateWebhook(conn, accountId, id, { status: 'active', consecutive_failures: 0, disabled_at: null, disabled_reason: null });
+  return updateWebhook(conn, accountId, id, {
+    status: 'active',
+    consecutive_failures: 0,
+    disabled_at: null,
+    disabled_reason: null,
+  });
 }
 
 export const toWebhookResponse = (w: WebhookRow) => ({
@@ -89,7 +134,8 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   rateLimitPerSecond: w.rate_limit_per_second,
   disabledAt: iso(w.disabled_at),
   disabledReason: w.disabled_reason,
-  previousSecretExpiresAt: w.previous_secret_expires_at && w.previous_secret_expires_at > now() ? iso(w.previous_secret_expires_at) : null,
+  previousSecretExpiresAt:
+    w.previous_secret_expires_at && w.previous_secret_expires_at > now() ? iso(w.previous_secret_expires_at) : null,
   createdAt: iso(w.created_at),
   updatedAt: iso(w.updated_at),
 });

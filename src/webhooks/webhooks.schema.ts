@@ -32,7 +32,13 @@ const description = text().max(500);
 const rateLimitPerSecond = z.number().int().min(1).max(1000).nullable();
 
 export const createWebhookInput = z
-  .object({ url, events, description: description.optional(), legacySecret: legacySecret.optional(), rateLimitPerSecond: rateLimitPerSecond.optional() })
+  .object({
+    url,
+    events,
+    description: description.optional(),
+    legacySecret: legacySecret.optional(),
+    rateLimitPerSecond: rateLimitPerSecond.optional(),
+  })
   .strict();
 
 export const updateWebhookInput = z
@@ -65,7 +71,9 @@ export const webhookResponse = z
     events: z.array(outText()),
     description: outText().nullable(),
     status: z.enum(['active', 'disabled']),
-    hasLegacySecret: z.boolean().describe('Whether deliveries carry X-Switchboard-Signature-Legacy; the secret itself is never returned'),
+    hasLegacySecret: z
+      .boolean()
+      .describe('Whether deliveries carry X-Switchboard-Signature-Legacy; the secret itself is never returned'),
     consecutiveFailures: z.number().int(),
     rateLimitPerSecond: z.number().int().nullable(),
     disabledAt: timestamp().nullable(),
@@ -79,7 +87,13 @@ export const webhookResponse = z
 const secret = outText().describe('whsec_ followed by the base64 of 32 random bytes; shown this once');
 
 export const webhookWithSecretResponse = webhookResponse
-  .extend({ secret: secret.nullable().describe('whsec_…, shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)') })
+  .extend({
+    secret: secret
+      .nullable()
+      .describe(
+        'whsec_…, shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)',
+      ),
+  })
   .meta({ id: 'WebhookWithSecret' });
 
 export const webhookEnabledResponse = webhookResponse
@@ -87,13 +101,24 @@ export const webhookEnabledResponse = webhookResponse
   .meta({ id: 'WebhookEnabled' });
 
 export const rotatedSecretResponse = z
-  .object({ id: idString('wh'), secret, previousSecretExpiresAt: timestamp().describe('Deliveries are signed with both secrets until then') })
+  .object({
+    id: idString('wh'),
+    secret,
+    previousSecretExpiresAt: timestamp().describe('Deliveries are signed with both secrets until then'),
+  })
   .meta({ id: 'WebhookSecretRotated' });
 
-export const redeliveryResponse = z.object({ deliveryId: uuidString(), status: z.literal('pending') }).meta({ id: 'Redelivery' });
+export const redeliveryResponse = z
+  .object({ deliveryId: uuidString(), status: z.literal('pending') })
+  .meta({ id: 'Redelivery' });
 
 export const testDeliveryResponse = z
-  .object({ deliveryId: uuidString(), eventId: idString('evt'), event: z.literal('webhook.test'), status: z.literal('pending') })
+  .object({
+    deliveryId: uuidString(),
+    eventId: idString('evt'),
+    event: z.literal('webhook.test'),
+    status: z.literal('pending'),
+  })
   .meta({ id: 'TestDelivery' });
 
 const counts = z.record(outText(), z.number().int());
@@ -113,6 +138,10 @@ export const webhookStatsResponse = z
     byStatusClass: counts,
     lastSuccessAt: timestamp().nullable(),
     lastFailureAt: timestamp().nullable(),
-    consecutiveFailures: z.object({ attempts: z.number().int(), deliveries: z.number().int(), disableAfter: z.number().int() }),
+    consecutiveFailures: z.object({
+      attempts: z.number().int(),
+      deliveries: z.number().int(),
+      disableAfter: z.number().int(),
+    }),
   })
   .meta({ id: 'WebhookStats' });

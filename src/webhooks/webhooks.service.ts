@@ -78,7 +78,10 @@ export async function listWebhookSubscriptions(deps: Deps, accountId: string, pa
 export async function listWebhookAttempts(deps: Deps, accountId: string, id: string, query: AttemptsQuery) {
   await requireWebhook(deps, accountId, id);
   const { deliveryId, ...page } = query;
-  return mapPage(await listAttempts(deps.db, accountId, id, page, retainedSince(deps.config), deliveryId), toAttemptResponse);
+  return mapPage(
+    await listAttempts(deps.db, accountId, id, page, retainedSince(deps.config), deliveryId),
+    toAttemptResponse,
+  );
 }
 
 export async function listWebhookDeliveries(deps: Deps, accountId: string, id: string, page: PageQuery) {
@@ -99,9 +102,12 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   if (input.events !== undefined) patch.events = input.events;
   if (input.description !== undefined) patch.description = input.description;
   if (input.rateLimitPerSecond !== undefined) patch.rate_limit_per_second = input.rateLimitPerSecond;
-  if (input.legacySecret !== undefined) patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
+  if (input.legacySecret !== undefined)
+    patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
   const row = await deps.db.transaction(async (trx) => {
-    const updated = Object.keys(patch).length ? await updateWebhook(trx, accountId, id, patch) : await findWebhook(trx, accountId, id);
+    const updated = Object.keys(patch).length
+      ? await updateWebhook(trx, accountId, id, patch)
+      : await findWebhook(trx, accountId, id);
     if (!updated) throw notFound('Webhook');
     await audit(trx, caller, 'webhook.updated', id, { fields: Object.keys(input) });
     return updated;
@@ -122,7 +128,8 @@ export async function rotateWebhookSecret(deps: Deps, caller: Caller, id: string
   const previousSecretExpiresAt = new Date(now().getTime() + PREVIOUS_SECRET_OVERLAP_MS);
   await deps.db.transaction(async (trx) => {
     const sealed = deps.sealers.webhook.seal(secret);
-    if (!(await rotateSecretOf(trx, caller.principal.accountId, id, sealed, previousSecretExpiresAt))) throw notFound('Webhook');
+    if (!(await rotateSecretOf(trx, caller.principal.accountId, id, sealed, previousSecretExpiresAt)))
+      throw notFound('Webhook');
     await audit(trx, caller, 'webhook.secret_rotated', id);
   });
   return { id, secret, previousSecretExpiresAt: iso(previousSecretExpiresAt) };
@@ -152,7 +159,8 @@ export async function enableWebhook(deps: Deps, caller: Caller, id: string, reco
 }
 
 function requireActive(row: WebhookRow): void {
-  if (row.status !== 'active') throw new AppError('conflict', 'The webhook is disabled; enable it first (POST /v1/webhooks/:id/enable)');
+  if (row.status !== 'active')
+    throw new AppError('conflict', 'The webhook is disabled; enable it first (POST /v1/webhooks/:id/enable)');
 }
 
 /**
@@ -162,7 +170,9 @@ function requireActive(row: WebhookRow): void {
 export async function redeliver(deps: Deps, caller: Caller, id: string, deliveryId: string) {
   const accountId = caller.principal.accountId;
   requireActive(await requireWebhook(deps, accountId, id));
-  const delivery = /^[0-9a-f-]{36}$/i.test(deliveryId) ? await findDelivery(deps.db, accountId, id, deliveryId, retainedSince(deps.config)) : undefined;
+  const delivery = /^[0-9a-f-]{36}$/i.test(deliveryId)
+    ? await findDelivery(deps.db, accountId, id, deliveryId, retainedSince(deps.config))
+    : undefined;
   if (!delivery) throw notFound('Delivery');
   const armed = await deps.db.transaction(async (trx) => {
     const moved = (await reopenDelivery(trx, accountId, delivery)) ?? (await hastenDelivery(trx, accountId, delivery));
@@ -183,10 +193,14 @@ export async function sendTestEvent(deps: Deps, caller: Caller, id: string) {
   const fannedOut = await deps.db.transaction(async (trx) => {
     const f = await insertEventWithDeliveries(trx, accountId, { type: TEST_EVENT as EventType, payload }, id);
     // Disabled or deleted between the check above and this statement: nothing to send, so nothing is written.
-    if (f.deliveryIds.length === 0) throw new AppError('conflict', 'The webhook was disabled or deleted while the test was being sent');
+    if (f.deliveryIds.length === 0)
+      throw new AppError('conflict', 'The webhook was disabled or deleted while the test was being sent');
     return f;
   });
   await dispatchCommitted(deps, [fannedOut]);
-  const { eventId, deliveryIds: [deliveryId] } = fannedOut;
+  const {
+    eventId,
+    deliveryIds: [deliveryId],
+  } = fannedOut;
   return { deliveryId, eventId, event: TEST_EVENT, status: 'pending' as const };
 }

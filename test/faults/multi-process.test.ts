@@ -71,7 +71,17 @@ afterAll(async () => {
 async function createContacts(token: string, n: number): Promise<void> {
   for (let i = 1; i <= n; i += 6) {
     const batch = Array.from({ length: Math.min(6, n - i + 1) }, (_, k) => i + k);
-    const statuses = await Promise.all(batch.map(async (c) => (await apis[c % 2]!.post('/v1/contacts', { token, body: { name: `Contact ${c}`, email: `c${c}@example.com` } })).status));
+    const statuses = await Promise.all(
+      batch.map(
+        async (c) =>
+          (
+            await apis[c % 2]!.post('/v1/contacts', {
+              token,
+              body: { name: `Contact ${c}`, email: `c${c}@example.com` },
+            })
+          ).status,
+      ),
+    );
     expect(statuses.every((s) => s === 201)).toBe(true);
   }
 }
@@ -85,13 +95,22 @@ async function deliveryJobs(deliveryIds: Set<string>): Promise<Job[]> {
 describe('two API processes and two worker processes', () => {
   it('deliver every event, shared by both workers, with one attempt row per request the receiver saw', async () => {
     const owner = await signupAccount(apis[0]!);
-    const wh = (await apis[1]!.post('/v1/webhooks', { token: owner.token, body: { url: `${receiver.url}/ok`, events: ['contact.created'] } })).body;
+    const wh = (
+      await apis[1]!.post('/v1/webhooks', {
+        token: owner.token,
+        body: { url: `${receiver.url}/ok`, events: ['contact.created'] },
+      })
+    ).body;
     await createContacts(owner.token, CONTACTS);
 
-    const rows = await waitUntil(async () => {
-      const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
-      return all.length === CONTACTS && all.every((d) => d.status === 'succeeded') && all;
-    }, 30_000, 'every delivery to succeed');
+    const rows = await waitUntil(
+      async () => {
+        const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
+        return all.length === CONTACTS && all.every((d) => d.status === 'succeeded') && all;
+      },
+      30_000,
+      'every delivery to succeed',
+    );
     const attempts = await t.deps.db('webhook_attempts').where({ webhook_id: wh.id }).orderBy('attempt_number');
     for (const d of rows) {
       const arrivals = receiver.received.filter((r) => r.body?.id === d.id);
@@ -110,7 +129,8 @@ describe('two API processes and two worker processes', () => {
     const [api1, api2] = apis as [Client, Client];
     const a = await createAccountKey(api1, owner.token);
     const b = await createAccountKey(api1, owner.token);
-    for (const api of apis) for (const key of [a.key, b.key]) expect((await api.get('/v1/account', { token: key })).status).toBe(200);
+    for (const api of apis)
+      for (const key of [a.key, b.key]) expect((await api.get('/v1/account', { token: key })).status).toBe(200);
 
     expect((await api1.post(`/v1/api_keys/${a.id}/deactivate`, { token: owner.token })).status).toBe(200);
     expect((await api2.get('/v1/account', { token: a.key })).body.error.code).toBe('key_deactivated');
@@ -120,24 +140,41 @@ describe('two API processes and two worker processes', () => {
 
   it('disable a subscription exhausted in both workers at once exactly once, with one notification and one email', async () => {
     const owner = await signupAccount(apis[1]!);
-    const wh = (await apis[0]!.post('/v1/webhooks', { token: owner.token, body: { url: `${receiver.url}/down`, events: ['contact.created'] } })).body;
+    const wh = (
+      await apis[0]!.post('/v1/webhooks', {
+        token: owner.token,
+        body: { url: `${receiver.url}/down`, events: ['contact.created'] },
+      })
+    ).body;
     await createContacts(owner.token, FAILING);
 
-    const rows = await waitUntil(async () => {
-      const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
-      return all.length === FAILING && all.every((d) => d.status !== 'pending') && all;
-    }, 30_000, 'every delivery to end');
+    const rows = await waitUntil(
+      async () => {
+        const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
+        return all.length === FAILING && all.every((d) => d.status !== 'pending') && all;
+      },
+      30_000,
+      'every delivery to end',
+    );
     // The jobs that recorded a final state may still be sending their email: wait until no delivery job runs.
-    await waitUntil(async () => (await t.deps.queues['webhook-delivery'].getActiveCount()) === 0, 10_000, 'delivery jobs to finish');
+    await waitUntil(
+      async () => (await t.deps.queues['webhook-delivery'].getActiveCount()) === 0,
+      10_000,
+      'delivery jobs to finish',
+    );
 
     const subscription = await t.deps.db('webhooks').where({ id: wh.id }).first();
     expect(subscription.status).toBe('disabled');
     const exhausted = rows.filter((d) => d.status === 'exhausted');
     expect(exhausted.length).toBeGreaterThanOrEqual(8);
-    const exhaustedBy = new Set((await deliveryJobs(new Set(exhausted.map((d) => d.id)))).filter((j) => {
-      const d = exhausted.find((e) => String(j.id) === `${e.id}.${e.job_seq}`);
-      return d !== undefined;
-    }).map((j) => j.processedBy));
+    const exhaustedBy = new Set(
+      (await deliveryJobs(new Set(exhausted.map((d) => d.id))))
+        .filter((j) => {
+          const d = exhausted.find((e) => String(j.id) === `${e.id}.${e.job_seq}`);
+          return d !== undefined;
+        })
+        .map((j) => j.processedBy),
+    );
     expect(exhaustedBy.size).toBe(2);
     const notices = await t.deps.db('notifications').where({ account_id: owner.accountId, kind: 'webhook.disabled' });
     expect(notices).toHaveLength(1);
@@ -162,16 +199,23 @@ describe('two API processes and two worker processes', () => {
     };
     const expectOncePerInterval = async (since: number) => {
       const RUNS = 6;
-      const byId = await waitUntil(async () => {
-        const r = await runsSince(since);
-        return [...r.values()].every((runs) => runs.length >= RUNS) && r;
-      }, 20_000, `${RUNS} runs of every sweep`);
+      const byId = await waitUntil(
+        async () => {
+          const r = await runsSince(since);
+          return [...r.values()].every((runs) => runs.length >= RUNS) && r;
+        },
+        20_000,
+        `${RUNS} runs of every sweep`,
+      );
       const elapsed = Date.now() - since;
       for (const [id, runs] of byId) {
         const gaps = runs.slice(1).map((r, i) => r.at - runs[i]!.at);
         // One chain of runs per scheduler: consecutive runs are whole intervals apart (late runs skip a slot,
         // they never double up), and there are no more runs than intervals elapsed.
-        expect(gaps.every((g) => g >= SWEEP_MS && g % SWEEP_MS === 0), `${id} gaps ${gaps.join(',')}`).toBe(true);
+        expect(
+          gaps.every((g) => g >= SWEEP_MS && g % SWEEP_MS === 0),
+          `${id} gaps ${gaps.join(',')}`,
+        ).toBe(true);
         expect(runs.length, id).toBeLessThanOrEqual(Math.floor(elapsed / SWEEP_MS) + 1);
       }
       return new Set([...byId.values()].flat().map((r) => r.by));
@@ -183,7 +227,11 @@ describe('two API processes and two worker processes', () => {
     // Redis loses the schedulers (a restart without its data): both processes' watchers re-create them.
     for (const s of schedules) await maintenance.removeJobScheduler(s.id);
     const lost = Date.now();
-    await waitUntil(async () => (await maintenance.getJobSchedulers()).length === schedules.length, 5_000, 'the schedulers to be re-created');
+    await waitUntil(
+      async () => (await maintenance.getJobSchedulers()).length === schedules.length,
+      5_000,
+      'the schedulers to be re-created',
+    );
     await expectOncePerInterval(lost);
   }, 60_000);
 });

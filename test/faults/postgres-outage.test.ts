@@ -75,16 +75,27 @@ describe('a Postgres outage', () => {
     expect(during.length).toBeGreaterThan(20);
 
     await pgServer.start();
-    await waitUntil(async () => (await api.get('/v1/contacts?limit=1', { token: owner.token })).status === 200, 20_000, 'the API to recover');
+    await waitUntil(
+      async () => (await api.get('/v1/contacts?limit=1', { token: owner.token })).status === 200,
+      20_000,
+      'the API to recover',
+    );
     expect((await api.get('/v1/contacts?limit=1', { token: coldKey.key })).status).toBe(200);
     expect((await createContact(999)).status).toBe(201);
 
     // Every delivery of the contacts created before the outage ends succeeded, each having arrived.
     const ids = created.map((c) => c.body.id as string);
-    await waitUntil(async () => {
-      const rows = await t.deps.db('webhook_deliveries').where({ account_id: owner.accountId }).whereNot({ status: 'succeeded' });
-      return rows.length === 0;
-    }, 45_000, 'every delivery to settle');
+    await waitUntil(
+      async () => {
+        const rows = await t.deps
+          .db('webhook_deliveries')
+          .where({ account_id: owner.accountId })
+          .whereNot({ status: 'succeeded' });
+        return rows.length === 0;
+      },
+      45_000,
+      'every delivery to settle',
+    );
     const arrived = new Set(receiver.received.map((r) => r.body.payload.id));
     for (const id of ids) expect(arrived.has(id)).toBe(true);
   }, 120_000);

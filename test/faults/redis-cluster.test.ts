@@ -53,18 +53,27 @@ afterAll(async () => {
 
 describe('on a Redis Cluster', () => {
   it('delivers signed webhooks with retries and runs every job scheduler', async () => {
-    const wh = (await api.post('/v1/webhooks', { token: owner.token, body: { url: receiver.url, events: ['contact.created'] } })).body;
+    const wh = (
+      await api.post('/v1/webhooks', { token: owner.token, body: { url: receiver.url, events: ['contact.created'] } })
+    ).body;
     await t.startWorkers({ schedule: true });
     const since = Date.now();
     for (let i = 1; i <= CONTACTS; i++) {
-      const res = await api.post('/v1/contacts', { token: owner.token, body: { name: `Contact ${i}`, email: `c${i}@example.com` } });
+      const res = await api.post('/v1/contacts', {
+        token: owner.token,
+        body: { name: `Contact ${i}`, email: `c${i}@example.com` },
+      });
       expect(res.status).toBe(201);
     }
 
-    const rows = await waitUntil(async () => {
-      const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
-      return all.length === CONTACTS && all.every((d) => d.status === 'succeeded') && all;
-    }, 20_000, 'every delivery to succeed');
+    const rows = await waitUntil(
+      async () => {
+        const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
+        return all.length === CONTACTS && all.every((d) => d.status === 'succeeded') && all;
+      },
+      20_000,
+      'every delivery to succeed',
+    );
     for (const d of rows) {
       const arrivals = receiver.received.filter((r) => r.body?.id === d.id);
       expect(arrivals.length).toBeGreaterThanOrEqual(1);
@@ -74,11 +83,15 @@ describe('on a Redis Cluster', () => {
     }
     expect(receiver.received.length).toBe(CONTACTS + Math.floor(CONTACTS / 3));
 
-    await waitUntil(async () => {
-      const done = await t.deps.queues.maintenance.getJobs(['completed'], 0, 200);
-      const ran = new Set(done.filter((j) => (j.processedOn ?? 0) > since).map((j) => j.name));
-      return schedules.every((s) => ran.has(s.job.name));
-    }, 15_000, 'every job scheduler to run on the cluster');
+    await waitUntil(
+      async () => {
+        const done = await t.deps.queues.maintenance.getJobs(['completed'], 0, 200);
+        const ran = new Set(done.filter((j) => (j.processedOn ?? 0) > since).map((j) => j.name));
+        return schedules.every((s) => ran.has(s.job.name));
+      },
+      15_000,
+      'every job scheduler to run on the cluster',
+    );
   }, 60_000);
 
   it('refuses a rotated-then-deactivated key on the very next request, also on a second instance', async () => {
@@ -93,7 +106,11 @@ describe('on a Redis Cluster', () => {
     expect((await other.get('/v1/account', { token: a.key })).headers.get('deprecation')).toBe('true');
 
     expect((await api.post(`/v1/api_keys/${a.id}/deactivate`, { token: owner.token })).status).toBe(200);
-    for (const [via, secret] of [[other, rotated], [api, rotated], [other, a.key]] as const) {
+    for (const [via, secret] of [
+      [other, rotated],
+      [api, rotated],
+      [other, a.key],
+    ] as const) {
       const res = await via.get('/v1/account', { token: secret });
       expect(res.status).toBe(401);
     }
@@ -108,12 +125,14 @@ describe('on a Redis Cluster', () => {
   it('keeps every key it wrote under the prefix, in one slot on one master', async () => {
     // Every key the service wrote (queues, schedulers, key epochs) starts with the prefix, so all sit in one slot,
     // hence on one master. The cluster is the test's own: nothing else writes to it.
-    const perNode = await Promise.all(cluster.ports.map(async (port) => {
-      const node = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 0 });
-      const [, keys] = await node.scan('0', 'MATCH', '*', 'COUNT', 100_000);
-      node.disconnect();
-      return keys;
-    }));
+    const perNode = await Promise.all(
+      cluster.ports.map(async (port) => {
+        const node = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 0 });
+        const [, keys] = await node.scan('0', 'MATCH', '*', 'COUNT', 100_000);
+        node.disconnect();
+        return keys;
+      }),
+    );
     const all = perNode.flat();
     expect(all.some((k) => k.includes(':key-epoch:'))).toBe(true);
     expect(all.filter((k) => !k.startsWith(`${t.deps.config.bullmqPrefix}:`))).toEqual([]);
@@ -128,13 +147,24 @@ describe('on a Redis Cluster', () => {
     await cluster.destroy();
     // The worker entry point (the Procfile's `worker`): the same start-up as `web`, with less to load.
     const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-      env: { ...process.env, NODE_ENV: 'test', APP_SECRET: TEST_APP_SECRET, DATABASE_URL: databaseUrl, REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes, BULLMQ_PREFIX: '{sb}', PORT: '0' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        APP_SECRET: TEST_APP_SECRET,
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: '',
+        REDIS_CLUSTER_NODES: cluster.nodes,
+        BULLMQ_PREFIX: '{sb}',
+        PORT: '0',
+      },
       encoding: 'utf8',
       timeout: 20_000,
     });
     expect(res.status).toBe(1);
     const lines = res.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toBe(`switchboard: Redis Cluster does not answer at REDIS_CLUSTER_NODES (${cluster.nodes.split(',').join(', ')}), or its state is not ok`);
+    expect(lines[0]).toBe(
+      `switchboard: Redis Cluster does not answer at REDIS_CLUSTER_NODES (${cluster.nodes.split(',').join(', ')}), or its state is not ok`,
+    );
   }, 30_000);
 });

@@ -45,11 +45,15 @@ afterAll(async () => {
 
 /** Every sweep has completed a run that started after `since`. */
 async function everySweepRanSince(since: number): Promise<void> {
-  await waitUntil(async () => {
-    const done = await t.deps.queues.maintenance.getJobs(['completed'], 0, 500).catch(() => []);
-    const ran = new Set(done.filter((j) => (j.processedOn ?? 0) > since).map((j) => j.name));
-    return SWEEPS.every((s) => ran.has(s));
-  }, 20_000, 'every sweep to run again');
+  await waitUntil(
+    async () => {
+      const done = await t.deps.queues.maintenance.getJobs(['completed'], 0, 500).catch(() => []);
+      const ran = new Set(done.filter((j) => (j.processedOn ?? 0) > since).map((j) => j.name));
+      return SWEEPS.every((s) => ran.has(s));
+    },
+    20_000,
+    'every sweep to run again',
+  );
 }
 
 let n = 0;
@@ -65,7 +69,10 @@ async function createContactsFor(ms: number): Promise<Array<{ status: number; id
         headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' },
         body: JSON.stringify({ name: `During ${n}`, email: `during${n}@example.com` }),
         signal: AbortSignal.timeout(10_000),
-      }).then(async (res) => ({ status: res.status, id: res.status === 201 ? ((await res.json()) as { id: string }).id : undefined })),
+      }).then(async (res) => ({
+        status: res.status,
+        id: res.status === 201 ? ((await res.json()) as { id: string }).id : undefined,
+      })),
     );
     await new Promise((r) => setTimeout(r, 150));
   }
@@ -87,25 +94,33 @@ describe('a Redis outage', () => {
   it.each([
     ['with its data', true],
     ['empty', false],
-  ])('restarted %s: 2xx or 503, every committed event delivered, every sweep back, no half deactivation', async (_label, keepData) => {
-    const { during, answered, deactivation, restartedAt } = await outage(keepData);
-    expect(answered.length).toBeGreaterThan(15);
-    for (const a of answered) expect([201, 503]).toContain(a.status);
-    // Creating a contact needs Postgres only: its event and delivery rows commit while Redis is away.
-    expect(during.filter((a) => a.status === 201).length).toBeGreaterThan(5);
+  ])(
+    'restarted %s: 2xx or 503, every committed event delivered, every sweep back, no half deactivation',
+    async (_label, keepData) => {
+      const { during, answered, deactivation, restartedAt } = await outage(keepData);
+      expect(answered.length).toBeGreaterThan(15);
+      for (const a of answered) expect([201, 503]).toContain(a.status);
+      // Creating a contact needs Postgres only: its event and delivery rows commit while Redis is away.
+      expect(during.filter((a) => a.status === 201).length).toBeGreaterThan(5);
 
-    // The deactivation needs every instance's cache invalidated, through Redis: refused whole, nothing changed.
-    expect(deactivation.status).toBe(503);
-    expect(deactivation.body.error.code).toBe('unavailable');
-    expect((await api.get('/v1/contacts?limit=1', { token: key.key })).status).toBe(200);
-    expect((await t.deps.db('api_keys').where({ id: key.id }).first()).status).toBe('active');
+      // The deactivation needs every instance's cache invalidated, through Redis: refused whole, nothing changed.
+      expect(deactivation.status).toBe(503);
+      expect(deactivation.body.error.code).toBe('unavailable');
+      expect((await api.get('/v1/contacts?limit=1', { token: key.key })).status).toBe(200);
+      expect((await t.deps.db('api_keys').where({ id: key.id }).first()).status).toBe('active');
 
-    const committed = answered.filter((a) => a.status === 201).map((a) => a.id!);
-    expect(committed.length).toBeGreaterThan(0);
-    await waitUntil(() => {
-      const got = new Set(receiver.received.map((r) => r.body.payload.id));
-      return committed.every((id) => got.has(id));
-    }, 30_000, 'every committed event to be delivered');
-    await everySweepRanSince(restartedAt);
-  }, 90_000);
+      const committed = answered.filter((a) => a.status === 201).map((a) => a.id!);
+      expect(committed.length).toBeGreaterThan(0);
+      await waitUntil(
+        () => {
+          const got = new Set(receiver.received.map((r) => r.body.payload.id));
+          return committed.every((id) => got.has(id));
+        },
+        30_000,
+        'every committed event to be delivered',
+      );
+      await everySweepRanSince(restartedAt);
+    },
+    90_000,
+  );
 });

@@ -60,7 +60,11 @@ const env = (extra: Record<string, string>) => {
 
 const bannerOf = async (app: AppProcess) => {
   const line = await waitUntil(
-    () => app.stdout().split('\n').find((l) => l.includes('switchboard listening')),
+    () =>
+      app
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('switchboard listening')),
     60_000,
     'the start-up banner',
   );
@@ -93,10 +97,14 @@ const arrivals = (name: string) => receiver.received.filter((r) => r.body?.paylo
 
 /** Every delivery of the subscription ends succeeded, and each arrived at least once. */
 async function expectAllDelivered(webhookId: string, count: number) {
-  const rows = await waitUntil(async () => {
-    const all = await t.deps.db('webhook_deliveries').where({ webhook_id: webhookId });
-    return all.length === count && all.every((d) => d.status === 'succeeded') && all;
-  }, 90_000, `${count} deliveries to succeed`);
+  const rows = await waitUntil(
+    async () => {
+      const all = await t.deps.db('webhook_deliveries').where({ webhook_id: webhookId });
+      return all.length === count && all.every((d) => d.status === 'succeeded') && all;
+    },
+    90_000,
+    `${count} deliveries to succeed`,
+  );
   const arrived = new Set(receiver.received.map((r) => r.body.id));
   for (const d of rows) expect(arrived.has(d.id)).toBe(true);
 }
@@ -120,7 +128,10 @@ describe('npm start with a worker process', () => {
 
       const restarted = () => app.stdout().includes('the workers process is back');
       await waitUntil(restarted, 60_000, 'the worker process restarted');
-      const exited = app.stdout().split('\n').find((l) => l.includes('the workers process exited'))!;
+      const exited = app
+        .stdout()
+        .split('\n')
+        .find((l) => l.includes('the workers process exited'))!;
       expect(JSON.parse(exited)).toMatchObject({ role: 'workers', childPid: workerPid, signal: 'SIGKILL' });
       await expectAllDelivered(webhookId, 30);
       expect(arrivals('marked')).toBeGreaterThanOrEqual(2);

@@ -63,10 +63,13 @@ const arrivals = (id: string) => receiver.received.filter((r) => r.body?.payload
 describe('worker processes killed mid-delivery', () => {
   it('lose nothing: every delivery arrives at least once and ends succeeded', async () => {
     const { token, accountId } = await signupAccount(api);
-    const wh = (await api.post('/v1/webhooks', { token, body: { url: receiver.url, events: ['message.received'] } })).body;
+    const wh = (await api.post('/v1/webhooks', { token, body: { url: receiver.url, events: ['message.received'] } }))
+      .body;
     await replaceWorkers();
 
-    await transactWithEvents(t.deps, accountId, (_trx, emit) => emit({ type: 'message.received', payload: { id: 'marked' } }));
+    await transactWithEvents(t.deps, accountId, (_trx, emit) =>
+      emit({ type: 'message.received', payload: { id: 'marked' } }),
+    );
     for (let i = 0; i < EVENTS; i += 20) {
       await transactWithEvents(t.deps, accountId, async (_trx, emit) => {
         for (let j = i; j < i + 20; j++) await emit({ type: 'message.received', payload: { id: `e${j}` } });
@@ -85,10 +88,14 @@ describe('worker processes killed mid-delivery', () => {
       await replaceWorkers();
     }
 
-    const rows = await waitUntil(async () => {
-      const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
-      return all.every((d) => d.status === 'succeeded') && all;
-    }, 60_000, 'every delivery to succeed');
+    const rows = await waitUntil(
+      async () => {
+        const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
+        return all.every((d) => d.status === 'succeeded') && all;
+      },
+      60_000,
+      'every delivery to succeed',
+    );
     expect(rows).toHaveLength(EVENTS + 1);
     const arrived = new Set(receiver.received.map((r) => r.body.id));
     for (const d of rows) expect(arrived.has(d.id)).toBe(true);
@@ -104,6 +111,8 @@ describe('worker processes killed mid-delivery', () => {
     expect(firstJob?.failedReason).toMatch(/stalled/);
 
     const duplicates = receiver.received.length - arrived.size;
-    console.info(`worker-kill: ${rows.length} deliveries, 4 kills, ${receiver.received.length} requests, ${duplicates} duplicates`);
+    console.info(
+      `worker-kill: ${rows.length} deliveries, 4 kills, ${receiver.received.length} requests, ${duplicates} duplicates`,
+    );
   }, 180_000);
 });

@@ -39,7 +39,10 @@ export interface FuzzReport {
 
 // What must never reach a client: stack frames, source paths, SQL and the database's own messages.
 const LEAKS = [
-  /\n\s+at\s/, /\bat (?:async )?[\w$.<>]+ \([^)]*:\d+:\d+\)/, /node_modules/, /\/src\/[\w/-]+\.ts/,
+  /\n\s+at\s/,
+  /\bat (?:async )?[\w$.<>]+ \([^)]*:\d+:\d+\)/,
+  /node_modules/,
+  /\/src\/[\w/-]+\.ts/,
   /\b(?:select|insert into|delete from|update)\b[^"]{0,200}\b(?:from|values|set|where)\b/i,
   /invalid input syntax|violates (?:foreign key|unique|not-null|check) constraint|SQLSTATE|relation "|knex:|ECONNREFUSED/,
 ];
@@ -54,21 +57,40 @@ export function judge(req: FuzzRequest, res: RawResponse): string[] {
   if (res.status >= 400 && req.method !== 'HEAD') {
     const error = res.json?.error;
     const isContract =
-      error && typeof error.message === 'string' && typeof error.type === 'string' && error.requestId === requestId &&
-      (() => { try { return describeCode(error.code as ErrorCode)?.status === res.status; } catch { return false; } })();
+      error &&
+      typeof error.message === 'string' &&
+      typeof error.type === 'string' &&
+      error.requestId === requestId &&
+      (() => {
+        try {
+          return describeCode(error.code as ErrorCode)?.status === res.status;
+        } catch {
+          return false;
+        }
+      })();
     // The MCP endpoints answer protocol errors (a wrong Accept, a request that is not JSON-RPC) in JSON-RPC's shape.
-    const isJsonRpc = req.route.includes('/mcp') && res.json?.jsonrpc === '2.0' && typeof res.json?.error?.code === 'number';
+    const isJsonRpc =
+      req.route.includes('/mcp') && res.json?.jsonrpc === '2.0' && typeof res.json?.error?.code === 'number';
     if (!isContract && !isJsonRpc) problems.push(`error not in the contract shape: ${res.text.slice(0, 200)}`);
   }
   // GET /openapi.json names every error code, internal_error included: a document, not an error.
-  if (!req.route.endsWith(' /openapi.json') && res.text.includes('"internal_error"')) problems.push('internal_error (an MCP tool error is a 500 in disguise)');
+  if (!req.route.endsWith(' /openapi.json') && res.text.includes('"internal_error"'))
+    problems.push('internal_error (an MCP tool error is a 500 in disguise)');
   for (const leak of LEAKS) if (leak.test(res.text)) problems.push(`leaks ${leak}`);
   return problems;
 }
 
 export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
   const started = Date.now();
-  const report: FuzzReport = { count: opts.count, unanswered: 0, serverErrors: 0, statuses: {}, failures: [], durationMs: 0, msByRoute: {} };
+  const report: FuzzReport = {
+    count: opts.count,
+    unanswered: 0,
+    serverErrors: 0,
+    statuses: {},
+    failures: [],
+    durationMs: 0,
+    msByRoute: {},
+  };
   let next = 0;
   let done = 0;
 
@@ -98,9 +120,16 @@ export async function runFuzz(opts: FuzzOptions): Promise<FuzzReport> {
       report.statuses[res.status] = (report.statuses[res.status] ?? 0) + 1;
       if (res.status >= 500) report.serverErrors++;
       const problems = judge(req, res);
-      if (problems.length) report.failures.push({ index, reason: problems.join('; '), request: req.summary, response: res.text.slice(0, 300) });
+      if (problems.length)
+        report.failures.push({
+          index,
+          reason: problems.join('; '),
+          request: req.summary,
+          response: res.text.slice(0, 300),
+        });
       // A logout or a deleted key ends a credential the fuzz needs: mint it again, then go on.
-      if (res.status === 401 && req.credential !== 'none' && req.credential !== 'garbage') await opts.world.refresh(req.credential);
+      if (res.status === 401 && req.credential !== 'none' && req.credential !== 'garbage')
+        await opts.world.refresh(req.credential);
       if (res.headers.connection === 'close' || conn.ended) {
         conn.close();
         conn = null;

@@ -8,7 +8,12 @@ type Template = (w: World, r: Rand) => Record<string, unknown>;
 
 const iso = (r: Rand) => new Date(Date.now() + r.int(-5, 400) * 86_400_000).toISOString();
 
-const mcpCall = (name: string, args: Record<string, unknown>) => ({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+const mcpCall = (name: string, args: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
 
 const accountTool = (w: World, r: Rand) => {
   const own = w.ids.agents[0]!;
@@ -27,7 +32,12 @@ const accountTool = (w: World, r: Rand) => {
     mcpCall('get_account_stats', {}),
     mcpCall('trigger_agent', { agentId: own, message: 'hi' }),
     { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
-    { jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } },
+    {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+    },
   ]);
 };
 
@@ -41,20 +51,49 @@ const agentTool = (_w: World, r: Rand) =>
     { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
   ]);
 
-const smtp = (w: World) => ({ host: '93.184.216.34', port: 587, secure: false, username: 'u', password: 'p-123456', from: `Fuzz <${w.ownerEmail}>` });
+const smtp = (w: World) => ({
+  host: '93.184.216.34',
+  port: 587,
+  secure: false,
+  username: 'u',
+  password: 'p-123456',
+  from: `Fuzz <${w.ownerEmail}>`,
+});
 const sms = () => ({ url: 'https://93.184.216.34/sms?key=k', headers: { 'X-Api-Key': 'k' }, from: '+14155550100' });
 
 export const TEMPLATES: Record<string, Template> = {
-  'POST /v1/auth/signup': (_w, r) => ({ accountName: 'Fuzz', email: `f${r.int(0, 1e9)}@example.com`, password: 'correct horse battery' }),
+  'POST /v1/auth/signup': (_w, r) => ({
+    accountName: 'Fuzz',
+    email: `f${r.int(0, 1e9)}@example.com`,
+    password: 'correct horse battery',
+  }),
   'POST /v1/auth/login': (w) => ({ email: w.ownerEmail, password: w.password }),
   'PATCH /v1/account': (_w, r) => ({ agentKeyMinting: r.pick(['admins', 'account_keys']) }),
-  'POST /v1/team/members': (_w, r) => ({ email: `m${r.int(0, 1e9)}@example.com`, password: 'member password 1', role: r.pick(['admin', 'member']) }),
+  'POST /v1/team/members': (_w, r) => ({
+    email: `m${r.int(0, 1e9)}@example.com`,
+    password: 'member password 1',
+    role: r.pick(['admin', 'member']),
+  }),
   'POST /v1/agents': () => ({ name: 'fuzz', config: { autoReply: 'hi', nested: { list: [1, 'two', null] } } }),
-  'PATCH /v1/agents/:agentId': (_w, r) => ({ name: 'renamed', status: r.pick(['active', 'paused']), config: { autoReply: 'x', drop: null } }),
+  'PATCH /v1/agents/:agentId': (_w, r) => ({
+    name: 'renamed',
+    status: r.pick(['active', 'paused']),
+    config: { autoReply: 'x', drop: null },
+  }),
   'POST /v1/agents/:agentId/chat': () => ({ message: 'hello' }),
-  'POST /v1/contacts': (_w, r) => ({ name: 'c', email: `c${r.int(0, 1e9)}@example.com`, phone: '+14155550123', metadata: { tier: 'gold', n: 1 } }),
+  'POST /v1/contacts': (_w, r) => ({
+    name: 'c',
+    email: `c${r.int(0, 1e9)}@example.com`,
+    phone: '+14155550123',
+    metadata: { tier: 'gold', n: 1 },
+  }),
   'PATCH /v1/contacts/:contactId': () => ({ name: 'd', phone: null, metadata: { a: [1, 2] } }),
-  'POST /v1/inboxes': (w, r) => ({ agentId: w.ids.agents[0], channel: 'email', address: `in${r.int(0, 1e9)}@example.com`, name: 'n' }),
+  'POST /v1/inboxes': (w, r) => ({
+    agentId: w.ids.agents[0],
+    channel: 'email',
+    address: `in${r.int(0, 1e9)}@example.com`,
+    name: 'n',
+  }),
   'PATCH /v1/inboxes/:inboxId': (_w, r) => ({ name: 'x', address: `y${r.int(0, 1e9)}@example.com` }),
   'POST /v1/inbound/:inboxId': () => ({ from: 'sender@example.com', subject: 's', text: 't' }),
   'POST /v1/messages': (w) => ({ inboxId: w.ids.inboxes[0], to: 'x@example.com', subject: 's', text: 't' }),
@@ -63,12 +102,36 @@ export const TEMPLATES: Record<string, Template> = {
   'POST /v1/domains': (_w, r) => ({ name: `d${r.int(0, 1e6)}.fuzz.example.com` }),
   'POST /v1/mcp': accountTool,
   'POST /v1/agents/:agentId/mcp': agentTool,
-  'POST /v1/api_keys': (_w, r) => ({ name: 'k', scopes: ['read:agents', 'read:*'], expiresAt: iso(r), allowedIps: ['10.0.0.0/8', '::1'], spendCapCredits: 10 }),
-  'PATCH /v1/api_keys/:keyId': (_w, r) => ({ name: 'k2', allowedIps: ['192.0.2.1'], expiresAt: iso(r), spendCapCredits: null }),
-  'POST /v1/agents/:agentId/api-keys': () => ({ name: 'ak', scopes: ['agent:config:read', 'agent:trigger'], spendCapCredits: 5 }),
+  'POST /v1/api_keys': (_w, r) => ({
+    name: 'k',
+    scopes: ['read:agents', 'read:*'],
+    expiresAt: iso(r),
+    allowedIps: ['10.0.0.0/8', '::1'],
+    spendCapCredits: 10,
+  }),
+  'PATCH /v1/api_keys/:keyId': (_w, r) => ({
+    name: 'k2',
+    allowedIps: ['192.0.2.1'],
+    expiresAt: iso(r),
+    spendCapCredits: null,
+  }),
+  'POST /v1/agents/:agentId/api-keys': () => ({
+    name: 'ak',
+    scopes: ['agent:config:read', 'agent:trigger'],
+    spendCapCredits: 5,
+  }),
   'POST /v1/billing/credits': (_w, r) => ({ amount: r.int(1, 100) }),
-  'POST /v1/webhooks': () => ({ url: 'https://93.184.216.34/hook', events: ['message.received', 'inbox.created'], description: 'd', legacySecret: 'legacy-secret-0123456789' }),
-  'PATCH /v1/webhooks/:webhookId': () => ({ url: 'https://93.184.216.34/hook2', events: ['message.sent'], description: null }),
+  'POST /v1/webhooks': () => ({
+    url: 'https://93.184.216.34/hook',
+    events: ['message.received', 'inbox.created'],
+    description: 'd',
+    legacySecret: 'legacy-secret-0123456789',
+  }),
+  'PATCH /v1/webhooks/:webhookId': () => ({
+    url: 'https://93.184.216.34/hook2',
+    events: ['message.sent'],
+    description: null,
+  }),
   'POST /v1/webhooks/:webhookId/enable': (_w, r) => ({ recoverSince: iso(r) }),
 };
 

@@ -36,8 +36,15 @@ export type Ids = Awaited<ReturnType<typeof populate>>['ids'];
 async function populate(api: Client, token: string) {
   const post = (path: string, body: unknown) => must(api.post<any>(path, { token, body }), `POST ${path}`);
   const agents = [(await post('/v1/agents', { name: 'A' })).id, (await post('/v1/agents', { name: 'B' })).id];
-  const contact = await post('/v1/contacts', { email: `c-${agents[0]}@example.com`.toLowerCase(), metadata: { k: 'v' } });
-  const inbox = await post('/v1/inboxes', { agentId: agents[0], channel: 'email', address: `in-${agents[0]}@example.com`.toLowerCase() });
+  const contact = await post('/v1/contacts', {
+    email: `c-${agents[0]}@example.com`.toLowerCase(),
+    metadata: { k: 'v' },
+  });
+  const inbox = await post('/v1/inboxes', {
+    agentId: agents[0],
+    channel: 'email',
+    address: `in-${agents[0]}@example.com`.toLowerCase(),
+  });
   const message = await post('/v1/messages', { inboxId: inbox.id, to: 'x@example.com', text: 'hello' });
   const run = (await post(`/v1/agents/${agents[0]}/chat`, { message: 'hi' })).run;
   const webhook = await post('/v1/webhooks', { url: 'https://93.184.216.34/hook', events: ['message.received'] });
@@ -47,8 +54,16 @@ async function populate(api: Client, token: string) {
   const keys = [(await createAccountKey(api, token)).id, (await createAccountKey(api, token)).id];
   return {
     ids: {
-      agents: agents as string[], runs: [run.id as string], contacts: [contact.id], inboxes: [inbox.id], inbound: [inbox.id], messages: [message.id],
-      domains: [domain.id], api_keys: keys, webhooks: [webhook.id], deliveries: deliveries.map((d: { id: string }) => d.id),
+      agents: agents as string[],
+      runs: [run.id as string],
+      contacts: [contact.id],
+      inboxes: [inbox.id],
+      inbound: [inbox.id],
+      messages: [message.id],
+      domains: [domain.id],
+      api_keys: keys,
+      webhooks: [webhook.id],
+      deliveries: deliveries.map((d: { id: string }) => d.id),
       integrations: ['smtp', 'sms-http'],
     },
     inboxToken: inbox.ingestToken as string,
@@ -80,7 +95,9 @@ export async function buildWorld(t: TestContext): Promise<World> {
     if (await alive(kind)) return;
     if (kind !== 'session') await refreshOne('session');
     if (kind === 'session') {
-      creds.session = (await must(api.post<any>('/v1/auth/login', { body: { email: owner.email, password: owner.password } }), 'login')).session.token;
+      creds.session = (
+        await must(api.post<any>('/v1/auth/login', { body: { email: owner.email, password: owner.password } }), 'login')
+      ).session.token;
     } else if (kind === 'accountKey') {
       creds.accountKey = (await createAccountKey(api, creds.session, { scopes: [...ACCOUNT_SCOPES] })).key;
     } else {
@@ -105,8 +122,26 @@ export async function buildWorld(t: TestContext): Promise<World> {
 }
 
 const TENANT_TABLES = [
-  'accounts', 'activity', 'agents', 'api_keys', 'audit_log', 'contacts', 'conversations', 'credit_ledger', 'domains', 'events',
-  'inboxes', 'integrations', 'messages', 'notifications', 'runs', 'sessions', 'users', 'webhook_attempts', 'webhook_deliveries', 'webhooks',
+  'accounts',
+  'activity',
+  'agents',
+  'api_keys',
+  'audit_log',
+  'contacts',
+  'conversations',
+  'credit_ledger',
+  'domains',
+  'events',
+  'inboxes',
+  'integrations',
+  'messages',
+  'notifications',
+  'runs',
+  'sessions',
+  'users',
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhooks',
 ];
 
 /** Every row the control account owns, in a stable order, as JSON. */

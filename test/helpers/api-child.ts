@@ -23,9 +23,16 @@ export async function spawnApiProcess(t: TestContext, env: Env): Promise<ApiChil
   });
   let exited: string | null = null;
   proc.once('exit', (code, signal) => (exited = `API process exited with ${code ?? signal}`));
-  await waitUntil(async () => {
-    if (exited) throw new Error(exited);
-    return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-  }, 30_000, `the API process on ${url} to answer`);
+  await waitUntil(
+    async () => {
+      if (exited) throw new Error(exited);
+      return fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    30_000,
+    `the API process on ${url} to answer`,
+  );
   return { proc, url };
 }

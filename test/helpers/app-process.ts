@@ -26,12 +26,20 @@ export interface AppProcess {
  * `worker` listens on METRICS_PORT (its /healthz is what is waited for); `built` runs the compiled entry point in
  * dist/ with plain node, as the production image does (`npm run build` first).
  */
-export async function startAppProcess(entry: 'main' | 'web' | 'worker', opts: { cwd: string; env: Record<string, string>; built?: boolean }): Promise<AppProcess> {
+export async function startAppProcess(
+  entry: 'main' | 'web' | 'worker',
+  opts: { cwd: string; env: Record<string, string>; built?: boolean },
+): Promise<AppProcess> {
   const port = await freePort();
   const args = opts.built ? [`${ROOT}dist/src/${entry}.js`] : ['--import', TSX, `${ROOT}src/${entry}.ts`];
   const proc = spawn(process.execPath, args, {
     cwd: opts.cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? opts.cwd, [entry === 'worker' ? 'METRICS_PORT' : 'PORT']: String(port), ...opts.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? opts.cwd,
+      [entry === 'worker' ? 'METRICS_PORT' : 'PORT']: String(port),
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -40,10 +48,18 @@ export async function startAppProcess(entry: 'main' | 'web' | 'worker', opts: { 
   proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  await waitUntil(async () => {
-    if (proc.exitCode !== null) throw new Error(`${entry}.ts exited with ${proc.exitCode}: ${err.trim().slice(0, 500)}`);
-    return fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-  }, 120_000, `${entry}.ts on ${url} to answer`);
+  await waitUntil(
+    async () => {
+      if (proc.exitCode !== null)
+        throw new Error(`${entry}.ts exited with ${proc.exitCode}: ${err.trim().slice(0, 500)}`);
+      return fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    120_000,
+    `${entry}.ts on ${url} to answer`,
+  );
   return {
     proc,
     url,

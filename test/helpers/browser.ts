@@ -12,7 +12,15 @@ const run = promisify(execFile);
 
 // Playwright passes --headless and its own fresh, temporary --user-data-dir (removed on close); these are
 // the rest of the flags, so no test depends on the network, a GPU, a sandbox or a profile.
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 async function installChromium(): Promise<string | null> {
   if (existsSync(CHROMIUM)) return null;

@@ -52,10 +52,22 @@ function parseQuery(msg: Buffer): Question | null {
   offset += 4;
   // The additional section of a query normally holds only the EDNS OPT record, whose class is the UDP size.
   let ednsSize: number | null = null;
-  if (msg.readUInt16BE(10) > 0 && msg[offset] === 0 && offset + 5 <= msg.length && msg.readUInt16BE(offset + 1) === TYPE_OPT) {
+  if (
+    msg.readUInt16BE(10) > 0 &&
+    msg[offset] === 0 &&
+    offset + 5 <= msg.length &&
+    msg.readUInt16BE(offset + 1) === TYPE_OPT
+  ) {
     ednsSize = msg.readUInt16BE(offset + 3);
   }
-  return { id: msg.readUInt16BE(0), flags: msg.readUInt16BE(2), name: labels.join('.').toLowerCase(), type, questionBytes, ednsSize };
+  return {
+    id: msg.readUInt16BE(0),
+    flags: msg.readUInt16BE(2),
+    name: labels.join('.').toLowerCase(),
+    type,
+    questionBytes,
+    ednsSize,
+  };
 }
 
 function encodeTxt(value: string): Buffer {
@@ -87,7 +99,10 @@ function buildResponse(q: Question, records: Map<string, Entry>, truncateAt: num
     rr.writeUInt16BE(rdata.length, 10);
     return Buffer.concat([rr, rdata]);
   });
-  const opt = q.ednsSize !== null ? Buffer.from([0, 0, TYPE_OPT, UDP_LIMIT_WITH_EDNS >> 8, UDP_LIMIT_WITH_EDNS & 0xff, 0, 0, 0, 0, 0, 0]) : Buffer.alloc(0);
+  const opt =
+    q.ednsSize !== null
+      ? Buffer.from([0, 0, TYPE_OPT, UDP_LIMIT_WITH_EDNS >> 8, UDP_LIMIT_WITH_EDNS & 0xff, 0, 0, 0, 0, 0, 0])
+      : Buffer.alloc(0);
   const header = Buffer.alloc(12);
   header.writeUInt16BE(q.id, 0);
   // QR=1, opcode and RD copied, AA=1, RA=1, rcode.
@@ -154,7 +169,10 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
     queries,
     async close() {
       for (const s of sockets) s.destroy();
-      await Promise.all([new Promise<void>((r) => udp.close(() => r())), new Promise<void>((r) => tcp.close(() => r()))]);
+      await Promise.all([
+        new Promise<void>((r) => udp.close(() => r())),
+        new Promise<void>((r) => tcp.close(() => r())),
+      ]);
     },
   };
 }

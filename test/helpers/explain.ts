@@ -86,7 +86,11 @@ function literal(client: pg.Client, v: unknown): string {
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (v instanceof Date) return client.escapeLiteral(v.toISOString());
   if (Array.isArray(v)) {
-    const items = v.map((x) => (x === null || x === undefined ? 'NULL' : `"${String(x instanceof Date ? x.toISOString() : x).replace(/["\\]/g, '\\$&')}"`));
+    const items = v.map((x) =>
+      x === null || x === undefined
+        ? 'NULL'
+        : `"${String(x instanceof Date ? x.toISOString() : x).replace(/["\\]/g, '\\$&')}"`,
+    );
     return client.escapeLiteral(`{${items.join(',')}}`);
   }
   return client.escapeLiteral(typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -107,7 +111,10 @@ function scans(plan: Record<string, unknown>, out: ScanNode[] = []): ScanNode[] 
 let counter = 0;
 
 /** The scan nodes of the statement's custom plan, and of its generic plan when it is a named statement. */
-export async function explain(client: pg.Client, s: Captured): Promise<{ custom: ScanNode[]; generic: ScanNode[] | null }> {
+export async function explain(
+  client: pg.Client,
+  s: Captured,
+): Promise<{ custom: ScanNode[]; generic: ScanNode[] | null }> {
   const custom = await client.query(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.bindings as unknown[]);
   let generic: ScanNode[] | null = null;
   if (s.named) {
@@ -128,7 +135,8 @@ export async function scannedRelations(client: pg.Client, s: Captured): Promise<
   const res = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.sql}`, s.bindings as unknown[]);
   const read: string[] = [];
   const walk = (plan: Record<string, unknown>) => {
-    if (typeof plan['Relation Name'] === 'string' && Number(plan['Actual Loops'] ?? 0) > 0) read.push(plan['Relation Name']);
+    if (typeof plan['Relation Name'] === 'string' && Number(plan['Actual Loops'] ?? 0) > 0)
+      read.push(plan['Relation Name']);
     for (const child of (plan.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
   };
   walk(res.rows[0]['QUERY PLAN'][0].Plan);

@@ -18,7 +18,11 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL,
+  });
   const local = await ensureLocalServices(config, createLogger('silent'));
   const runId = `${process.pid}_${randomBytes(3).toString('hex')}`;
   const templateUrl = new URL(local.databaseUrl);
@@ -33,7 +37,10 @@ export default async function setup(project: TestProject) {
   project.provide('runId', runId);
 
   return async () => {
-    await adminQuery(templateUrl.toString(), `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(`sbt_tpl_${runId}`)} WITH (FORCE)`);
+    await adminQuery(
+      templateUrl.toString(),
+      `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(`sbt_tpl_${runId}`)} WITH (FORCE)`,
+    );
     await local.stop();
   };
 }

@@ -30,7 +30,12 @@ async function checkAgainstDocument(baseUrl: string, method: string, path: strin
   if (problems.length > 0) throw new Error(`The answer does not match the OpenAPI document:\n${problems.join('\n')}`);
 }
 
-export async function call<T = any>(baseUrl: string, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | Buffer | undefined;
@@ -39,7 +44,7 @@ export async function call<T = any>(baseUrl: string, method: string, path: strin
     body = JSON.stringify(opts.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(baseUrl + path, { method, headers, body: body as RequestInit["body"] });
+  const res = await fetch(baseUrl + path, { method, headers, body: body as RequestInit['body'] });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -70,7 +75,15 @@ let counter = 0;
 export async function signupAccount(api: Client, name = 'Acme') {
   counter += 1;
   const email = `owner${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const res = await api.post('/v1/auth/signup', { body: { accountName: name, email, password: 'correct horse battery' } });
+  const res = await api.post('/v1/auth/signup', {
+    body: { accountName: name, email, password: 'correct horse battery' },
+  });
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { token: res.body.session.token as string, accountId: res.body.account.id as string, userId: res.body.user.id as string, email, password: 'correct horse battery' };
+  return {
+    token: res.body.session.token as string,
+    accountId: res.body.account.id as string,
+    userId: res.body.user.id as string,
+    email,
+    password: 'correct horse battery',
+  };
 }

@@ -16,19 +16,33 @@ async function expectCreated(res: { status: number; body: any }, what: string): 
 }
 
 /** Creates an account key with an admin session (default: name 'test key', default scopes). */
-export async function createAccountKey(api: Client, sessionToken: string, body: Record<string, unknown> = {}): Promise<CreatedKey> {
+export async function createAccountKey(
+  api: Client,
+  sessionToken: string,
+  body: Record<string, unknown> = {},
+): Promise<CreatedKey> {
   const res = await api.post('/v1/api_keys', { token: sessionToken, body: { name: 'test key', ...body } });
   return expectCreated(res, 'createAccountKey');
 }
 
 /** Mints a per-agent key with an admin session or, under the account_keys policy, an account key. */
-export async function createAgentKey(api: Client, token: string, agentId: string, body: Record<string, unknown> = {}): Promise<CreatedKey> {
+export async function createAgentKey(
+  api: Client,
+  token: string,
+  agentId: string,
+  body: Record<string, unknown> = {},
+): Promise<CreatedKey> {
   const res = await api.post(`/v1/agents/${agentId}/api-keys`, { token, body: { name: 'agent key', ...body } });
   return expectCreated(res, 'createAgentKey');
 }
 
 /** Inserts an agent row directly (independent of the agents REST routes). Returns its id. */
-export async function createAgent(t: TestContext, accountId: string, name = 'Agent', config: Record<string, unknown> = {}): Promise<string> {
+export async function createAgent(
+  t: TestContext,
+  accountId: string,
+  name = 'Agent',
+  config: Record<string, unknown> = {},
+): Promise<string> {
   const id = newId('agt');
   await t.deps.db('agents').insert({ id, account_id: accountId, name, config: JSON.stringify(config) });
   return id;

@@ -14,7 +14,14 @@ export async function registerClient(baseUrl: string, body: Record<string, unkno
   const res = await fetch(`${baseUrl}/oauth/reg`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test client', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], ...body }),
+    body: JSON.stringify({
+      client_name: 'Test client',
+      redirect_uris: [REDIRECT_URI],
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      ...body,
+    }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
@@ -52,16 +59,28 @@ export class Browserless {
   }
 
   postForm(url: string, fields: Array<[string, string]>) {
-    return this.follow(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    return this.follow(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
   }
 }
 
-export const formAction = (html: string) => /<form method="post" action="([^"]+)"/.exec(html)?.[1]?.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+export const formAction = (html: string) =>
+  /<form method="post" action="([^"]+)"/
+    .exec(html)?.[1]
+    ?.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
 export const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1];
 
 export function authorizeUrl(baseUrl: string, params: Record<string, string | undefined>) {
   const url = new URL(`${baseUrl}/oauth/auth`);
-  for (const [k, v] of Object.entries({ response_type: 'code', redirect_uri: REDIRECT_URI, code_challenge_method: 'S256', ...params })) {
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    redirect_uri: REDIRECT_URI,
+    code_challenge_method: 'S256',
+    ...params,
+  })) {
     if (v !== undefined) url.searchParams.set(k, v);
   }
   return url.href;
@@ -81,11 +100,28 @@ export interface FlowInput {
 export async function authorizeByHand(baseUrl: string, f: FlowInput) {
   const { verifier, challenge } = pkce();
   const b = new Browserless(baseUrl);
-  const login = await b.follow(authorizeUrl(baseUrl, { client_id: f.clientId, resource: f.resource, scope: f.scope, code_challenge: challenge, state: 'st' }));
+  const login = await b.follow(
+    authorizeUrl(baseUrl, {
+      client_id: f.clientId,
+      resource: f.resource,
+      scope: f.scope,
+      code_challenge: challenge,
+      state: 'st',
+    }),
+  );
   if (login.status !== 200) throw new Error(`authorize: ${login.status} ${login.location ?? login.text.slice(0, 300)}`);
-  const consent = await b.postForm(formAction(login.text)!, [['csrf', csrfOf(login.text)!], ['email', f.email], ['password', f.password]]);
-  if (consent.status !== 200) throw new Error(`login: ${consent.status} ${consent.location ?? consent.text.slice(0, 300)}`);
-  const done = await b.postForm(formAction(consent.text)!, [['csrf', csrfOf(consent.text)!], ['decision', 'allow'], ...f.choose.map((s): [string, string] => ['scope', s])]);
+  const consent = await b.postForm(formAction(login.text)!, [
+    ['csrf', csrfOf(login.text)!],
+    ['email', f.email],
+    ['password', f.password],
+  ]);
+  if (consent.status !== 200)
+    throw new Error(`login: ${consent.status} ${consent.location ?? consent.text.slice(0, 300)}`);
+  const done = await b.postForm(formAction(consent.text)!, [
+    ['csrf', csrfOf(consent.text)!],
+    ['decision', 'allow'],
+    ...f.choose.map((s): [string, string] => ['scope', s]),
+  ]);
   const back = new URL(done.location ?? 'http://x/');
   const iss = back.searchParams.get('iss');
   const [code, error] = [back.searchParams.get('code'), back.searchParams.get('error')];
@@ -93,7 +129,11 @@ export async function authorizeByHand(baseUrl: string, f: FlowInput) {
 }
 
 export async function tokenRequest(baseUrl: string, fields: Record<string, string>) {
-  const res = await fetch(`${baseUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+  const res = await fetch(`${baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(fields).toString(),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
@@ -104,7 +144,17 @@ export async function obtainTokens(baseUrl: string, f: Omit<FlowInput, 'clientId
   const clientId = reg.body.client_id as string;
   const { code, error, verifier } = await authorizeByHand(baseUrl, { ...f, clientId });
   if (!code) throw new Error(`no code: ${error}`);
-  const tokens = await tokenRequest(baseUrl, { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT_URI, client_id: clientId, resource: f.resource });
+  const tokens = await tokenRequest(baseUrl, {
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    redirect_uri: REDIRECT_URI,
+    client_id: clientId,
+    resource: f.resource,
+  });
   if (tokens.status !== 200) throw new Error(`token: ${tokens.status} ${JSON.stringify(tokens.body)}`);
-  return { clientId, ...(tokens.body as { access_token: string; refresh_token: string; scope: string; expires_in: number }) };
+  return {
+    clientId,
+    ...(tokens.body as { access_token: string; refresh_token: string; scope: string; expires_in: number }),
+  };
 }

@@ -45,7 +45,11 @@ export class ResponseChecker {
     const problems: string[] = [];
     if (!headers.get('x-request-id')) problems.push(`${where}: no X-Request-Id header`);
     const listed = operation.responses[String(status)];
-    if (!listed) return [...problems, `${where}: status not in the document (lists ${Object.keys(operation.responses).join(', ')}); body ${JSON.stringify(body)?.slice(0, 300)}`];
+    if (!listed)
+      return [
+        ...problems,
+        `${where}: status not in the document (lists ${Object.keys(operation.responses).join(', ')}); body ${JSON.stringify(body)?.slice(0, 300)}`,
+      ];
     // A shared response (components.responses) or the operation's own.
     const at = listed.$ref
       ? `openapi${String(listed.$ref)}`
@@ -60,8 +64,12 @@ export class ResponseChecker {
       this.compiled.set(pointer, validate);
     }
     if (!validate(body)) {
-      const errors = (validate.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
-      problems.push(`${where}: body does not match the document: ${errors.join('; ')}; body ${JSON.stringify(body).slice(0, 500)}`);
+      const errors = (validate.errors ?? [])
+        .slice(0, 5)
+        .map((e) => `${e.instancePath || '(root)'} ${e.message} ${JSON.stringify(e.params)}`);
+      problems.push(
+        `${where}: body does not match the document: ${errors.join('; ')}; body ${JSON.stringify(body).slice(0, 500)}`,
+      );
     }
     // A shared error response lists every code of its status; the operation lists the ones it can answer.
     const codes = operation['x-error-codes']?.[String(status)] as string[] | undefined;

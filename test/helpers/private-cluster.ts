@@ -33,14 +33,43 @@ export async function startPrivateCluster(masters = 3): Promise<PrivateCluster> 
       const [port, busPort] = await twoFreePorts(used);
       used.push(port, busPort);
       ports.push(port);
-      const args = ['--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
-        '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--dir', dir, '--save', '', '--appendonly', 'no'];
+      const args = [
+        '--port',
+        String(port),
+        '--cluster-port',
+        String(busPort),
+        '--bind',
+        '127.0.0.1',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        join(dir, `nodes-${port}.conf`),
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+      ];
       children.push(spawn('redis-server', args, { stdio: 'ignore' }));
     }
-    await Promise.all(ports.map((p) => waitUntil(() => redisAnswers(`redis://127.0.0.1:${p}`), 10_000, `cluster node ${p} to answer`)));
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '0', '--cluster-yes']);
+    await Promise.all(
+      ports.map((p) => waitUntil(() => redisAnswers(`redis://127.0.0.1:${p}`), 10_000, `cluster node ${p} to answer`)),
+    );
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((p) => `127.0.0.1:${p}`),
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
     // Every node must agree the cluster is ok (slots assigned and gossip settled) before clients use it.
-    await waitUntil(async () => (await Promise.all(ports.map(clusterStateOk))).every(Boolean), 15_000, 'cluster_state:ok on every node');
+    await waitUntil(
+      async () => (await Promise.all(ports.map(clusterStateOk))).every(Boolean),
+      15_000,
+      'cluster_state:ok on every node',
+    );
   } catch (err) {
     await destroy();
     throw err;
@@ -75,7 +104,11 @@ function run(cmd: string, args: string[]): Promise<void> {
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} ${args.slice(0, 2).join(' ')} exited ${code}: ${stderr.trim()}`))));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${cmd} ${args.slice(0, 2).join(' ')} exited ${code}: ${stderr.trim()}`)),
+    );
   });
 }
 

@@ -27,7 +27,9 @@ const bindir = () => execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' 
 
 function asServerUser(command: string, args: string[]): void {
   const root = process.getuid?.() === 0;
-  const res = root ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' }) : spawnSync(command, args, { encoding: 'utf8' });
+  const res = root
+    ? spawnSync('runuser', ['-u', 'postgres', '--', command, ...args], { encoding: 'utf8' })
+    : spawnSync(command, args, { encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`${command} failed: ${res.stderr || res.stdout}`);
 }
 
@@ -43,7 +45,16 @@ export async function startPrivatePostgres(settings: Record<string, string> = {}
   asServerUser(join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const base = `postgres://postgres@127.0.0.1:${port}`;
   const start = async () => {
-    asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} ${serverSettings({ listen_addresses: '127.0.0.1', fsync: 'off', ...settings })}`, 'start']);
+    asServerUser(join(bin, 'pg_ctl'), [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'log'),
+      '-w',
+      '-o',
+      `-p ${port} -k ${dir} ${serverSettings({ listen_addresses: '127.0.0.1', fsync: 'off', ...settings })}`,
+      'start',
+    ]);
     await waitUntil(() => canConnect(`${base}/postgres`), 15_000, 'the private Postgres to answer');
   };
   await start();

@@ -31,7 +31,10 @@ export function encodeRequest(req: RawRequest): Buffer {
   if (!has('host')) headers.unshift(['Host', 'localhost']);
   if (body && req.chunkSize) headers.push(['Transfer-Encoding', 'chunked']);
   else if (body && !has('content-length')) headers.push(['Content-Length', String(body.length)]);
-  const head = Buffer.from(`${req.method} ${req.target} HTTP/1.1\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`, 'latin1');
+  const head = Buffer.from(
+    `${req.method} ${req.target} HTTP/1.1\r\n${headers.map(([n, v]) => `${n}: ${v}\r\n`).join('')}\r\n`,
+    'latin1',
+  );
   if (!body) return head;
   if (!req.chunkSize) return Buffer.concat([head, body]);
   const parts: Buffer[] = [head];

@@ -12,7 +12,10 @@ export interface Received {
   path: string;
 }
 
-export type Responder = (req: Received, index: number) => { status?: number; headers?: Record<string, string>; body?: string | Buffer; stallMs?: number } | void;
+export type Responder = (
+  req: Received,
+  index: number,
+) => { status?: number; headers?: Record<string, string>; body?: string | Buffer; stallMs?: number } | void;
 
 export interface Receiver {
   url: string;
@@ -36,7 +39,10 @@ export async function startReceiver(respond: Responder = () => undefined): Promi
     waitFor(n, timeoutMs = 10_000) {
       if (received.length >= n) return Promise.resolve(received);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${n} requests`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`receiver got ${received.length} of ${n} requests`)),
+          timeoutMs,
+        );
         waiters.push({ n, resolve: () => (clearTimeout(timer), resolve(received)) });
       });
     },
@@ -85,7 +91,11 @@ export async function startReceiver(respond: Responder = () => undefined): Promi
 }
 
 /** Polls `check` until it returns a truthy value (or throws after timeoutMs). */
-export async function waitUntil<T>(check: () => Promise<T> | T, timeoutMs = 10_000, what = 'condition'): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
+export async function waitUntil<T>(
+  check: () => Promise<T> | T,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -49,7 +49,9 @@ export const seedWebhookSql = (expr: string): string => `('wh_seed' || lpad((${e
 
 /** Accounts and their subscriptions (every one subscribed to message.received). */
 export async function seedAccounts(deps: Deps, accounts: number, webhooks: number): Promise<void> {
-  await deps.db.raw(`INSERT INTO accounts (id, name) SELECT ${seedAccountSql('a')}, 'Seed ' || a FROM generate_series(0, ${accounts - 1}) a`);
+  await deps.db.raw(
+    `INSERT INTO accounts (id, name) SELECT ${seedAccountSql('a')}, 'Seed ' || a FROM generate_series(0, ${accounts - 1}) a`,
+  );
   await deps.db.raw(`INSERT INTO webhooks (id, account_id, url, events, secret_sealed)
     SELECT ${seedWebhookSql('w')}, ${seedAccountSql(`w % ${accounts}`)}, 'https://hooks.example.com/switchboard/' || w, '{message.received}', 'v1.a.b.c'
       FROM generate_series(0, ${webhooks - 1}) w`);
@@ -66,9 +68,11 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
 
   const stepMs = (s.to.getTime() - s.from.getTime()) / rows;
   const hot = Math.max(1, Math.floor(webhooks / 5));
-  const webhookOf = (g: string) => (s.skewed ? `(CASE WHEN ${g} % 5 < 4 THEN ${g} % ${hot} ELSE ${g} % ${webhooks} END)` : `(${g} % ${webhooks})`);
+  const webhookOf = (g: string) =>
+    s.skewed ? `(CASE WHEN ${g} % 5 < 4 THEN ${g} % ${hot} ELSE ${g} % ${webhooks} END)` : `(${g} % ${webhooks})`;
   const from = s.from.toISOString();
-  const at = (g: string) => `date_trunc('milliseconds', '${from}'::timestamptz + (${rows} - ${g}) * interval '${stepMs} milliseconds')`;
+  const at = (g: string) =>
+    `date_trunc('milliseconds', '${from}'::timestamptz + (${rows} - ${g}) * interval '${stepMs} milliseconds')`;
   const payload =
     s.payload === 'message'
       ? `jsonb_build_object('id', 'msg_' || lpad(g::text, 20, '0'), 'agentId', 'agt_' || lpad((g % 997)::text, 20, '0'),
@@ -80,7 +84,9 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
       : `'{"n":1}'::jsonb`;
   // The status of delivery g: a hash of g, so that statuses are spread over every day and subscription.
   const roll = `abs(hashint8(g) % 100)`;
-  const pending = s.pendingSince ? `(${roll} = 0 AND e.created_at >= '${s.pendingSince.toISOString()}'::timestamptz)` : `(${roll} = 0)`;
+  const pending = s.pendingSince
+    ? `(${roll} = 0 AND e.created_at >= '${s.pendingSince.toISOString()}'::timestamptz)`
+    : `(${roll} = 0)`;
   const due = `now() + interval '${s.pendingDueInMs ?? 3600_000} milliseconds'`;
 
   for (let day = first; day.getTime() <= last.getTime(); day = new Date(day.getTime() + DAY_MS)) {

@@ -44,7 +44,10 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
     await migrator.destroy();
   } else {
     const template = new URL(templateUrl).pathname.slice(1);
-    await adminQuery(templateUrl, `CREATE DATABASE ${pg.escapeIdentifier(dbName)} TEMPLATE ${pg.escapeIdentifier(template)}`);
+    await adminQuery(
+      templateUrl,
+      `CREATE DATABASE ${pg.escapeIdentifier(dbName)} TEMPLATE ${pg.escapeIdentifier(template)}`,
+    );
     dbUrl.pathname = `/${dbName}`;
   }
 
@@ -105,7 +108,8 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
       await deleteKeys(cleaner, `${config.bullmqPrefix}:*`);
       cleaner.disconnect();
       await db.destroy();
-      if (!opts.databaseUrl) await adminQuery(templateUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
+      if (!opts.databaseUrl)
+        await adminQuery(templateUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
     },
   };
 }

@@ -10,8 +10,10 @@ export function verifySwitchboardSignature(r: Received, secret: string): boolean
   const ts = Number(parts.find((p) => p.startsWith('t='))?.slice(2));
   if (!ts || Math.abs(Date.now() / 1000 - ts) > 300) return false;
   const expected = Buffer.from(createHmac('sha256', secret).update(`${ts}.${r.raw}`).digest('hex'));
-  return parts.filter((p) => p.startsWith('v1=')).some((p) => {
-    const got = Buffer.from(p.slice(3));
-    return got.length === expected.length && timingSafeEqual(got, expected);
-  });
+  return parts
+    .filter((p) => p.startsWith('v1='))
+    .some((p) => {
+      const got = Buffer.from(p.slice(3));
+      return got.length === expected.length && timingSafeEqual(got, expected);
+    });
 }

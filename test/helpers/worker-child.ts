@@ -19,7 +19,9 @@ export function childEnv(t: TestContext, env: Env): NodeJS.ProcessEnv {
     LOG_LEVEL: 'silent',
     DATABASE_URL: config.database.url,
     // Empty means unset: a REDIS_URL inherited from the shell must not meet REDIS_CLUSTER_NODES.
-    ...(config.redis.clusterNodes ? { REDIS_URL: '', REDIS_CLUSTER_NODES: describeRedis(config.redis) } : { REDIS_URL: config.redis.url }),
+    ...(config.redis.clusterNodes
+      ? { REDIS_URL: '', REDIS_CLUSTER_NODES: describeRedis(config.redis) }
+      : { REDIS_URL: config.redis.url }),
     BULLMQ_PREFIX: config.bullmqPrefix,
     APP_SECRET: config.appSecret,
   };

@@ -13,10 +13,17 @@ afterAll(() => t.close());
 
 describe('signup and login', () => {
   it('signs up an owner with 1,000 credits and a 12 h session stored only as a hash', async () => {
-    const res = await api.post('/v1/auth/signup', { body: { accountName: 'Acme', email: 'Founder@Example.com', password: 'long enough pw' } });
+    const res = await api.post('/v1/auth/signup', {
+      body: { accountName: 'Acme', email: 'Founder@Example.com', password: 'long enough pw' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.user).toMatchObject({ email: 'founder@example.com', role: 'owner' });
-    expect(res.body.account).toMatchObject({ name: 'Acme', creditsBalance: 1000, plan: 'free', agentKeyMinting: 'admins' });
+    expect(res.body.account).toMatchObject({
+      name: 'Acme',
+      creditsBalance: 1000,
+      plan: 'free',
+      agentKeyMinting: 'admins',
+    });
     expect(res.body.account.id).toMatch(/^acct_/);
     const { token, expiresAt } = res.body.session;
     expect(token).toMatch(/^ca_sess_[0-9A-Za-z]{40}$/);
@@ -38,11 +45,15 @@ describe('signup and login', () => {
     const fields = missing.body.error.details.fields.map((f: { field: string }) => f.field);
     expect(fields).toEqual(expect.arrayContaining(['accountName', 'password']));
 
-    const wrongType = await api.post('/v1/auth/signup', { body: { accountName: 42, email: 'y@example.com', password: 'long enough pw' } });
+    const wrongType = await api.post('/v1/auth/signup', {
+      body: { accountName: 42, email: 'y@example.com', password: 'long enough pw' },
+    });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error.details.fields[0].field).toBe('accountName');
 
-    const short = await api.post('/v1/auth/signup', { body: { accountName: 'A', email: 'z@example.com', password: 'short' } });
+    const short = await api.post('/v1/auth/signup', {
+      body: { accountName: 'A', email: 'z@example.com', password: 'short' },
+    });
     expect(short.status).toBe(400);
     expect(short.body.error.details.fields[0]).toMatchObject({ field: 'password' });
     expect(await t.deps.db('users').where({ email: 'z@example.com' })).toHaveLength(0);
@@ -50,7 +61,9 @@ describe('signup and login', () => {
 
   it('rejects a duplicate email (any case) with 409 and creates no second account', async () => {
     const before = await t.deps.db('accounts').count<{ count: number }[]>({ count: '*' });
-    const dup = await api.post('/v1/auth/signup', { body: { accountName: 'Other', email: 'FOUNDER@example.com', password: 'long enough pw' } });
+    const dup = await api.post('/v1/auth/signup', {
+      body: { accountName: 'Other', email: 'FOUNDER@example.com', password: 'long enough pw' },
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('conflict');
     const after = await t.deps.db('accounts').count<{ count: number }[]>({ count: '*' });
@@ -58,8 +71,12 @@ describe('signup and login', () => {
   });
 
   it('answers a wrong password and an unknown email with the same 401', async () => {
-    const wrong = await api.post('/v1/auth/login', { body: { email: 'founder@example.com', password: 'not the password' } });
-    const unknown = await api.post('/v1/auth/login', { body: { email: 'nobody@example.com', password: 'not the password' } });
+    const wrong = await api.post('/v1/auth/login', {
+      body: { email: 'founder@example.com', password: 'not the password' },
+    });
+    const unknown = await api.post('/v1/auth/login', {
+      body: { email: 'nobody@example.com', password: 'not the password' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body.error.code).toBe(unknown.body.error.code);
@@ -68,7 +85,9 @@ describe('signup and login', () => {
   });
 
   it('logs in and out; the logged-out token stops working at once', async () => {
-    const login = await api.post('/v1/auth/login', { body: { email: 'founder@example.com', password: 'long enough pw' } });
+    const login = await api.post('/v1/auth/login', {
+      body: { email: 'founder@example.com', password: 'long enough pw' },
+    });
     expect(login.status).toBe(200);
     const token = login.body.session.token;
     expect((await api.get('/v1/account', { token })).status).toBe(200);
@@ -80,7 +99,10 @@ describe('signup and login', () => {
 
   it('rejects an expired session with session_expired', async () => {
     const owner = await signupAccount(api);
-    await t.deps.db('sessions').where({ user_id: owner.userId }).update({ expires_at: new Date(Date.now() - 1000) });
+    await t.deps
+      .db('sessions')
+      .where({ user_id: owner.userId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     const res = await api.get('/v1/account', { token: owner.token });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('session_expired');
@@ -97,19 +119,29 @@ describe('signup and login', () => {
 describe('team and account policy', () => {
   it('lets an owner add members and admins, and forbids members from admin actions', async () => {
     const owner = await signupAccount(api);
-    const add = await api.post('/v1/team/members', { token: owner.token, body: { email: 'member@acme.test', password: 'member password', role: 'member' } });
+    const add = await api.post('/v1/team/members', {
+      token: owner.token,
+      body: { email: 'member@acme.test', password: 'member password', role: 'member' },
+    });
     expect(add.status).toBe(201);
     expect(add.body).toMatchObject({ email: 'member@acme.test', role: 'member', accountId: owner.accountId });
 
     const list = await api.get('/v1/team/members', { token: owner.token });
-    expect(list.body.data.map((u: { email: string }) => u.email).sort()).toEqual(['member@acme.test', owner.email].sort());
+    expect(list.body.data.map((u: { email: string }) => u.email).sort()).toEqual(
+      ['member@acme.test', owner.email].sort(),
+    );
     expect(list.body).toMatchObject({ hasMore: false, nextCursor: null });
 
-    const memberLogin = await api.post('/v1/auth/login', { body: { email: 'member@acme.test', password: 'member password' } });
+    const memberLogin = await api.post('/v1/auth/login', {
+      body: { email: 'member@acme.test', password: 'member password' },
+    });
     const memberToken = memberLogin.body.session.token;
     for (const res of [
       await api.get('/v1/team/members', { token: memberToken }),
-      await api.post('/v1/team/members', { token: memberToken, body: { email: 'x@acme.test', password: 'member password', role: 'admin' } }),
+      await api.post('/v1/team/members', {
+        token: memberToken,
+        body: { email: 'x@acme.test', password: 'member password', role: 'admin' },
+      }),
       await api.patch('/v1/account', { token: memberToken, body: { agentKeyMinting: 'account_keys' } }),
     ]) {
       expect(res.status).toBe(403);
@@ -134,7 +166,10 @@ describe('team and account policy', () => {
   it('pages lists with a cursor and rejects a forged cursor', async () => {
     const owner = await signupAccount(api);
     for (let i = 0; i < 3; i++) {
-      await api.post('/v1/team/members', { token: owner.token, body: { email: `p${i}-${owner.accountId}@acme.test`, password: 'member password', role: 'member' } });
+      await api.post('/v1/team/members', {
+        token: owner.token,
+        body: { email: `p${i}-${owner.accountId}@acme.test`, password: 'member password', role: 'member' },
+      });
     }
     const first = await api.get('/v1/team/members?limit=2', { token: owner.token });
     expect(first.body.data).toHaveLength(2);
@@ -157,7 +192,9 @@ describe('with SIGNUP_ENABLED=false', () => {
   afterAll(() => closed.close());
 
   it('refuses sign-up with 403 signup_disabled and creates nothing', async () => {
-    const res = await client(closed.url).post('/v1/auth/signup', { body: { accountName: 'Nope', email: 'nope@example.com', password: 'long enough pw' } });
+    const res = await client(closed.url).post('/v1/auth/signup', {
+      body: { accountName: 'Nope', email: 'nope@example.com', password: 'long enough pw' },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('signup_disabled');
     expect(await closed.deps.db('accounts')).toHaveLength(0);

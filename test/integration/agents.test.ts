@@ -7,7 +7,13 @@ let api: Client;
 let owner: Awaited<ReturnType<typeof signupAccount>>;
 
 const eventsOf = (accountId: string, type?: string) =>
-  t.deps.db('events').where({ account_id: accountId }).modify((q) => { if (type) q.andWhere({ type }); }).orderBy('created_at');
+  t.deps
+    .db('events')
+    .where({ account_id: accountId })
+    .modify((q) => {
+      if (type) q.andWhere({ type });
+    })
+    .orderBy('created_at');
 
 beforeAll(async () => {
   t = await createTestContext();
@@ -18,7 +24,10 @@ afterAll(() => t.close());
 
 describe('agents', () => {
   it('creates, lists and reads an agent', async () => {
-    const created = await api.post('/v1/agents', { token: owner.token, body: { name: 'Support', config: { autoReply: 'Hello!' } } });
+    const created = await api.post('/v1/agents', {
+      token: owner.token,
+      body: { name: 'Support', config: { autoReply: 'Hello!' } },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'Support', status: 'active', config: { autoReply: 'Hello!' } });
     expect(created.body.id).toMatch(/^agt_/);
@@ -31,9 +40,15 @@ describe('agents', () => {
   });
 
   it('merge-patches config (RFC 7396), changes name and status, and emits agent.updated once per change', async () => {
-    const { body: agent } = await api.post('/v1/agents', { token: owner.token, body: { name: 'A', config: { autoReply: 'x', tone: { formal: true, emoji: false } } } });
+    const { body: agent } = await api.post('/v1/agents', {
+      token: owner.token,
+      body: { name: 'A', config: { autoReply: 'x', tone: { formal: true, emoji: false } } },
+    });
     const before = (await eventsOf(owner.accountId, 'agent.updated')).length;
-    const res = await api.patch(`/v1/agents/${agent.id}`, { token: owner.token, body: { name: 'B', status: 'paused', config: { tone: { emoji: null, lang: 'en' }, autoReply: null } } });
+    const res = await api.patch(`/v1/agents/${agent.id}`, {
+      token: owner.token,
+      body: { name: 'B', status: 'paused', config: { tone: { emoji: null, lang: 'en' }, autoReply: null } },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'B', status: 'paused', config: { tone: { formal: true, lang: 'en' } } });
     expect(res.body.config).not.toHaveProperty('autoReply');
@@ -42,7 +57,10 @@ describe('agents', () => {
     expect(events.at(-1)!.payload).toMatchObject({ id: agent.id, name: 'B', status: 'paused' });
 
     // The same values again change nothing and emit nothing.
-    const same = await api.patch(`/v1/agents/${agent.id}`, { token: owner.token, body: { name: 'B', config: { tone: { lang: 'en' } } } });
+    const same = await api.patch(`/v1/agents/${agent.id}`, {
+      token: owner.token,
+      body: { name: 'B', config: { tone: { lang: 'en' } } },
+    });
     expect(same.status).toBe(200);
     expect((await eventsOf(owner.accountId, 'agent.updated')).length).toBe(before + 1);
   });
@@ -50,7 +68,17 @@ describe('agents', () => {
   it('rejects bad bodies with 400 and writes no event', async () => {
     const { body: agent } = await api.post('/v1/agents', { token: owner.token, body: { name: 'C' } });
     const before = (await eventsOf(owner.accountId)).length;
-    for (const body of [{ config: 'text' }, { config: [1, 2] }, { config: null }, { status: 'sleeping' }, { name: '' }, {}, { name: 'x', extra: 1 }, { config: { runtime: { type: 'ftp' } } }, { config: { runtime: { type: 'http', url: 'file:///etc/passwd' } } }]) {
+    for (const body of [
+      { config: 'text' },
+      { config: [1, 2] },
+      { config: null },
+      { status: 'sleeping' },
+      { name: '' },
+      {},
+      { name: 'x', extra: 1 },
+      { config: { runtime: { type: 'ftp' } } },
+      { config: { runtime: { type: 'http', url: 'file:///etc/passwd' } } },
+    ]) {
       const res = await api.patch(`/v1/agents/${agent.id}`, { token: owner.token, body });
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
@@ -60,14 +88,16 @@ describe('agents', () => {
     expect((await eventsOf(owner.accountId)).length).toBe(before);
   });
 
-  it('answers 404 for unknown ids and for another account\'s agent', async () => {
+  it("answers 404 for unknown ids and for another account's agent", async () => {
     const { body: agent } = await api.post('/v1/agents', { token: owner.token, body: { name: 'Mine' } });
     const other = await signupAccount(api, 'Other');
     expect((await api.get('/v1/agents/agt_doesnotexist', { token: owner.token })).status).toBe(404);
     const foreign = await api.get(`/v1/agents/${agent.id}`, { token: other.token });
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
-    expect((await api.patch(`/v1/agents/${agent.id}`, { token: other.token, body: { name: 'stolen' } })).status).toBe(404);
+    expect((await api.patch(`/v1/agents/${agent.id}`, { token: other.token, body: { name: 'stolen' } })).status).toBe(
+      404,
+    );
     expect((await api.get('/v1/agents', { token: other.token })).body.data).toEqual([]);
     expect((await api.get(`/v1/agents/${agent.id}`, { token: owner.token })).body.name).toBe('Mine');
   });

@@ -43,7 +43,13 @@ describe('secrets that are not keys of ours', () => {
   });
 
   it('rejects malformed secrets', async () => {
-    for (const bad of ['ca_acct_', 'ca_acct_hello', 'ca_acct_' + '!'.repeat(38), 'ca_agt_' + key.slice(8).replace(/./, '_'), 'garbage']) {
+    for (const bad of [
+      'ca_acct_',
+      'ca_acct_hello',
+      'ca_acct_' + '!'.repeat(38),
+      'ca_agt_' + key.slice(8).replace(/./, '_'),
+      'garbage',
+    ]) {
       await expectRejected(bad, 401, 'invalid_credential');
     }
   });
@@ -71,7 +77,13 @@ describe('secrets that are not keys of ours', () => {
     t.deps.db.on('query', listener);
     try {
       const last = key.at(-1) === 'a' ? 'b' : 'a';
-      for (const bad of ['ca_acct_hello', key.slice(0, -1), key.slice(0, -1) + last, key + 'A', 'ca_agt_' + '0'.repeat(38)]) {
+      for (const bad of [
+        'ca_acct_hello',
+        key.slice(0, -1),
+        key.slice(0, -1) + last,
+        key + 'A',
+        'ca_agt_' + '0'.repeat(38),
+      ]) {
         await expectRejected(bad, 401, 'invalid_credential');
       }
     } finally {
@@ -94,7 +106,9 @@ describe('secrets that are not keys of ours', () => {
     const none = await api.get('/v1/account');
     expect(none.status).toBe(401);
     expect(none.body.error.code).toBe('missing_credential');
-    const basic = await api.get('/v1/account', { headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}` } });
+    const basic = await api.get('/v1/account', {
+      headers: { authorization: `Basic ${Buffer.from(key).toString('base64')}` },
+    });
     expect(basic.body.error.code).toBe('missing_credential');
   });
 });
@@ -135,7 +149,9 @@ describe('key lifecycle on the request path', () => {
   });
 
   it('rejects an expired key by time alone (before any sweep) with 401 key_expired', async () => {
-    const { id, key } = await createAccountKey(api, owner.token, { expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const { id, key } = await createAccountKey(api, owner.token, {
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect((await api.get('/v1/account', { token: key })).status).toBe(200);
     await updateKeyRow(t, id, { expires_at: new Date(Date.now() - 1) });
     expect((await t.deps.db('api_keys').where({ id }).first()).status).toBe('active');
@@ -185,7 +201,9 @@ describe('cached key rows on a second instance', () => {
 
     const current = (await api.post(`/v1/api_keys/${id}/rotate`, { token: owner.token })).body.key;
     expect((await api2.get('/v1/account', { token: current })).status).toBe(200);
-    expect((await api.patch(`/v1/api_keys/${id}`, { token: owner.token, body: { allowedIps: ['203.0.113.1'] } })).status).toBe(200);
+    expect(
+      (await api.patch(`/v1/api_keys/${id}`, { token: owner.token, body: { allowedIps: ['203.0.113.1'] } })).status,
+    ).toBe(200);
     expect((await api2.get('/v1/account', { token: current })).body.error.code).toBe('ip_not_allowed');
     expect((await api.patch(`/v1/api_keys/${id}`, { token: owner.token, body: { allowedIps: [] } })).status).toBe(200);
     expect((await api2.get('/v1/account', { token: current })).status).toBe(200);
@@ -229,8 +247,13 @@ describe('source IP restrictions', () => {
       const api2 = client(t2.url);
       const o = await signupAccount(api2);
       const { key } = await createAccountKey(api2, o.token, { allowedIps: ['203.0.113.5'] });
-      expect((await api2.get('/v1/account', { token: key, headers: { 'x-forwarded-for': '203.0.113.5' } })).status).toBe(200);
-      const spoofed = await api2.get('/v1/account', { token: key, headers: { 'x-forwarded-for': '203.0.113.5, 198.51.100.1' } });
+      expect(
+        (await api2.get('/v1/account', { token: key, headers: { 'x-forwarded-for': '203.0.113.5' } })).status,
+      ).toBe(200);
+      const spoofed = await api2.get('/v1/account', {
+        token: key,
+        headers: { 'x-forwarded-for': '203.0.113.5, 198.51.100.1' },
+      });
       expect(spoofed.status).toBe(403);
     } finally {
       await t2.close();
@@ -239,7 +262,10 @@ describe('source IP restrictions', () => {
 
   it('rejects invalid CIDRs and addresses at creation and on edit with 400, listing the entry', async () => {
     for (const bad of ['10.0.0.0/33', '1.2.3', '300.1.1.1', '2001:db8::/129', 'example.com', '10.0.0.0/']) {
-      const res = await api.post('/v1/api_keys', { token: owner.token, body: { name: 'ip', allowedIps: ['127.0.0.1', bad] } });
+      const res = await api.post('/v1/api_keys', {
+        token: owner.token,
+        body: { name: 'ip', allowedIps: ['127.0.0.1', bad] },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.details.fields[0].field).toBe('allowedIps.1');
     }
@@ -250,13 +276,22 @@ describe('source IP restrictions', () => {
   });
 
   it('rejects expiresAt in the past or now, at creation and on edit', async () => {
-    const past = await api.post('/v1/api_keys', { token: owner.token, body: { name: 'old', expiresAt: new Date(Date.now() - 1000).toISOString() } });
+    const past = await api.post('/v1/api_keys', {
+      token: owner.token,
+      body: { name: 'old', expiresAt: new Date(Date.now() - 1000).toISOString() },
+    });
     expect(past.status).toBe(400);
     expect(past.body.error.details.fields[0].field).toBe('expiresAt');
-    const notDate = await api.post('/v1/api_keys', { token: owner.token, body: { name: 'old', expiresAt: 'tomorrow' } });
+    const notDate = await api.post('/v1/api_keys', {
+      token: owner.token,
+      body: { name: 'old', expiresAt: 'tomorrow' },
+    });
     expect(notDate.status).toBe(400);
     const { id } = await createAccountKey(api, owner.token);
-    const patch = await api.patch(`/v1/api_keys/${id}`, { token: owner.token, body: { expiresAt: '2001-01-01T00:00:00Z' } });
+    const patch = await api.patch(`/v1/api_keys/${id}`, {
+      token: owner.token,
+      body: { expiresAt: '2001-01-01T00:00:00Z' },
+    });
     expect(patch.status).toBe(400);
   });
 });
@@ -267,7 +302,11 @@ describe('per-agent keys stay inside their agent', () => {
   let foreignAgentId: string;
 
   beforeAll(async () => {
-    agentKey = (await createAgentKey(api, owner.token, agentId, { scopes: ['agent:config:read', 'agent:config:write', 'agent:trigger'] })).key;
+    agentKey = (
+      await createAgentKey(api, owner.token, agentId, {
+        scopes: ['agent:config:read', 'agent:config:write', 'agent:trigger'],
+      })
+    ).key;
     otherAgentId = await createAgent(t, owner.accountId, 'Sales bot');
     const stranger = await signupAccount(api, 'Stranger');
     foreignAgentId = await createAgent(t, stranger.accountId, 'Foreign bot');
@@ -279,9 +318,12 @@ describe('per-agent keys stay inside their agent', () => {
     expect(res.body.id).toBe(agentId);
   });
 
-  it('gets 403 agent_forbidden on another agent of its account and on another account\'s agent', async () => {
+  it("gets 403 agent_forbidden on another agent of its account and on another account's agent", async () => {
     for (const id of [otherAgentId, foreignAgentId, 'agt_doesnotexist']) {
-      for (const res of [await api.get(`/v1/agents/${id}`, { token: agentKey }), await api.patch(`/v1/agents/${id}`, { token: agentKey, body: { config: { a: 1 } } })]) {
+      for (const res of [
+        await api.get(`/v1/agents/${id}`, { token: agentKey }),
+        await api.patch(`/v1/agents/${id}`, { token: agentKey, body: { config: { a: 1 } } }),
+      ]) {
         expect(res.status).toBe(403);
         expect(res.body.error.code).toBe('agent_forbidden');
       }
@@ -310,16 +352,32 @@ describe('per-agent keys stay inside their agent', () => {
       if (access.kind === 'public') continue;
       const [method, path] = route.split(' ') as [string, string];
       const opensToAgent = (access.kind === 'scope' && access.agentScope) || access.kind === 'agentKey';
-      const agentParam = access.kind === 'scope' ? access.agentParam : access.kind === 'agentKey' ? access.param : undefined;
+      const agentParam =
+        access.kind === 'scope' ? access.agentParam : access.kind === 'agentKey' ? access.param : undefined;
       // Account routes: even this key's own agent id in every parameter does not open them.
       // Per-agent routes: the agent parameter names another agent of the same account.
-      const url = path.replace(/:(\w+)/g, (_, name: string) => (opensToAgent && name === agentParam ? otherAgentId : agentId));
+      const url = path.replace(/:(\w+)/g, (_, name: string) =>
+        opensToAgent && name === agentParam ? otherAgentId : agentId,
+      );
       const hasBody = method !== 'GET' && method !== 'DELETE';
       const res = await api[method.toLowerCase() as 'get'](url, { token: agentKey, ...(hasBody ? { body: {} } : {}) });
-      expect({ route, status: res.status, code: res.body?.error?.code }).toEqual({ route, status: 403, code: 'agent_forbidden' });
+      expect({ route, status: res.status, code: res.body?.error?.code }).toEqual({
+        route,
+        status: 403,
+        code: 'agent_forbidden',
+      });
       checked.push(route);
     }
-    expect(checked).toEqual(expect.arrayContaining(['GET /v1/api_keys', 'POST /v1/api_keys', 'GET /v1/billing', 'GET /v1/logs', 'POST /v1/mcp', 'GET /v1/agents']));
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'GET /v1/api_keys',
+        'POST /v1/api_keys',
+        'GET /v1/billing',
+        'GET /v1/logs',
+        'POST /v1/mcp',
+        'GET /v1/agents',
+      ]),
+    );
   });
 
   it('cannot be widened by the body: another agent, keyType account, account scopes, * or write:api_keys', async () => {
@@ -335,7 +393,10 @@ describe('per-agent keys stay inside their agent', () => {
       [{ scopes: ['agent:*'] }, 400, 'invalid_scope'],
     ];
     for (const [extra, status, code] of attempts) {
-      const res = await api.post(`/v1/agents/${agentId}/api-keys`, { token: owner.token, body: { name: 'wide', ...extra } });
+      const res = await api.post(`/v1/agents/${agentId}/api-keys`, {
+        token: owner.token,
+        body: { name: 'wide', ...extra },
+      });
       expect({ extra, status: res.status, code: res.body.error?.code }).toEqual({ extra, status, code });
     }
     const after = await t.deps.db('api_keys').count<{ count: number }[]>({ count: '*' });

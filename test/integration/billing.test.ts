@@ -20,12 +20,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const principalOf = async (token: string): Promise<Principal> => (await resolveCredential(t.deps, token, { ip: '127.0.0.1' })).principal;
+const principalOf = async (token: string): Promise<Principal> =>
+  (await resolveCredential(t.deps, token, { ip: '127.0.0.1' })).principal;
 
 /** One charge in its own transaction, as a money-spending route does it; resolves to the error code or 'ok'. */
 async function charge(principal: Principal, amount: number, reason = 'agent.trigger'): Promise<string> {
   try {
-    await transactWithEvents(t.deps, principal.accountId, (trx, emit) => chargeCredits(t.deps, trx, emit, principal, amount, reason));
+    await transactWithEvents(t.deps, principal.accountId, (trx, emit) =>
+      chargeCredits(t.deps, trx, emit, principal, amount, reason),
+    );
     return 'ok';
   } catch (err) {
     if (err instanceof AppError) return err.code;
@@ -33,10 +36,11 @@ async function charge(principal: Principal, amount: number, reason = 'agent.trig
   }
 }
 
-const balanceOf = async (accountId: string) => (await t.deps.db('accounts').where({ id: accountId }).first()).credits_balance as number;
+const balanceOf = async (accountId: string) =>
+  (await t.deps.db('accounts').where({ id: accountId }).first()).credits_balance as number;
 
 describe('GET /v1/billing and POST /v1/billing/credits', () => {
-  it('shows plan, balance (1,000 at signup) and this month\'s usage; read:billing keys may read it', async () => {
+  it("shows plan, balance (1,000 at signup) and this month's usage; read:billing keys may read it", async () => {
     const owner = await signupAccount(api);
     const res = await api.get('/v1/billing', { token: owner.token });
     expect(res.status).toBe(200);
@@ -61,7 +65,10 @@ describe('GET /v1/billing and POST /v1/billing/credits', () => {
     const denied = await api.post('/v1/billing/credits', { token: key.key, body: { amount: 1 } });
     expect(denied.body.error.code).toBe('admin_session_required');
     const logs = (await api.get('/v1/logs', { token: owner.token })).body.data;
-    expect(logs.find((l: any) => l.action === 'billing.credits_added')).toMatchObject({ details: { amount: 250 }, ip: '127.0.0.1' });
+    expect(logs.find((l: any) => l.action === 'billing.credits_added')).toMatchObject({
+      details: { amount: 250 },
+      ip: '127.0.0.1',
+    });
     expect(await balanceOf(owner.accountId)).toBe(1250);
   });
 });
@@ -77,7 +84,10 @@ describe('chargeCredits', () => {
     expect((await api.get(`/v1/api_keys/${key.id}`, { token: owner.token })).body.spentCredits).toBe(6);
     const billing = (await api.get('/v1/billing', { token: owner.token })).body;
     expect(billing.usage.creditsUsed).toBe(6);
-    expect(billing.usage.byReason).toEqual([{ reason: 'agent.trigger', credits: 5, count: 1 }, { reason: 'message.email', credits: 1, count: 1 }]);
+    expect(billing.usage.byReason).toEqual([
+      { reason: 'agent.trigger', credits: 5, count: 1 },
+      { reason: 'message.email', credits: 1, count: 1 },
+    ]);
   });
 
   it('lets exactly 3 of 50 concurrent charges through a cap that allows 3; the rest are 402 spend_cap_exceeded', async () => {
@@ -113,13 +123,17 @@ describe('chargeCredits', () => {
   it('rate-limits uncapped keys by plan (free: 60 per window) with 429 and RateLimit headers; capped keys and sessions are not', async () => {
     const owner = await signupAccount(api);
     const uncapped = await principalOf((await createAccountKey(api, owner.token, { scopes: ['messages:send'] })).key);
-    const capped = await principalOf((await createAccountKey(api, owner.token, { scopes: ['messages:send'], spendCapCredits: 500 })).key);
+    const capped = await principalOf(
+      (await createAccountKey(api, owner.token, { scopes: ['messages:send'], spendCapCredits: 500 })).key,
+    );
     const session = await principalOf(owner.token);
     const first = await Promise.all(Array.from({ length: 60 }, () => charge(uncapped, 1)));
     expect(first.every((r) => r === 'ok')).toBe(true);
     let limited: AppError | undefined;
     try {
-      await transactWithEvents(t.deps, uncapped.accountId, (trx, emit) => chargeCredits(t.deps, trx, emit, uncapped, 1, 'message.email'));
+      await transactWithEvents(t.deps, uncapped.accountId, (trx, emit) =>
+        chargeCredits(t.deps, trx, emit, uncapped, 1, 'message.email'),
+      );
     } catch (err) {
       limited = err as AppError;
     }
@@ -151,12 +165,20 @@ describe('money-spending requests over HTTP (POST /v1/agents/:id/chat)', () => {
     const owner = await signupAccount(api);
     const agentId = await createAgent(t, owner.accountId, 'Chatty', { autoReply: 'hello' });
     const price = t.deps.config.prices.agentTrigger;
-    const key = await createAgentKey(api, owner.token, agentId, { scopes: ['agent:trigger'], spendCapCredits: price * 3 });
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => api.post(`/v1/agents/${agentId}/chat`, { token: key.key, body: { message: `hi ${i}` } })));
+    const key = await createAgentKey(api, owner.token, agentId, {
+      scopes: ['agent:trigger'],
+      spendCapCredits: price * 3,
+    });
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        api.post(`/v1/agents/${agentId}/chat`, { token: key.key, body: { message: `hi ${i}` } }),
+      ),
+    );
     expect(results.filter((r) => r.status === 202)).toHaveLength(3);
     const refused = results.filter((r) => r.status !== 202);
     expect(refused).toHaveLength(47);
-    for (const r of refused) expect({ status: r.status, code: r.body.error.code }).toEqual({ status: 402, code: 'spend_cap_exceeded' });
+    for (const r of refused)
+      expect({ status: r.status, code: r.body.error.code }).toEqual({ status: 402, code: 'spend_cap_exceeded' });
     expect((await api.get(`/v1/api_keys/${key.id}`, { token: owner.token })).body.spentCredits).toBe(price * 3);
     expect((await api.get('/v1/billing', { token: owner.token })).body.creditsBalance).toBe(1000 - price * 3);
   });
@@ -167,7 +189,11 @@ describe('money-spending requests over HTTP (POST /v1/agents/:id/chat)', () => {
     const key = await createAccountKey(api, owner.token, { scopes: ['trigger:agents'] });
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) {
-      const batch = await Promise.all(Array.from({ length: 10 }, () => api.post(`/v1/agents/${agentId}/chat`, { token: key.key, body: { message: 'hi' } })));
+      const batch = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          api.post(`/v1/agents/${agentId}/chat`, { token: key.key, body: { message: 'hi' } }),
+        ),
+      );
       statuses.push(...batch.map((r) => r.status));
     }
     expect(statuses.every((s) => s === 202)).toBe(true);
@@ -178,6 +204,8 @@ describe('money-spending requests over HTTP (POST /v1/agents/:id/chat)', () => {
     expect(limited.headers.get('ratelimit-limit')).toBe('60');
     expect(limited.headers.get('ratelimit-remaining')).toBe('0');
     expect(limited.headers.get('ratelimit-reset')).toBe(limited.headers.get('retry-after'));
-    expect((await api.get('/v1/billing', { token: owner.token })).body.creditsBalance).toBe(1000 - 60 * t.deps.config.prices.agentTrigger);
+    expect((await api.get('/v1/billing', { token: owner.token })).body.creditsBalance).toBe(
+      1000 - 60 * t.deps.config.prices.agentTrigger,
+    );
   });
 });

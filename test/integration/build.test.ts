@@ -12,7 +12,11 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; out: string }> {
+function run(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     const proc = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -31,9 +35,15 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-build-'));
   const { config } = t.deps;
   env = {
-    NODE_ENV: 'production', HOST: '127.0.0.1', LOG_FORMAT: 'json', DATABASE_URL: config.database.url,
-    REDIS_URL: config.redis.url, BULLMQ_PREFIX: config.bullmqPrefix, APP_SECRET: config.appSecret,
-    OPS_USERNAME: 'operator', OPS_PASSWORD: 'ops-password-123',
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    LOG_FORMAT: 'json',
+    DATABASE_URL: config.database.url,
+    REDIS_URL: config.redis.url,
+    BULLMQ_PREFIX: config.bullmqPrefix,
+    APP_SECRET: config.appSecret,
+    OPS_USERNAME: 'operator',
+    OPS_PASSWORD: 'ops-password-123',
   };
   const build = await run('npm', ['run', 'build']);
   expect(build.code, build.out).toBe(0);
@@ -54,7 +64,10 @@ describe('the compiled build', () => {
     try {
       const first = await node('migrate', { DATABASE_URL: fresh.toString() });
       expect(first.code, first.out).toBe(0);
-      const applied = first.out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l))
+      const applied = first.out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l))
         .find((r) => r.msg === 'migrations applied');
       // The names knex records are the .ts names, whichever form ran them.
       expect(applied.applied.length).toBeGreaterThan(10);

@@ -56,14 +56,19 @@ describe('the docs page over HTTP', () => {
   });
 
   it('serves each asset from the installed package with its type', async () => {
-    const types = ['text/css; charset=utf-8', 'text/javascript; charset=utf-8', 'text/javascript; charset=utf-8', 'image/png'];
+    const types = [
+      'text/css; charset=utf-8',
+      'text/javascript; charset=utf-8',
+      'text/javascript; charset=utf-8',
+      'image/png',
+    ];
     for (const [i, path] of ASSETS.entries()) {
       const res = await fetch(t.url + path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toBe(types[i]);
       expect((await res.arrayBuffer()).byteLength, path).toBeGreaterThan(100);
     }
-    expect(await (await fetch(`${t.url}/docs/init.js`)).text()).toContain("url: \"/openapi.json\"");
+    expect(await (await fetch(`${t.url}/docs/init.js`)).text()).toContain('url: "/openapi.json"');
     expect((await api.get('/docs/swagger-ui.js')).status).toBe(404);
     expect((await api.get('/docs/..%2fpackage.json')).status).toBe(404);
   });
@@ -72,7 +77,15 @@ describe('the docs page over HTTP', () => {
     const { config } = t.deps;
     const texts = await Promise.all(['/docs', '/docs/init.js'].map(async (p) => (await fetch(t.url + p)).text()));
     for (const text of texts) {
-      for (const value of [config.appSecret, OPS.OPS_PASSWORD, OPS.OPS_USERNAME, config.database.url, new URL(config.database.url).pathname.slice(1), config.redis.url, config.bullmqPrefix]) {
+      for (const value of [
+        config.appSecret,
+        OPS.OPS_PASSWORD,
+        OPS.OPS_USERNAME,
+        config.database.url,
+        new URL(config.database.url).pathname.slice(1),
+        config.redis.url,
+        config.bullmqPrefix,
+      ]) {
         expect(text).not.toContain(value);
       }
     }
@@ -93,7 +106,9 @@ describe('the docs page in a real browser', () => {
     const page = await browser.newPage();
     const problems: string[] = [];
     const elsewhere: string[] = [];
-    page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${msg.type()}: ${msg.text()}`); });
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') problems.push(`${msg.type()}: ${msg.text()}`);
+    });
     page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
     page.on('requestfailed', (req) => problems.push(`failed: ${req.url()}`));
     // As with no internet: any other origin is refused (and would be reported above).
@@ -109,14 +124,22 @@ describe('the docs page in a real browser', () => {
         await page.getByText(summary, { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
       }
       // Every path of the document is on the page, and every webhook (event) it describes.
-      const shown = (await page.locator('.opblock-summary-path').allInnerTexts()).map((p) => p.replace(/\u200b/g, '').trim());
-      expect(new Set(shown)).toEqual(new Set([...Object.keys(spec.body.paths), ...Object.keys(spec.body.webhooks ?? {})]));
+      const shown = (await page.locator('.opblock-summary-path').allInnerTexts()).map((p) =>
+        p.replace(/\u200b/g, '').trim(),
+      );
+      expect(new Set(shown)).toEqual(
+        new Set([...Object.keys(spec.body.paths), ...Object.keys(spec.body.webhooks ?? {})]),
+      );
       // "Try it out" calls the API from the page (CSP connect-src 'self'): GET /healthz answers 200.
-      const health = page.locator('.opblock-get', { has: page.locator('.opblock-summary-path', { hasText: /^\/healthz$/ }) });
+      const health = page.locator('.opblock-get', {
+        has: page.locator('.opblock-summary-path', { hasText: /^\/healthz$/ }),
+      });
       await health.locator('.opblock-summary').click();
       await health.getByRole('button', { name: 'Try it out' }).click();
       await health.getByRole('button', { name: 'Execute' }).click();
-      await health.locator('.live-responses-table .response-col_status', { hasText: '200' }).waitFor({ state: 'visible', timeout: 15_000 });
+      await health
+        .locator('.live-responses-table .response-col_status', { hasText: '200' })
+        .waitFor({ state: 'visible', timeout: 15_000 });
       expect(elsewhere).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

@@ -40,19 +40,37 @@ describe('adding a domain', () => {
     const res = await api.post('/v1/domains', { token: owner.token, body: { name: 'Mail.Acme.example.' } });
     expect(res.status).toBe(201);
     added = res.body;
-    expect(added).toMatchObject({ name: 'mail.acme.example', status: 'pending', verifiedAt: null, lastCheckedAt: null });
+    expect(added).toMatchObject({
+      name: 'mail.acme.example',
+      status: 'pending',
+      verifiedAt: null,
+      lastCheckedAt: null,
+    });
     expect(added.id).toMatch(/^dom_/);
     expect(added.records.map((r: Rec) => r.purpose)).toEqual(['spf', 'dkim', 'dmarc']);
-    expect(recordOf(added, 'spf')).toMatchObject({ type: 'TXT', name: 'mail.acme.example', value: `v=spf1 include:${SPF_HOST} ~all`, status: 'pending' });
+    expect(recordOf(added, 'spf')).toMatchObject({
+      type: 'TXT',
+      name: 'mail.acme.example',
+      value: `v=spf1 include:${SPF_HOST} ~all`,
+      status: 'pending',
+    });
     const dkim = recordOf(added, 'dkim');
     expect(dkim.name).toBe(`${added.dkimSelector}._domainkey.mail.acme.example`);
     expect(dkim.value).toMatch(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/]+=*$/);
     // p= is a real RSA-2048 public key.
-    const pub = createPublicKey({ key: Buffer.from(dkim.value.split('p=')[1]!, 'base64'), format: 'der', type: 'spki' });
+    const pub = createPublicKey({
+      key: Buffer.from(dkim.value.split('p=')[1]!, 'base64'),
+      format: 'der',
+      type: 'spki',
+    });
     expect(pub.asymmetricKeyDetails?.modulusLength).toBe(2048);
-    expect(recordOf(added, 'dmarc')).toMatchObject({ name: '_dmarc.mail.acme.example', value: expect.stringMatching(/^v=DMARC1;/) });
+    expect(recordOf(added, 'dmarc')).toMatchObject({
+      name: '_dmarc.mail.acme.example',
+      value: expect.stringMatching(/^v=DMARC1;/),
+    });
 
-    const text = JSON.stringify(added) + JSON.stringify((await api.get(`/v1/domains/${added.id}`, { token: owner.token })).body);
+    const text =
+      JSON.stringify(added) + JSON.stringify((await api.get(`/v1/domains/${added.id}`, { token: owner.token })).body);
     expect(text).not.toMatch(/PRIVATE KEY|privateKey|sealed/i);
     const row = await t.deps.db('domains').where({ id: added.id }).first();
     expect(row.dkim_private_key_sealed).not.toContain('PRIVATE KEY');
@@ -90,8 +108,21 @@ describe('adding a domain', () => {
   });
 
   it('rejects bad names with validation_error on the name field', async () => {
-    const bad = ['https://acme.example', 'acme.example/path', 'acme.example:25', 'localhost', '-acme.example', 'acme-.example',
-      'ac_me.example', '192.168.1.1', `${'a'.repeat(64)}.example`, 'user@acme.example', 'acme..example', '', 'acme.example com'];
+    const bad = [
+      'https://acme.example',
+      'acme.example/path',
+      'acme.example:25',
+      'localhost',
+      '-acme.example',
+      'acme-.example',
+      'ac_me.example',
+      '192.168.1.1',
+      `${'a'.repeat(64)}.example`,
+      'user@acme.example',
+      'acme..example',
+      '',
+      'acme.example com',
+    ];
     for (const name of bad) {
       const res = await api.post('/v1/domains', { token: owner.token, body: { name } });
       expect(res.status, name).toBe(400);
@@ -126,17 +157,30 @@ describe('verifying a domain with real DNS lookups', () => {
     expect(res.body.records.map((r: Rec) => r.status)).toEqual(['missing', 'missing', 'missing']);
     expect(Date.parse(res.body.lastCheckedAt)).not.toBeNaN();
     // The lookups really went to the DNS server.
-    expect(dns.queries).toEqual(expect.arrayContaining(['verify.acme.example', `${domain.dkimSelector}._domainkey.verify.acme.example`, '_dmarc.verify.acme.example']));
+    expect(dns.queries).toEqual(
+      expect.arrayContaining([
+        'verify.acme.example',
+        `${domain.dkimSelector}._domainkey.verify.acme.example`,
+        '_dmarc.verify.acme.example',
+      ]),
+    );
   });
 
   it('reports a mismatch for wrong values, and which record is wrong', async () => {
     dns.setTxt('verify.acme.example', ['v=spf1 include:_spf.google.com ~all', 'google-site-verification=abc']);
-    dns.setTxt(`${domain.dkimSelector}._domainkey.verify.acme.example`, ['v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAwrong']);
+    dns.setTxt(`${domain.dkimSelector}._domainkey.verify.acme.example`, [
+      'v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAwrong',
+    ]);
     dns.setTxt('_dmarc.verify.acme.example', ['v=DMARC1; p=reject; rua=mailto:d@acme.example']);
     const res = await api.post(`/v1/domains/${domain.id}/verify`, { token: owner.token });
     expect(res.body.status).toBe('pending');
-    expect(recordOf(res.body, 'spf')).toMatchObject({ status: 'mismatch', detail: expect.stringContaining(`include:${SPF_HOST}`) });
-    expect(recordOf(res.body, 'spf')).toMatchObject({ found: expect.arrayContaining(['v=spf1 include:_spf.google.com ~all']) });
+    expect(recordOf(res.body, 'spf')).toMatchObject({
+      status: 'mismatch',
+      detail: expect.stringContaining(`include:${SPF_HOST}`),
+    });
+    expect(recordOf(res.body, 'spf')).toMatchObject({
+      found: expect.arrayContaining(['v=spf1 include:_spf.google.com ~all']),
+    });
     expect(recordOf(res.body, 'dkim').status).toBe('mismatch');
     // The customer's own DMARC policy is fine.
     expect(recordOf(res.body, 'dmarc').status).toBe('verified');
@@ -144,7 +188,10 @@ describe('verifying a domain with real DNS lookups', () => {
 
   it('flips to verified when every record is published (an SPF record merged with other includes counts)', async () => {
     publishAll(domain);
-    dns.setTxt('verify.acme.example', [`v=spf1 include:_spf.google.com include:${SPF_HOST} ~all`, 'google-site-verification=abc']);
+    dns.setTxt('verify.acme.example', [
+      `v=spf1 include:_spf.google.com include:${SPF_HOST} ~all`,
+      'google-site-verification=abc',
+    ]);
     const res = await api.post(`/v1/domains/${domain.id}/verify`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('verified');
@@ -157,7 +204,11 @@ describe('verifying a domain with real DNS lookups', () => {
     const signing = await getDkimSigningKey(t.deps, owner.accountId, 'verify.acme.example');
     expect(signing).toMatchObject({ domainName: 'verify.acme.example', keySelector: domain.dkimSelector });
     const signature = createSign('sha256').update('hello').sign(createPrivateKey(signing!.privateKey));
-    const pub = createPublicKey({ key: Buffer.from(recordOf(domain, 'dkim').value.split('p=')[1]!, 'base64'), format: 'der', type: 'spki' });
+    const pub = createPublicKey({
+      key: Buffer.from(recordOf(domain, 'dkim').value.split('p=')[1]!, 'base64'),
+      format: 'der',
+      type: 'spki',
+    });
     expect(createVerify('sha256').update('hello').verify(pub, signature)).toBe(true);
   });
 
@@ -179,7 +230,10 @@ describe('verifying a domain with real DNS lookups', () => {
     const res = await api.post(`/v1/domains/${domain.id}/verify`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('pending');
-    expect(recordOf(res.body, 'dkim')).toMatchObject({ status: 'missing', detail: expect.stringMatching(/lookup .* failed \(ESERVFAIL\)/) });
+    expect(recordOf(res.body, 'dkim')).toMatchObject({
+      status: 'missing',
+      detail: expect.stringMatching(/lookup .* failed \(ESERVFAIL\)/),
+    });
     expect(recordOf(res.body, 'spf').status).toBe('verified');
   });
 
@@ -187,7 +241,10 @@ describe('verifying a domain with real DNS lookups', () => {
     publishAll(domain);
     dns.setTxt('verify.acme.example', [`v=spf1 include:${SPF_HOST} ~all`, 'v=spf1 include:other.example ~all']);
     const res = await api.post(`/v1/domains/${domain.id}/verify`, { token: owner.token });
-    expect(recordOf(res.body, 'spf')).toMatchObject({ status: 'mismatch', detail: expect.stringMatching(/more than one/i) });
+    expect(recordOf(res.body, 'spf')).toMatchObject({
+      status: 'mismatch',
+      detail: expect.stringMatching(/more than one/i),
+    });
   });
 });
 
@@ -207,13 +264,20 @@ describe('access', () => {
       expect(res.body.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'write:domains' } });
     }
     const defaults = await createAccountKey(api, owner.token);
-    expect((await api.get('/v1/domains', { token: defaults.key })).body.error.details.requiredScope).toBe('read:domains');
+    expect((await api.get('/v1/domains', { token: defaults.key })).body.error.details.requiredScope).toBe(
+      'read:domains',
+    );
 
     const writer = await createAccountKey(api, owner.token, { scopes: ['write:domains'] });
-    expect((await api.post('/v1/domains', { token: writer.key, body: { name: 'keyed.acme.example' } })).status).toBe(201);
+    expect((await api.post('/v1/domains', { token: writer.key, body: { name: 'keyed.acme.example' } })).status).toBe(
+      201,
+    );
 
     const agentKey = await createAgentKey(api, owner.token, await createAgent(t, owner.accountId));
-    for (const res of [await api.get('/v1/domains', { token: agentKey.key }), await api.post(`/v1/domains/${id}/verify`, { token: agentKey.key })]) {
+    for (const res of [
+      await api.get('/v1/domains', { token: agentKey.key }),
+      await api.post(`/v1/domains/${id}/verify`, { token: agentKey.key }),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('agent_forbidden');
     }
@@ -221,8 +285,12 @@ describe('access', () => {
 
   it('lets a member session read and manage domains; no credential is 401', async () => {
     const email = `member-${Math.random().toString(36).slice(2, 8)}@example.com`;
-    await api.post('/v1/team/members', { token: owner.token, body: { email, password: 'member password 1', role: 'member' } });
-    const member = (await api.post('/v1/auth/login', { body: { email, password: 'member password 1' } })).body.session.token;
+    await api.post('/v1/team/members', {
+      token: owner.token,
+      body: { email, password: 'member password 1', role: 'member' },
+    });
+    const member = (await api.post('/v1/auth/login', { body: { email, password: 'member password 1' } })).body.session
+      .token;
     const list = await api.get('/v1/domains', { token: member });
     expect(list.status).toBe(200);
     expect(list.body.data.length).toBeGreaterThan(0);

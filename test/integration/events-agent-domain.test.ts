@@ -27,20 +27,35 @@ describe('agent-domain events', () => {
   it('writes exactly one event per action, carrying inboxId, messageId and the serialized resource', async () => {
     const token = owner.token;
     let agentId = '';
-    expect(await eventsDuring(async () => { agentId = (await api.post('/v1/agents', { token, body: { name: 'E' } })).body.id; })).toHaveLength(0);
+    expect(
+      await eventsDuring(async () => {
+        agentId = (await api.post('/v1/agents', { token, body: { name: 'E' } })).body.id;
+      }),
+    ).toHaveLength(0);
 
     let agentBody: unknown;
-    const [updated, ...restUpdated] = await eventsDuring(async () => { agentBody = (await api.patch(`/v1/agents/${agentId}`, { token, body: { config: { x: 1 } } })).body; });
+    const [updated, ...restUpdated] = await eventsDuring(async () => {
+      agentBody = (await api.patch(`/v1/agents/${agentId}`, { token, body: { config: { x: 1 } } })).body;
+    });
     expect(restUpdated).toHaveLength(0);
     expect(updated).toMatchObject({ type: 'agent.updated', inbox_id: null, message_id: null, payload: agentBody });
 
     let inbox: { id: string; ingestToken: string } = { id: '', ingestToken: '' };
-    const created = await eventsDuring(async () => { inbox = (await api.post('/v1/inboxes', { token, body: { agentId, channel: 'email', address: 'e@agents.example.com' } })).body; });
+    const created = await eventsDuring(async () => {
+      inbox = (
+        await api.post('/v1/inboxes', { token, body: { agentId, channel: 'email', address: 'e@agents.example.com' } })
+      ).body;
+    });
     expect(created.map((e) => [e.type, e.inbox_id])).toEqual([['inbox.created', inbox.id]]);
 
     let received: { id: string; contactId: string } = { id: '', contactId: '' };
     const inboundEvents = await eventsDuring(async () => {
-      received = (await api.post(`/v1/inbound/${inbox.id}`, { headers: { 'x-inbound-token': inbox.ingestToken }, body: { from: 'new@example.com', text: 'hi' } })).body;
+      received = (
+        await api.post(`/v1/inbound/${inbox.id}`, {
+          headers: { 'x-inbound-token': inbox.ingestToken },
+          body: { from: 'new@example.com', text: 'hi' },
+        })
+      ).body;
     });
     expect(inboundEvents.map((e) => [e.type, e.inbox_id, e.message_id])).toEqual([
       ['contact.created', null, null],
@@ -48,28 +63,44 @@ describe('agent-domain events', () => {
     ]);
     expect(inboundEvents[0].payload.id).toBe(received.contactId);
     // A known sender creates no contact.
-    const again = await eventsDuring(() => api.post(`/v1/inbound/${inbox.id}`, { headers: { 'x-inbound-token': inbox.ingestToken }, body: { from: 'new@example.com', text: 'again' } }));
+    const again = await eventsDuring(() =>
+      api.post(`/v1/inbound/${inbox.id}`, {
+        headers: { 'x-inbound-token': inbox.ingestToken },
+        body: { from: 'new@example.com', text: 'again' },
+      }),
+    );
     expect(again.map((e) => e.type)).toEqual(['message.received']);
 
-    const contactEvents = await eventsDuring(() => api.patch(`/v1/contacts/${received.contactId}`, { token, body: { name: 'Newt' } }));
+    const contactEvents = await eventsDuring(() =>
+      api.patch(`/v1/contacts/${received.contactId}`, { token, body: { name: 'Newt' } }),
+    );
     expect(contactEvents.map((e) => e.type)).toEqual(['contact.updated']);
 
     let draft: { id: string } = { id: '' };
-    const drafted = await eventsDuring(async () => { draft = (await api.post('/v1/messages', { token, body: { inboxId: inbox.id, to: 'new@example.com', text: 'reply' } })).body; });
+    const drafted = await eventsDuring(async () => {
+      draft = (
+        await api.post('/v1/messages', { token, body: { inboxId: inbox.id, to: 'new@example.com', text: 'reply' } })
+      ).body;
+    });
     expect(drafted.map((e) => [e.type, e.inbox_id, e.message_id])).toEqual([['message.drafted', inbox.id, draft.id]]);
 
     // Queueing a send emits nothing; message.sent comes from the worker once the transport accepted it.
     const queued = await eventsDuring(() => api.post(`/v1/messages/${draft.id}/send`, { token }));
     expect(queued).toHaveLength(0);
     const deadline = Date.now() + 8000;
-    while ((await t.deps.db('events').where({ message_id: draft.id, type: 'message.sent' })).length === 0 && Date.now() < deadline) {
+    while (
+      (await t.deps.db('events').where({ message_id: draft.id, type: 'message.sent' })).length === 0 &&
+      Date.now() < deadline
+    ) {
       await new Promise((r) => setTimeout(r, 50));
     }
     const sent = await t.deps.db('events').where({ message_id: draft.id, type: 'message.sent' });
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ inbox_id: inbox.id, payload: { id: draft.id, status: 'sent' } });
 
-    const updatedInbox = await eventsDuring(() => api.patch(`/v1/inboxes/${inbox.id}`, { token, body: { name: 'Renamed' } }));
+    const updatedInbox = await eventsDuring(() =>
+      api.patch(`/v1/inboxes/${inbox.id}`, { token, body: { name: 'Renamed' } }),
+    );
     // inbox.updated is planned, not yet produced (interface): an inbox edit emits nothing.
     expect(updatedInbox).toEqual([]);
     const deleted = await eventsDuring(() => api.delete(`/v1/inboxes/${inbox.id}`, { token }));
@@ -77,12 +108,19 @@ describe('agent-domain events', () => {
     expect(deleted[0].payload).toMatchObject({ id: inbox.id, status: 'deleted' });
 
     // Chat is not an email/SMS event: it writes a run and messages but no webhook event.
-    expect(await eventsDuring(() => api.post(`/v1/agents/${agentId}/chat`, { token, body: { message: 'hi' } }))).toHaveLength(0);
+    expect(
+      await eventsDuring(() => api.post(`/v1/agents/${agentId}/chat`, { token, body: { message: 'hi' } })),
+    ).toHaveLength(0);
   });
 
   it('a failed action writes no event: a failure after the contact was created rolls back the contact and its event', async () => {
     const agentId = (await api.post('/v1/agents', { token: owner.token, body: { name: 'F' } })).body.id;
-    const inbox = (await api.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: 'f@agents.example.com' } })).body;
+    const inbox = (
+      await api.post('/v1/inboxes', {
+        token: owner.token,
+        body: { agentId, channel: 'email', address: 'f@agents.example.com' },
+      })
+    ).body;
     // Make the database refuse one specific message insert, after the contact (and contact.created) was written.
     await t.deps.db.raw(`
       CREATE FUNCTION refuse_boom() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -91,10 +129,16 @@ describe('agent-domain events', () => {
     `);
     try {
       const events = await eventsDuring(async () => {
-        const draftRes = await api.post('/v1/messages', { token: owner.token, body: { inboxId: inbox.id, to: 'fresh@example.com', text: 'boom' } });
+        const draftRes = await api.post('/v1/messages', {
+          token: owner.token,
+          body: { inboxId: inbox.id, to: 'fresh@example.com', text: 'boom' },
+        });
         expect(draftRes.status).toBe(500);
         expect(JSON.stringify(draftRes.body)).not.toContain('refused by test');
-        const inboundRes = await api.post(`/v1/inbound/${inbox.id}`, { headers: { 'x-inbound-token': inbox.ingestToken }, body: { from: 'other@example.com', text: 'boom' } });
+        const inboundRes = await api.post(`/v1/inbound/${inbox.id}`, {
+          headers: { 'x-inbound-token': inbox.ingestToken },
+          body: { from: 'other@example.com', text: 'boom' },
+        });
         expect(inboundRes.status).toBe(500);
       });
       expect(events).toHaveLength(0);
@@ -110,8 +154,14 @@ describe('agent-domain events', () => {
     const events = await eventsDuring(async () => {
       await api.patch(`/v1/agents/${agentId}`, { token: owner.token, body: { config: 'nope' } });
       await api.post('/v1/contacts', { token: owner.token, body: { name: 'no address' } });
-      await api.post('/v1/inboxes', { token: owner.token, body: { agentId: 'agt_missing', channel: 'email', address: 'x@example.com' } });
-      await api.post('/v1/messages', { token: owner.token, body: { inboxId: 'inb_missing', to: 'x@example.com', text: 'x' } });
+      await api.post('/v1/inboxes', {
+        token: owner.token,
+        body: { agentId: 'agt_missing', channel: 'email', address: 'x@example.com' },
+      });
+      await api.post('/v1/messages', {
+        token: owner.token,
+        body: { inboxId: 'inb_missing', to: 'x@example.com', text: 'x' },
+      });
       await api.patch(`/v1/agents/${agentId}`, { token: owner.token, body: { status: 'paused' } });
     });
     expect(events.map((e) => e.type)).toEqual(['agent.updated']);

@@ -28,7 +28,14 @@ describe('GET /v1/feed', () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       await transactWithEvents(t.deps, owner.accountId, async (_trx, emit) => {
-        ids.push(await emit({ type: 'message.received', inboxId: `inb_${i}`, messageId: `msg_${i}`, payload: { id: `msg_${i}`, text: `hello ${i}` } }));
+        ids.push(
+          await emit({
+            type: 'message.received',
+            inboxId: `inb_${i}`,
+            messageId: `msg_${i}`,
+            payload: { id: `msg_${i}`, text: `hello ${i}` },
+          }),
+        );
       });
     }
     await transactWithEvents(t.deps, other.accountId, async (_trx, emit) => {
@@ -74,8 +81,12 @@ describe('GET /v1/feed', () => {
 
   it('is read:account: members and default keys read it; narrower keys and per-agent keys get 403', async () => {
     const email = `member-${Math.random().toString(36).slice(2, 8)}@example.com`;
-    await api.post('/v1/team/members', { token: owner.token, body: { email, password: 'member password 1', role: 'member' } });
-    const member = (await api.post('/v1/auth/login', { body: { email, password: 'member password 1' } })).body.session.token;
+    await api.post('/v1/team/members', {
+      token: owner.token,
+      body: { email, password: 'member password 1', role: 'member' },
+    });
+    const member = (await api.post('/v1/auth/login', { body: { email, password: 'member password 1' } })).body.session
+      .token;
     expect((await api.get('/v1/feed', { token: member })).body.data).toHaveLength(5);
     expect((await api.get('/v1/feed', { token: (await createAccountKey(api, owner.token)).key })).status).toBe(200);
 

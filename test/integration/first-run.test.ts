@@ -26,7 +26,12 @@ beforeAll(async () => {
   db.password = PG_PASSWORD;
   const redis = new URL(t.deps.config.redis.url);
   redis.password = REDIS_PASSWORD;
-  env = { DATABASE_URL: db.toString(), REDIS_URL: redis.toString(), BULLMQ_PREFIX: t.deps.config.bullmqPrefix, LOG_LEVEL: 'info' };
+  env = {
+    DATABASE_URL: db.toString(),
+    REDIS_URL: redis.toString(),
+    BULLMQ_PREFIX: t.deps.config.bullmqPrefix,
+    LOG_LEVEL: 'info',
+  };
 }, 60_000);
 
 afterAll(async () => {
@@ -120,14 +125,36 @@ describe('LOG_FORMAT', () => {
     const app = await startAppProcess('web', { cwd, env: { ...env, LOG_FORMAT: 'json' } });
     try {
       await bannerOf(app, 'switchboard listening (api)');
-      const records = app.stdout().trim().split('\n').map((line) => JSON.parse(line) as { msg: string; level: string; time: string });
-      expect(records.find((r) => r.msg === 'switchboard listening (api)')).toMatchObject({ level: 'info', docs: `http://localhost:${app.port}/docs` });
+      const records = app
+        .stdout()
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { msg: string; level: string; time: string });
+      expect(records.find((r) => r.msg === 'switchboard listening (api)')).toMatchObject({
+        level: 'info',
+        docs: `http://localhost:${app.port}/docs`,
+      });
       // Level names and ISO times; the access line names method, path (without the query), status and duration.
       for (const r of records) expect(r.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       expect((await fetch(`${app.url}/v1/webhooks?token=query-secret`)).status).toBe(401);
-      const line = await waitUntil(() => app.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l))
-        .find((r) => r.msg === 'request' && r.path === '/v1/webhooks'), 5000, 'the access log line');
-      expect(line).toMatchObject({ level: 'info', method: 'GET', path: '/v1/webhooks', route: '/v1/webhooks', status: 401 });
+      const line = await waitUntil(
+        () =>
+          app
+            .stdout()
+            .split('\n')
+            .filter((l) => l.startsWith('{'))
+            .map((l) => JSON.parse(l))
+            .find((r) => r.msg === 'request' && r.path === '/v1/webhooks'),
+        5000,
+        'the access log line',
+      );
+      expect(line).toMatchObject({
+        level: 'info',
+        method: 'GET',
+        path: '/v1/webhooks',
+        route: '/v1/webhooks',
+        status: 401,
+      });
       expect(typeof line.durationMs).toBe('number');
       expect(app.stdout()).not.toContain('query-secret');
     } finally {

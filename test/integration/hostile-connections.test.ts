@@ -48,7 +48,12 @@ async function twoOnOneConnection(first: RawRequest): Promise<[RawResponse, RawR
 
 describe('cause 6: a refused body leaves a connection that answers the next request', () => {
   it('a chunked body over the limit: 413, then the next request on the same connection', async () => {
-    const [a, b, conn] = await twoOnOneConnection({ method: 'POST', target: '/v1/auth/login', ...json(Buffer.alloc(2 * MiB, 0x20)), chunkSize: 64 * 1024 });
+    const [a, b, conn] = await twoOnOneConnection({
+      method: 'POST',
+      target: '/v1/auth/login',
+      ...json(Buffer.alloc(2 * MiB, 0x20)),
+      chunkSize: 64 * 1024,
+    });
     expectContractError(a, 413, 'payload_too_large');
     expect(a.headers.connection).not.toBe('close');
     expect(b.status).toBe(200);
@@ -58,10 +63,33 @@ describe('cause 6: a refused body leaves a connection that answers the next requ
   it('a Content-Length body over the limit, a 415 and malformed or too deep JSON: each refused, the connection kept', async () => {
     const cases: Array<[RawRequest, number, string]> = [
       [{ method: 'POST', target: '/v1/auth/login', ...json(Buffer.alloc(3 * MiB, 0x20)) }, 413, 'payload_too_large'],
-      [{ method: 'POST', target: '/v1/auth/login', body: 'x'.repeat(512 * 1024), headers: [['Content-Type', 'text/plain']] }, 415, 'unsupported_media_type'],
-      [{ method: 'POST', target: '/v1/auth/login', body: 'x'.repeat(64 * 1024), headers: [['Content-Type', 'text/plain']], chunkSize: 4096 }, 415, 'unsupported_media_type'],
+      [
+        {
+          method: 'POST',
+          target: '/v1/auth/login',
+          body: 'x'.repeat(512 * 1024),
+          headers: [['Content-Type', 'text/plain']],
+        },
+        415,
+        'unsupported_media_type',
+      ],
+      [
+        {
+          method: 'POST',
+          target: '/v1/auth/login',
+          body: 'x'.repeat(64 * 1024),
+          headers: [['Content-Type', 'text/plain']],
+          chunkSize: 4096,
+        },
+        415,
+        'unsupported_media_type',
+      ],
       [{ method: 'POST', target: '/v1/auth/login', ...json('{"email": ') }, 400, 'invalid_json'],
-      [{ method: 'POST', target: '/v1/auth/login', ...json('['.repeat(100_000)), chunkSize: 8192 }, 400, 'validation_error'],
+      [
+        { method: 'POST', target: '/v1/auth/login', ...json('['.repeat(100_000)), chunkSize: 8192 },
+        400,
+        'validation_error',
+      ],
       [{ method: 'GET', target: '/healthz', body: Buffer.alloc(2 * MiB, 0x20) }, 413, 'payload_too_large'],
     ];
     for (const [request, status, code] of cases) {
@@ -74,7 +102,14 @@ describe('cause 6: a refused body leaves a connection that answers the next requ
 
   it('a body far past what is worth draining: 413 with Connection: close, and the client is answered on a new connection', async () => {
     const conn = await RawConnection.open(t.url);
-    await conn.send({ method: 'POST', target: '/v1/auth/login', headers: [['Content-Type', 'application/json'], ['Content-Length', String(100 * MiB)]] });
+    await conn.send({
+      method: 'POST',
+      target: '/v1/auth/login',
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(100 * MiB)],
+      ],
+    });
     await conn.write(Buffer.alloc(64 * 1024, 0x20));
     const res = await conn.read();
     expectContractError(res, 413, 'payload_too_large');
@@ -111,7 +146,12 @@ describe('the last line of defence: a database error only input can cause', () =
   const lines: any[] = [];
 
   beforeAll(async () => {
-    const logs = new Writable({ write: (chunk, _enc, done) => { lines.push(JSON.parse(String(chunk))); done(); } });
+    const logs = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
     const { app, api: router } = createApp({ ...t.deps, logger: createLogger('warn', 'test', logs) });
     const testDoc = { summary: 'test only', tag: 'Meta' as const, response: null };
     // Routes whose validation is missing on purpose: the database is the first to see the bad value.
@@ -122,7 +162,9 @@ describe('the last line of defence: a database error only input can cause', () =
       ctx.body = await t.deps.db.raw('select ?::text as s', ['a\u0000b']);
     });
     router.post('/v1/test/duplicate', publicAccess, { ...testDoc, operationId: 'testDuplicate' }, async (ctx) => {
-      ctx.body = await t.deps.db('users').insert({ id: 'usr_dup', account_id: owner.accountId, email: owner.email, password_hash: 'x', role: 'member' });
+      ctx.body = await t.deps
+        .db('users')
+        .insert({ id: 'usr_dup', account_id: owner.accountId, email: owner.email, password_hash: 'x', role: 'member' });
     });
     server = createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -140,7 +182,8 @@ describe('the last line of defence: a database error only input can cause', () =
     const dup = await local.post('/v1/test/duplicate');
     expect(dup.status).toBe(409);
     expect(dup.body.error.code).toBe('conflict');
-    for (const res of [uuid, nul, dup]) expect(JSON.stringify(res.body)).not.toMatch(/select|insert|uuid|users|22P02|23505/i);
+    for (const res of [uuid, nul, dup])
+      expect(JSON.stringify(res.body)).not.toMatch(/select|insert|uuid|users|22P02|23505/i);
     const warnings = lines.filter((l) => l.msg === 'the database refused input that validation accepted');
     expect(warnings.map((w) => [w.route, w.pgCode])).toEqual([
       ['GET /v1/test/bad-uuid', '22P02'],

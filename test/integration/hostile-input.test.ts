@@ -19,7 +19,10 @@ beforeAll(async () => {
   owner = await signupAccount(api);
   agentId = await createAgent(t, owner.accountId);
   await createAgent(t, owner.accountId, 'Second');
-  const hook = await api.post('/v1/webhooks', { token: owner.token, body: { url: 'https://93.184.216.34/hooks', events: ['message.received'] } });
+  const hook = await api.post('/v1/webhooks', {
+    token: owner.token,
+    body: { url: 'https://93.184.216.34/hooks', events: ['message.received'] },
+  });
   webhookId = hook.body.id;
 });
 afterAll(() => t?.close());
@@ -32,7 +35,8 @@ function expectFieldError(res: { status: number; body: any }, field: string) {
 }
 
 const rawJson = (text: string) => ({ raw: text, headers: { 'content-type': 'application/json' } });
-const count = async (table: string) => Number((await t.deps.db(table).where({ account_id: owner.accountId }).count({ n: '*' }))[0]!.n);
+const count = async (table: string) =>
+  Number((await t.deps.db(table).where({ account_id: owner.accountId }).count({ n: '*' }))[0]!.n);
 
 describe('cause 1: a NUL character anywhere a client can put text is a 400 naming the field', () => {
   it('in a path id', async () => {
@@ -46,14 +50,31 @@ describe('cause 1: a NUL character anywhere a client can put text is a 400 namin
   });
 
   it('in a body string, writing nothing and charging nothing', async () => {
-    const before = { runs: await count('runs'), messages: await count('messages'), credits: (await api.get('/v1/billing', { token: owner.token })).body.creditsBalance };
-    expectFieldError(await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: '\u0000'.repeat(50) } }), 'message');
-    const after = { runs: await count('runs'), messages: await count('messages'), credits: (await api.get('/v1/billing', { token: owner.token })).body.creditsBalance };
+    const before = {
+      runs: await count('runs'),
+      messages: await count('messages'),
+      credits: (await api.get('/v1/billing', { token: owner.token })).body.creditsBalance,
+    };
+    expectFieldError(
+      await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: '\u0000'.repeat(50) } }),
+      'message',
+    );
+    const after = {
+      runs: await count('runs'),
+      messages: await count('messages'),
+      credits: (await api.get('/v1/billing', { token: owner.token })).body.creditsBalance,
+    };
     expect(after).toEqual(before);
   });
 
   it('in a value stored as jsonb (an integration username)', async () => {
-    const body = { host: 'smtp.mailhost.example', port: 587, username: 'mail\u0000er', password: 'pw-123456', from: 'hello@acme.example' };
+    const body = {
+      host: 'smtp.mailhost.example',
+      port: 587,
+      username: 'mail\u0000er',
+      password: 'pw-123456',
+      from: 'hello@acme.example',
+    };
     expectFieldError(await api.post('/v1/integrations/smtp', { token: owner.token, body }), 'username');
     expect(await count('integrations')).toBe(0);
   });
@@ -61,14 +82,29 @@ describe('cause 1: a NUL character anywhere a client can put text is a 400 namin
 
 describe('cause 2: a lone UTF-16 surrogate in JSON is a 400 naming the field', () => {
   it('as a string nested in an agent config, as a key, and as a plain field', async () => {
-    expectFieldError(await api.post('/v1/agents', { token: owner.token, ...rawJson('{"name":"a","config":{"k":["x","\\udc00"]}}') }), 'config.k.1');
-    expectFieldError(await api.patch(`/v1/agents/${agentId}`, { token: owner.token, ...rawJson('{"config":{"\\ud800":1}}') }), 'config.\ud800');
+    expectFieldError(
+      await api.post('/v1/agents', { token: owner.token, ...rawJson('{"name":"a","config":{"k":["x","\\udc00"]}}') }),
+      'config.k.1',
+    );
+    expectFieldError(
+      await api.patch(`/v1/agents/${agentId}`, { token: owner.token, ...rawJson('{"config":{"\\ud800":1}}') }),
+      'config.\ud800',
+    );
     expectFieldError(await api.post('/v1/agents', { token: owner.token, ...rawJson('{"name":"\\udc00"}') }), 'name');
-    expectFieldError(await api.post('/v1/contacts', { token: owner.token, ...rawJson('{"email":"a@example.com","metadata":{"m":"\\ud83d"}}') }), 'metadata.m');
+    expectFieldError(
+      await api.post('/v1/contacts', {
+        token: owner.token,
+        ...rawJson('{"email":"a@example.com","metadata":{"m":"\\ud83d"}}'),
+      }),
+      'metadata.m',
+    );
   });
 
   it('while a surrogate pair (an emoji) is stored and returned as it was', async () => {
-    const res = await api.post('/v1/agents', { token: owner.token, body: { name: 'emoji 😀', config: { greeting: '👋' } } });
+    const res = await api.post('/v1/agents', {
+      token: owner.token,
+      body: { name: 'emoji 😀', config: { greeting: '👋' } },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: 'emoji 😀', config: { greeting: '👋' } });
   });
@@ -80,27 +116,64 @@ describe('causes 3 and 4: cursors are judged in full before they reach SQL', () 
   it('a cursor of another list is a 400, including on a list keyed by uuid', async () => {
     const agents = await api.get('/v1/agents?limit=1', { token: owner.token });
     expect(agents.body.nextCursor).toEqual(expect.any(String));
-    for (const path of [`/v1/webhooks/${webhookId}/deliveries`, `/v1/webhooks/${webhookId}/attempts`, '/v1/contacts', '/v1/feed']) {
+    for (const path of [
+      `/v1/webhooks/${webhookId}/deliveries`,
+      `/v1/webhooks/${webhookId}/attempts`,
+      '/v1/contacts',
+      '/v1/feed',
+    ]) {
       expectFieldError(await api.get(`${path}?cursor=${agents.body.nextCursor}`, { token: owner.token }), 'cursor');
     }
     const uuidCursor = forged(new Date().toISOString(), '7d4e3a52-3d0c-4c45-9d4a-2b1f0f6f6a11');
-    expect((await api.get(`/v1/webhooks/${webhookId}/deliveries?cursor=${uuidCursor}`, { token: owner.token })).status).toBe(200);
+    expect(
+      (await api.get(`/v1/webhooks/${webhookId}/deliveries?cursor=${uuidCursor}`, { token: owner.token })).status,
+    ).toBe(200);
     expectFieldError(await api.get(`/v1/agents?cursor=${uuidCursor}`, { token: owner.token }), 'cursor');
   });
 
   it('a timestamp Date.parse accepts but Postgres refuses is a 400 on every paginated list', async () => {
-    const kinds = ['act', 'agt', 'key', 'log', 'ct', 'conv', 'dom', 'evt', 'inb', 'msg', 'ntf', 'usr', 'att', 'wh', 'ogr'];
+    const kinds = [
+      'act',
+      'agt',
+      'key',
+      'log',
+      'ct',
+      'conv',
+      'dom',
+      'evt',
+      'inb',
+      'msg',
+      'ntf',
+      'usr',
+      'att',
+      'wh',
+      'ogr',
+    ];
     const ids = [...kinds.map((k) => `${k}_Abc123`), '7d4e3a52-3d0c-4c45-9d4a-2b1f0f6f6a11'];
-    const times = ['2020', '0', '-1', '2000-02-30T00:00:00Z', '2000-02-30T00:00:00.000Z', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '2020-01-01T24:00:00.000Z'];
+    const times = [
+      '2020',
+      '0',
+      '-1',
+      '2000-02-30T00:00:00Z',
+      '2000-02-30T00:00:00.000Z',
+      '+275760-09-13T00:00:00.000Z',
+      '-271821-04-20T00:00:00.000Z',
+      '0000-01-01T00:00:00.000Z',
+      '2020-01-01T24:00:00.000Z',
+    ];
     const lists = await paginatedLists();
     expect(lists.length).toBeGreaterThanOrEqual(20);
     for (const path of lists) {
       // The one id kind this list accepts, found with a sound timestamp; then every bad timestamp with it.
-      const sound = await Promise.all(ids.map((id) => api.get(`${path}?cursor=${forged('2020-01-01T00:00:00.000Z', id)}`, { token: owner.token })));
+      const sound = await Promise.all(
+        ids.map((id) => api.get(`${path}?cursor=${forged('2020-01-01T00:00:00.000Z', id)}`, { token: owner.token })),
+      );
       const accepted = ids.filter((_, i) => sound[i]!.status === 200);
       expect(accepted, path).toHaveLength(1);
       for (const res of sound.filter((r) => r.status !== 200)) expectFieldError(res, 'cursor');
-      const results = await Promise.all(times.map((time) => api.get(`${path}?cursor=${forged(time, accepted[0]!)}`, { token: owner.token })));
+      const results = await Promise.all(
+        times.map((time) => api.get(`${path}?cursor=${forged(time, accepted[0]!)}`, { token: owner.token })),
+      );
       for (const res of results) expectFieldError(res, 'cursor');
     }
   });
@@ -117,7 +190,8 @@ describe('causes 3 and 4: cursors are judged in full before they reach SQL', () 
     for (const path of paths) {
       const res = await api.get(`${path}?limit=1`, { token: owner.token });
       // Lists that never page (the event catalog, the two integrations) ignore cursors.
-      if (res.status === 200 && 'nextCursor' in res.body && !['/v1/event-types', '/v1/integrations'].includes(path)) lists.push(path);
+      if (res.status === 200 && 'nextCursor' in res.body && !['/v1/event-types', '/v1/integrations'].includes(path))
+        lists.push(path);
     }
     return lists;
   }
@@ -128,24 +202,48 @@ describe('cause 5: nesting and size are judged without recursion', () => {
 
   it('a body nested thousands deep is a 400 before it is parsed', async () => {
     for (const depth of [2_500, 5_000, 100_000]) {
-      const res = await api.post('/v1/agents', { token: owner.token, ...rawJson(`{"name":"deep","config":${nested(depth)}}`) });
+      const res = await api.post('/v1/agents', {
+        token: owner.token,
+        ...rawJson(`{"name":"deep","config":${nested(depth)}}`),
+      });
       expectFieldError(res, '(body)');
-      expectFieldError(await api.patch('/v1/contacts/ct_x', { token: owner.token, ...rawJson(`{"metadata":${'['.repeat(depth)}${']'.repeat(depth)}}`) }), '(body)');
+      expectFieldError(
+        await api.patch('/v1/contacts/ct_x', {
+          token: owner.token,
+          ...rawJson(`{"metadata":${'['.repeat(depth)}${']'.repeat(depth)}}`),
+        }),
+        '(body)',
+      );
     }
   });
 
   it('accepts 64 levels and refuses 65; brackets inside strings do not count', async () => {
-    const ok = await api.post('/v1/agents', { token: owner.token, ...rawJson(`{"name":"d64","config":${nested(63)}}`) });
+    const ok = await api.post('/v1/agents', {
+      token: owner.token,
+      ...rawJson(`{"name":"d64","config":${nested(63)}}`),
+    });
     expect(ok.status).toBe(201);
-    expectFieldError(await api.post('/v1/agents', { token: owner.token, ...rawJson(`{"name":"d65","config":${nested(64)}}`) }), '(body)');
-    const brackets = await api.post('/v1/agents', { token: owner.token, body: { name: 'b', config: { s: '[{'.repeat(500) + '\\"' } } });
+    expectFieldError(
+      await api.post('/v1/agents', { token: owner.token, ...rawJson(`{"name":"d65","config":${nested(64)}}`) }),
+      '(body)',
+    );
+    const brackets = await api.post('/v1/agents', {
+      token: owner.token,
+      body: { name: 'b', config: { s: '[{'.repeat(500) + '\\"' } },
+    });
     expect(brackets.status).toBe(201);
   });
 
   it('measures a config in UTF-8 bytes of JSON without stringifying it', async () => {
-    const under = await api.post('/v1/agents', { token: owner.token, body: { name: 'w', config: { s: 'é'.repeat(30_000) } } });
+    const under = await api.post('/v1/agents', {
+      token: owner.token,
+      body: { name: 'w', config: { s: 'é'.repeat(30_000) } },
+    });
     expect(under.status).toBe(201);
-    expectFieldError(await api.post('/v1/agents', { token: owner.token, body: { name: 'w', config: { s: 'é'.repeat(33_000) } } }), 'config');
+    expectFieldError(
+      await api.post('/v1/agents', { token: owner.token, body: { name: 'w', config: { s: 'é'.repeat(33_000) } } }),
+      'config',
+    );
     const wide = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`k${i}`, i]));
     expect((await api.post('/v1/agents', { token: owner.token, body: { name: 'w', config: wide } })).status).toBe(400);
   });
@@ -162,7 +260,18 @@ describe('path ids are judged by shape on every route, before any query', () => 
       const [method, path] = key.split(' ') as [string, string];
       const names = paramRulesFor(path).map((r) => r.name);
       for (const name of names) {
-        const fill = (bad: string) => path.replace(/:(\w+)/g, (_, n: string) => (n === name ? bad : n === 'provider' ? 'smtp' : n === 'deliveryId' ? '7d4e3a52-3d0c-4c45-9d4a-2b1f0f6f6a11' : n === 'webhookId' ? webhookId : agentId));
+        const fill = (bad: string) =>
+          path.replace(/:(\w+)/g, (_, n: string) =>
+            n === name
+              ? bad
+              : n === 'provider'
+                ? 'smtp'
+                : n === 'deliveryId'
+                  ? '7d4e3a52-3d0c-4c45-9d4a-2b1f0f6f6a11'
+                  : n === 'webhookId'
+                    ? webhookId
+                    : agentId,
+          );
         const opts = { token: owner.token, headers: { 'x-inbound-token': 'x' } };
         const malformed = await api[method.toLowerCase() as 'get'](fill('zz_not-an-id'), opts);
         // The per-agent MCP endpoint admits only that agent's key: a session is refused before the id is judged.
@@ -179,6 +288,9 @@ describe('path ids are judged by shape on every route, before any query', () => 
     expect(() => paramRulesFor('/v1/gadgets/:id')).toThrow(/no rule for the path parameter :id/);
     // One style: a parameter is named after its collection (`:agentId`), never a bare `:id`.
     expect(() => paramRulesFor('/v1/agents/:id')).toThrow(/the path parameter :id is named :agentId in every route/);
-    expect(paramRulesFor('/v1/webhooks/:webhookId/deliveries/:deliveryId/redeliver').map((r) => r.name)).toEqual(['webhookId', 'deliveryId']);
+    expect(paramRulesFor('/v1/webhooks/:webhookId/deliveries/:deliveryId/redeliver').map((r) => r.name)).toEqual([
+      'webhookId',
+      'deliveryId',
+    ]);
   });
 });

@@ -40,12 +40,18 @@ describe('HTTP core', () => {
   });
 
   it('refuses a non-JSON body with 415', async () => {
-    const res = await api.post('/v1/auth/login', { raw: 'email=a@b.co', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await api.post('/v1/auth/login', {
+      raw: 'email=a@b.co',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectError(res, 415, 'unsupported_media_type');
   });
 
   it('refuses malformed JSON with 400', async () => {
-    const res = await api.post('/v1/auth/login', { raw: '{"email": ', headers: { 'content-type': 'application/json' } });
+    const res = await api.post('/v1/auth/login', {
+      raw: '{"email": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expectError(res, 400, 'invalid_json');
   });
 
@@ -66,12 +72,19 @@ describe('HTTP core', () => {
     const layers = router.router.stack.filter((l) => l.methods.length > 0);
     expect(layers.length).toBeGreaterThan(5);
     const undeclared = layers.flatMap((l) =>
-      l.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(l.path)}`).filter((key) => !router.declarations.has(key)),
+      l.methods
+        .filter((m) => m !== 'HEAD')
+        .map((m) => `${m} ${String(l.path)}`)
+        .filter((key) => !router.declarations.has(key)),
     );
     expect(undeclared).toEqual([]);
     // A route added behind the declaration mechanism's back is found by the same walk.
-    router.router.get('/v1/sneaky', (ctx) => { ctx.body = {}; });
-    const sneaky = router.router.stack.filter((l) => String(l.path) === '/v1/sneaky' && !router.declarations.has(`GET ${String(l.path)}`));
+    router.router.get('/v1/sneaky', (ctx) => {
+      ctx.body = {};
+    });
+    const sneaky = router.router.stack.filter(
+      (l) => String(l.path) === '/v1/sneaky' && !router.declarations.has(`GET ${String(l.path)}`),
+    );
     expect(sneaky).toHaveLength(1);
   });
 });

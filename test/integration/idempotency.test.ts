@@ -26,21 +26,32 @@ afterAll(async () => {
 
 const withKey = (key: string) => ({ 'idempotency-key': key });
 const replayed = (res: { headers: Headers }) => res.headers.get('idempotent-replayed') === 'true';
-const countOf = async (table: string, where: Record<string, unknown>) => Number((await t.deps.db(table).where(where).count({ n: '*' }))[0]!.n);
+const countOf = async (table: string, where: Record<string, unknown>) =>
+  Number((await t.deps.db(table).where(where).count({ n: '*' }))[0]!.n);
 
 describe('Idempotency-Key', () => {
   it('20 concurrent identical chats with one key: one run, one charge; the rest replay it or are told it is in flight', async () => {
     const owner = await signupAccount(api);
     const agentId = await createAgent(t, owner.accountId, 'Chatty', { autoReply: 'hi' });
     const key = await createAccountKey(api, owner.token, { scopes: ['trigger:agents'], spendCapCredits: 1000 });
-    const send = () => api.post(`/v1/agents/${agentId}/chat`, { token: key.key, body: { message: 'hello' }, headers: withKey('chat-0001') });
+    const send = () =>
+      api.post(`/v1/agents/${agentId}/chat`, {
+        token: key.key,
+        body: { message: 'hello' },
+        headers: withKey('chat-0001'),
+      });
 
     const results = await Promise.all(Array.from({ length: 20 }, send));
     const originals = results.filter((x) => x.status === 202 && !replayed(x));
     expect(originals).toHaveLength(1);
     for (const x of results.filter((y) => y !== originals[0])) {
       if (x.status === 202) expect(x.body).toEqual(originals[0]!.body);
-      else expect({ status: x.status, code: x.body.error.code, retryAfter: x.headers.get('retry-after') }).toEqual({ status: 409, code: 'idempotency_key_in_use', retryAfter: '1' });
+      else
+        expect({ status: x.status, code: x.body.error.code, retryAfter: x.headers.get('retry-after') }).toEqual({
+          status: 409,
+          code: 'idempotency_key_in_use',
+          retryAfter: '1',
+        });
     }
     expect(await countOf('runs', { agent_id: agentId })).toBe(1);
     expect(await countOf('credit_ledger', { key_id: key.id })).toBe(1);
@@ -60,7 +71,11 @@ describe('Idempotency-Key', () => {
     const first = await api.post('/v1/agents', { token: owner.token, body: { name: 'One' }, headers: withKey('k-1') });
     expect(first.status).toBe(201);
     // The same body in another key order and spacing is the same request.
-    const same = await api.post('/v1/agents', { token: owner.token, raw: '{ "name" :"One" }', headers: { ...withKey('k-1'), 'content-type': 'application/json' } });
+    const same = await api.post('/v1/agents', {
+      token: owner.token,
+      raw: '{ "name" :"One" }',
+      headers: { ...withKey('k-1'), 'content-type': 'application/json' },
+    });
     expect(same.status).toBe(201);
     expect(replayed(same)).toBe(true);
     expect(same.body.id).toBe(first.body.id);
@@ -68,33 +83,60 @@ describe('Idempotency-Key', () => {
     const reused = [
       await api.post('/v1/agents', { token: owner.token, body: { name: 'Two' }, headers: withKey('k-1') }),
       await api.post('/v1/contacts', { token: owner.token, body: { name: 'One' }, headers: withKey('k-1') }),
-      await api.post('/v1/agents', { token: (await createAccountKey(api, owner.token, { scopes: ['write:agents'] })).key, body: { name: 'One' }, headers: withKey('k-1') }),
+      await api.post('/v1/agents', {
+        token: (await createAccountKey(api, owner.token, { scopes: ['write:agents'] })).key,
+        body: { name: 'One' },
+        headers: withKey('k-1'),
+      }),
     ];
-    for (const x of reused) expect({ status: x.status, code: x.body.error.code }).toEqual({ status: 422, code: 'idempotency_key_reused' });
+    for (const x of reused)
+      expect({ status: x.status, code: x.body.error.code }).toEqual({ status: 422, code: 'idempotency_key_reused' });
     expect(await countOf('agents', { account_id: owner.accountId })).toBe(1);
 
-    const elsewhere = await api.post('/v1/agents', { token: other.token, body: { name: 'One' }, headers: withKey('k-1') });
+    const elsewhere = await api.post('/v1/agents', {
+      token: other.token,
+      body: { name: 'One' },
+      headers: withKey('k-1'),
+    });
     expect(elsewhere.status).toBe(201);
     expect(replayed(elsewhere)).toBe(false);
   });
 
   it('stores only the key hash, never a secret: a replayed creation shows its secret as null', async () => {
     const owner = await signupAccount(api);
-    const created = await api.post('/v1/api_keys', { token: owner.token, body: { name: 'ci' }, headers: withKey('create-key-1') });
+    const created = await api.post('/v1/api_keys', {
+      token: owner.token,
+      body: { name: 'ci' },
+      headers: withKey('create-key-1'),
+    });
     expect(created.body.key).toMatch(/^ca_acct_/);
-    const replay = await api.post('/v1/api_keys', { token: owner.token, body: { name: 'ci' }, headers: withKey('create-key-1') });
+    const replay = await api.post('/v1/api_keys', {
+      token: owner.token,
+      body: { name: 'ci' },
+      headers: withKey('create-key-1'),
+    });
     expect(replay.status).toBe(201);
     expect(replayed(replay)).toBe(true);
     expect(replay.body).toEqual({ ...created.body, key: null });
     expect(await countOf('api_keys', { account_id: owner.accountId })).toBe(1);
 
-    const wh = await api.post('/v1/webhooks', { token: owner.token, body: { url: r.url, events: ['message.received'] }, headers: withKey('create-wh-1') });
-    const whReplay = await api.post('/v1/webhooks', { token: owner.token, body: { url: r.url, events: ['message.received'] }, headers: withKey('create-wh-1') });
+    const wh = await api.post('/v1/webhooks', {
+      token: owner.token,
+      body: { url: r.url, events: ['message.received'] },
+      headers: withKey('create-wh-1'),
+    });
+    const whReplay = await api.post('/v1/webhooks', {
+      token: owner.token,
+      body: { url: r.url, events: ['message.received'] },
+      headers: withKey('create-wh-1'),
+    });
     expect(wh.body.secret).toMatch(/^whsec_/);
     expect(whReplay.body).toEqual({ ...wh.body, secret: null });
 
     const rows = await t.deps.db('idempotency_keys').where({ account_id: owner.accountId });
-    expect(rows.map((x) => x.key_hash).sort()).toEqual(['create-key-1', 'create-wh-1'].map((k) => createHash('sha256').update(k).digest('hex')).sort());
+    expect(rows.map((x) => x.key_hash).sort()).toEqual(
+      ['create-key-1', 'create-wh-1'].map((k) => createHash('sha256').update(k).digest('hex')).sort(),
+    );
     const stored = JSON.stringify(rows);
     expect(stored).not.toContain(created.body.key);
     expect(stored).not.toContain(wh.body.secret);
@@ -104,24 +146,48 @@ describe('Idempotency-Key', () => {
   it('replays a send instead of answering 409, and a failed request gives its key up for a retry', async () => {
     const owner = await signupAccount(api);
     const agentId = await createAgent(t, owner.accountId);
-    const inbox = await api.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: `in-${owner.accountId.toLowerCase()}@example.com` } });
-    const draft = await api.post('/v1/messages', { token: owner.token, body: { inboxId: inbox.body.id, to: 'bob@example.com', text: 'hi' } });
+    const inbox = await api.post('/v1/inboxes', {
+      token: owner.token,
+      body: { agentId, channel: 'email', address: `in-${owner.accountId.toLowerCase()}@example.com` },
+    });
+    const draft = await api.post('/v1/messages', {
+      token: owner.token,
+      body: { inboxId: inbox.body.id, to: 'bob@example.com', text: 'hi' },
+    });
     await t.deps.db('accounts').where({ id: owner.accountId }).update({ credits_balance: 0 });
 
-    const poor = await api.post(`/v1/messages/${draft.body.id}/send`, { token: owner.token, headers: withKey('send-1') });
+    const poor = await api.post(`/v1/messages/${draft.body.id}/send`, {
+      token: owner.token,
+      headers: withKey('send-1'),
+    });
     expect(poor.status).toBe(402);
     await t.deps.db('accounts').where({ id: owner.accountId }).update({ credits_balance: 10 });
-    const sent = await api.post(`/v1/messages/${draft.body.id}/send`, { token: owner.token, headers: withKey('send-1') });
+    const sent = await api.post(`/v1/messages/${draft.body.id}/send`, {
+      token: owner.token,
+      headers: withKey('send-1'),
+    });
     expect(sent.status).toBe(202);
     expect(replayed(sent)).toBe(false);
-    const resent = await api.post(`/v1/messages/${draft.body.id}/send`, { token: owner.token, headers: withKey('send-1') });
-    expect({ status: resent.status, replayed: replayed(resent), body: resent.body }).toEqual({ status: 202, replayed: true, body: sent.body });
+    const resent = await api.post(`/v1/messages/${draft.body.id}/send`, {
+      token: owner.token,
+      headers: withKey('send-1'),
+    });
+    expect({ status: resent.status, replayed: replayed(resent), body: resent.body }).toEqual({
+      status: 202,
+      replayed: true,
+      body: sent.body,
+    });
     expect((await api.post(`/v1/messages/${draft.body.id}/send`, { token: owner.token })).status).toBe(409);
     expect((await api.get('/v1/billing', { token: owner.token })).body.creditsBalance).toBe(9);
 
     // A body refused by validation is not remembered either.
-    expect((await api.post('/v1/agents', { token: owner.token, body: { name: '' }, headers: withKey('agent-x') })).status).toBe(400);
-    expect((await api.post('/v1/agents', { token: owner.token, body: { name: 'Fine' }, headers: withKey('agent-x') })).status).toBe(201);
+    expect(
+      (await api.post('/v1/agents', { token: owner.token, body: { name: '' }, headers: withKey('agent-x') })).status,
+    ).toBe(400);
+    expect(
+      (await api.post('/v1/agents', { token: owner.token, body: { name: 'Fine' }, headers: withKey('agent-x') }))
+        .status,
+    ).toBe(201);
   });
 
   it('refuses a key over 255 characters, empty, or not printable ASCII with 400 naming the header, doing nothing', async () => {
@@ -134,7 +200,10 @@ describe('Idempotency-Key', () => {
     }
     expect(await countOf('agents', { account_id: owner.accountId })).toBe(0);
     expect(await countOf('idempotency_keys', { account_id: owner.accountId })).toBe(0);
-    expect((await api.post('/v1/agents', { token: owner.token, body: { name: 'Ok' }, headers: withKey('x'.repeat(255)) })).status).toBe(201);
+    expect(
+      (await api.post('/v1/agents', { token: owner.token, body: { name: 'Ok' }, headers: withKey('x'.repeat(255)) }))
+        .status,
+    ).toBe(201);
     // A GET ignores the header.
     expect((await api.get('/v1/agents', { token: owner.token, headers: withKey('') })).status).toBe(200);
   });
@@ -143,21 +212,49 @@ describe('Idempotency-Key', () => {
     const owner = await signupAccount(api);
     const principal = (await resolveCredential(t.deps, owner.token, { ip: '127.0.0.1' })).principal;
     // A request that claimed its key and never finished (its process died).
-    await claimIdempotencyKey(t.deps, { principal, key: 'orphan', method: 'POST', url: '/v1/agents', body: { name: 'Orphan' } });
-    const blocked = await api.post('/v1/agents', { token: owner.token, body: { name: 'Orphan' }, headers: withKey('orphan') });
+    await claimIdempotencyKey(t.deps, {
+      principal,
+      key: 'orphan',
+      method: 'POST',
+      url: '/v1/agents',
+      body: { name: 'Orphan' },
+    });
+    const blocked = await api.post('/v1/agents', {
+      token: owner.token,
+      body: { name: 'Orphan' },
+      headers: withKey('orphan'),
+    });
     expect(blocked.status).toBe(409);
-    const taken = await waitUntil(async () => {
-      const res = await api.post('/v1/agents', { token: owner.token, body: { name: 'Orphan' }, headers: withKey('orphan') });
-      return res.status !== 409 && res;
-    }, 5000, 'the lock to lapse');
+    const taken = await waitUntil(
+      async () => {
+        const res = await api.post('/v1/agents', {
+          token: owner.token,
+          body: { name: 'Orphan' },
+          headers: withKey('orphan'),
+        });
+        return res.status !== 409 && res;
+      },
+      5000,
+      'the lock to lapse',
+    );
     expect(taken.status).toBe(201);
     expect(replayed(taken)).toBe(false);
 
-    await t.deps.db('idempotency_keys').where({ account_id: owner.accountId }).update({ expires_at: new Date(Date.now() - 1000) });
+    await t.deps
+      .db('idempotency_keys')
+      .where({ account_id: owner.accountId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     // Past its 24 hours a key is free again, for any request, even before the sweep.
-    const fresh = await api.post('/v1/agents', { token: owner.token, body: { name: 'Other' }, headers: withKey('orphan') });
+    const fresh = await api.post('/v1/agents', {
+      token: owner.token,
+      body: { name: 'Other' },
+      headers: withKey('orphan'),
+    });
     expect({ status: fresh.status, replayed: replayed(fresh) }).toEqual({ status: 201, replayed: false });
-    await t.deps.db('idempotency_keys').where({ account_id: owner.accountId }).update({ expires_at: new Date(Date.now() - 1000) });
+    await t.deps
+      .db('idempotency_keys')
+      .where({ account_id: owner.accountId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
     expect(await sweepIdempotencyKeys(t.deps)).toBeGreaterThanOrEqual(1);
     expect(await countOf('idempotency_keys', { account_id: owner.accountId })).toBe(0);
   });

@@ -11,12 +11,25 @@ let other: Awaited<ReturnType<typeof signupAccount>>;
 
 const SMTP_PASSWORD = 'smtp-pass-Zq81-very-secret';
 const SMS_TOKEN = 'Bearer sms-token-Xy72-very-secret';
-const smtpBody = { host: 'smtp.mailhost.example', port: 587, username: 'mailer', password: SMTP_PASSWORD, from: 'Acme <hello@acme.example>' };
-const smsBody = { url: 'https://sms.example.com/v1/send?apiKey=query-secret-Qq11', headers: { Authorization: SMS_TOKEN }, from: '+15550001111' };
+const smtpBody = {
+  host: 'smtp.mailhost.example',
+  port: 587,
+  username: 'mailer',
+  password: SMTP_PASSWORD,
+  from: 'Acme <hello@acme.example>',
+};
+const smsBody = {
+  url: 'https://sms.example.com/v1/send?apiKey=query-secret-Qq11',
+  headers: { Authorization: SMS_TOKEN },
+  from: '+15550001111',
+};
 
 async function memberToken(ownerToken: string): Promise<string> {
   const email = `member-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const added = await api.post('/v1/team/members', { token: ownerToken, body: { email, password: 'member password 1', role: 'member' } });
+  const added = await api.post('/v1/team/members', {
+    token: ownerToken,
+    body: { email, password: 'member password 1', role: 'member' },
+  });
   expect(added.status).toBe(201);
   const login = await api.post('/v1/auth/login', { body: { email, password: 'member password 1' } });
   return login.body.session.token;
@@ -35,7 +48,10 @@ describe('integrations', () => {
     const res = await api.get('/v1/integrations', { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      data: [{ provider: 'smtp', connected: false }, { provider: 'sms-http', connected: false }],
+      data: [
+        { provider: 'smtp', connected: false },
+        { provider: 'sms-http', connected: false },
+      ],
       hasMore: false,
       nextCursor: null,
     });
@@ -44,7 +60,16 @@ describe('integrations', () => {
   it('connects smtp: 201, shows non-secret fields, never the password, and seals it at rest', async () => {
     const res = await api.post('/v1/integrations/smtp', { token: owner.token, body: smtpBody });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ provider: 'smtp', connected: true, host: 'smtp.mailhost.example', port: 587, secure: false, username: 'mailer', from: 'Acme <hello@acme.example>', hasPassword: true });
+    expect(res.body).toMatchObject({
+      provider: 'smtp',
+      connected: true,
+      host: 'smtp.mailhost.example',
+      port: 587,
+      secure: false,
+      username: 'mailer',
+      from: 'Acme <hello@acme.example>',
+      hasPassword: true,
+    });
     expect(Date.parse(res.body.connectedAt)).not.toBeNaN();
     expect(JSON.stringify(res.body)).not.toContain(SMTP_PASSWORD);
 
@@ -59,30 +84,57 @@ describe('integrations', () => {
 
     // The senders get the decrypted configuration.
     expect(await getIntegrationConfig(t.deps, owner.accountId, 'smtp')).toEqual({
-      host: 'smtp.mailhost.example', port: 587, secure: false, username: 'mailer', password: SMTP_PASSWORD, from: 'Acme <hello@acme.example>',
+      host: 'smtp.mailhost.example',
+      port: 587,
+      secure: false,
+      username: 'mailer',
+      password: SMTP_PASSWORD,
+      from: 'Acme <hello@acme.example>',
     });
   });
 
   it('connecting again replaces the configuration (200, still one row)', async () => {
-    const res = await api.post('/v1/integrations/smtp', { token: owner.token, body: { host: 'smtp2.mailhost.example', port: 465, from: 'ops@acme.example' } });
+    const res = await api.post('/v1/integrations/smtp', {
+      token: owner.token,
+      body: { host: 'smtp2.mailhost.example', port: 465, from: 'ops@acme.example' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ host: 'smtp2.mailhost.example', port: 465, secure: true, username: null, hasPassword: false });
+    expect(res.body).toMatchObject({
+      host: 'smtp2.mailhost.example',
+      port: 465,
+      secure: true,
+      username: null,
+      hasPassword: false,
+    });
     expect(await t.deps.db('integrations').where({ account_id: owner.accountId })).toHaveLength(1);
-    expect(await getIntegrationConfig(t.deps, owner.accountId, 'smtp')).toMatchObject({ host: 'smtp2.mailhost.example', password: null });
+    expect(await getIntegrationConfig(t.deps, owner.accountId, 'smtp')).toMatchObject({
+      host: 'smtp2.mailhost.example',
+      password: null,
+    });
   });
 
   it('connects sms-http with header values and query secrets sealed, shown only by name', async () => {
     const res = await api.post('/v1/integrations/sms-http', { token: owner.token, body: smsBody });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ provider: 'sms-http', connected: true, from: '+15550001111', headerNames: ['Authorization'] });
+    expect(res.body).toMatchObject({
+      provider: 'sms-http',
+      connected: true,
+      from: '+15550001111',
+      headerNames: ['Authorization'],
+    });
     expect(res.body.url).toBe('https://sms.example.com/v1/send?apiKey=redacted');
-    const text = JSON.stringify(res.body) + JSON.stringify((await api.get('/v1/integrations', { token: owner.token })).body);
+    const text =
+      JSON.stringify(res.body) + JSON.stringify((await api.get('/v1/integrations', { token: owner.token })).body);
     expect(text).not.toContain('sms-token');
     expect(text).not.toContain('query-secret');
     const rows = JSON.stringify(await t.deps.db('integrations').where({ account_id: owner.accountId }));
     expect(rows).not.toContain('sms-token');
     expect(rows).not.toContain('query-secret');
-    expect(await getIntegrationConfig(t.deps, owner.accountId, 'sms-http')).toEqual({ url: smsBody.url, headers: smsBody.headers, from: '+15550001111' });
+    expect(await getIntegrationConfig(t.deps, owner.accountId, 'sms-http')).toEqual({
+      url: smsBody.url,
+      headers: smsBody.headers,
+      from: '+15550001111',
+    });
   });
 
   it('keeps accounts apart: another account sees nothing and cannot disconnect', async () => {
@@ -98,7 +150,9 @@ describe('integrations', () => {
     const missing = await api.post('/v1/integrations/smtp', { token: owner.token, body: { host: 'smtp.example.com' } });
     expect(missing.status).toBe(400);
     expect(missing.body.error.code).toBe('validation_error');
-    expect(missing.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(expect.arrayContaining(['port', 'from']));
+    expect(missing.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual(
+      expect.arrayContaining(['port', 'from']),
+    );
 
     const cases: Array<[string, unknown, string]> = [
       ['smtp', { ...smtpBody, port: 70000 }, 'port'],
@@ -126,7 +180,10 @@ describe('integrations', () => {
       expect(res.body.error.code).toBe('validation_error');
       expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
     }
-    const internal = await api.post('/v1/integrations/smtp', { token: owner.token, body: { ...smtpBody, host: '10.1.2.3' } });
+    const internal = await api.post('/v1/integrations/smtp', {
+      token: owner.token,
+      body: { ...smtpBody, host: '10.1.2.3' },
+    });
     expect(internal.body.error.details.fields[0].message).toMatch(/public address/);
 
     const unknown = await api.post('/v1/integrations/carrier-pigeon', { token: owner.token, body: smtpBody });
@@ -134,7 +191,9 @@ describe('integrations', () => {
     expect(unknown.body.error.code).toBe('not_found');
     expect((await api.delete('/v1/integrations/carrier-pigeon', { token: owner.token })).status).toBe(404);
     // Nothing of the refused attempts was stored.
-    expect(await getIntegrationConfig(t.deps, owner.accountId, 'smtp')).toMatchObject({ host: 'smtp2.mailhost.example' });
+    expect(await getIntegrationConfig(t.deps, owner.accountId, 'smtp')).toMatchObject({
+      host: 'smtp2.mailhost.example',
+    });
   });
 
   it('lets a member session read and manage (members are capped at member level, not below)', async () => {
@@ -156,14 +215,22 @@ describe('integrations', () => {
     expect((await api.delete('/v1/integrations/smtp', { token: reader.key })).status).toBe(403);
 
     const noRead = await createAccountKey(api, owner.token);
-    expect((await api.get('/v1/integrations', { token: noRead.key })).body.error.details.requiredScope).toBe('integrations:read');
+    expect((await api.get('/v1/integrations', { token: noRead.key })).body.error.details.requiredScope).toBe(
+      'integrations:read',
+    );
 
     const manager = await createAccountKey(api, owner.token, { scopes: ['integrations:manage'] });
-    const replaced = await api.post('/v1/integrations/smtp', { token: manager.key, body: { ...smtpBody, host: 'smtp2.mailhost.example' } });
+    const replaced = await api.post('/v1/integrations/smtp', {
+      token: manager.key,
+      body: { ...smtpBody, host: 'smtp2.mailhost.example' },
+    });
     expect(replaced.status).toBe(200);
 
     const agentKey = await createAgentKey(api, owner.token, await createAgent(t, owner.accountId));
-    for (const res of [await api.get('/v1/integrations', { token: agentKey.key }), await api.post('/v1/integrations/smtp', { token: agentKey.key, body: smtpBody })]) {
+    for (const res of [
+      await api.get('/v1/integrations', { token: agentKey.key }),
+      await api.post('/v1/integrations/smtp', { token: agentKey.key, body: smtpBody }),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('agent_forbidden');
     }
@@ -196,9 +263,15 @@ describe('integrations in development mode', () => {
     try {
       const devApi = client(dev.url);
       const acct = await signupAccount(devApi);
-      const smtp = await devApi.post('/v1/integrations/smtp', { token: acct.token, body: { host: '127.0.0.1', port: 2525, from: 'a@b.example' } });
+      const smtp = await devApi.post('/v1/integrations/smtp', {
+        token: acct.token,
+        body: { host: '127.0.0.1', port: 2525, from: 'a@b.example' },
+      });
       expect(smtp.status).toBe(201);
-      const sms = await devApi.post('/v1/integrations/sms-http', { token: acct.token, body: { url: 'http://127.0.0.1:9999/sms', from: 'Acme' } });
+      const sms = await devApi.post('/v1/integrations/sms-http', {
+        token: acct.token,
+        body: { url: 'http://127.0.0.1:9999/sms', from: 'Acme' },
+      });
       expect(sms.status).toBe(201);
     } finally {
       await dev.close();

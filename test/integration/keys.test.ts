@@ -11,7 +11,23 @@ let owner: Awaited<ReturnType<typeof signupAccount>>;
 let member: string;
 let agentId: string;
 
-const METADATA = ['id', 'name', 'keyType', 'keyPrefix', 'agentId', 'scopes', 'status', 'expiresAt', 'allowedIps', 'spendCapCredits', 'spentCredits', 'lastUsedAt', 'lastUsedIp', 'createdAt', 'rotationGraceUntil'].sort();
+const METADATA = [
+  'id',
+  'name',
+  'keyType',
+  'keyPrefix',
+  'agentId',
+  'scopes',
+  'status',
+  'expiresAt',
+  'allowedIps',
+  'spendCapCredits',
+  'spentCredits',
+  'lastUsedAt',
+  'lastUsedIp',
+  'createdAt',
+  'rotationGraceUntil',
+].sort();
 
 beforeAll(async () => {
   t = await createTestContext({ KEY_ROTATION_GRACE_SECONDS: '120' });
@@ -19,7 +35,14 @@ beforeAll(async () => {
   owner = await signupAccount(api);
   agentId = await createAgent(t, owner.accountId);
   const email = `member-${Date.now()}@example.com`;
-  expect((await api.post('/v1/team/members', { token: owner.token, body: { email, password: 'member password', role: 'member' } })).status).toBe(201);
+  expect(
+    (
+      await api.post('/v1/team/members', {
+        token: owner.token,
+        body: { email, password: 'member password', role: 'member' },
+      })
+    ).status,
+  ).toBe(201);
   member = (await api.post('/v1/auth/login', { body: { email, password: 'member password' } })).body.session.token;
 });
 afterAll(() => t.close());
@@ -31,7 +54,19 @@ describe('account keys', () => {
   it('creates a key with default scopes, shows the secret once and stores only its hash', async () => {
     const { id, key, body } = await createAccountKey(api, owner.token);
     expect(key).toMatch(/^ca_acct_[0-9A-Za-z]{38}$/);
-    expect(body).toMatchObject({ id, name: 'test key', keyType: 'account', keyPrefix: 'ca_acct_', agentId: null, status: 'active', scopes: ['read:agents', 'read:contacts', 'read:account'], spentCredits: 0, spendCapCredits: null, allowedIps: [], expiresAt: null });
+    expect(body).toMatchObject({
+      id,
+      name: 'test key',
+      keyType: 'account',
+      keyPrefix: 'ca_acct_',
+      agentId: null,
+      status: 'active',
+      scopes: ['read:agents', 'read:contacts', 'read:account'],
+      spentCredits: 0,
+      spendCapCredits: null,
+      allowedIps: [],
+      expiresAt: null,
+    });
     expect(id).toMatch(/^key_/);
     const row = await t.deps.db('api_keys').where({ id }).first();
     expect(JSON.stringify(row)).not.toContain(key);
@@ -40,8 +75,20 @@ describe('account keys', () => {
 
   it('creates a key with scopes, wildcards, restrictions and a spend cap', async () => {
     const expiresAt = new Date(Date.now() + 30 * 86400_000).toISOString();
-    const { body } = await createAccountKey(api, owner.token, { name: 'ci', scopes: ['read:*', '*:agents', 'messages:send', 'read:*'], expiresAt, allowedIps: ['127.0.0.1', '10.0.0.0/8'], spendCapCredits: 50 });
-    expect(body).toMatchObject({ name: 'ci', scopes: ['read:*', '*:agents', 'messages:send'], expiresAt, allowedIps: ['127.0.0.1', '10.0.0.0/8'], spendCapCredits: 50 });
+    const { body } = await createAccountKey(api, owner.token, {
+      name: 'ci',
+      scopes: ['read:*', '*:agents', 'messages:send', 'read:*'],
+      expiresAt,
+      allowedIps: ['127.0.0.1', '10.0.0.0/8'],
+      spendCapCredits: 50,
+    });
+    expect(body).toMatchObject({
+      name: 'ci',
+      scopes: ['read:*', '*:agents', 'messages:send'],
+      expiresAt,
+      allowedIps: ['127.0.0.1', '10.0.0.0/8'],
+      spendCapCredits: 50,
+    });
   });
 
   it('lists and gets metadata only, never the secret or its hash, paged', async () => {
@@ -94,10 +141,16 @@ describe('account keys', () => {
   it('edits name, allowedIps, expiresAt and spend cap; audits the change', async () => {
     const { id } = await createAccountKey(api, owner.token, { scopes: ['messages:send'] });
     const expiresAt = new Date(Date.now() + 86400_000).toISOString();
-    const res = await api.patch(`/v1/api_keys/${id}`, { token: owner.token, body: { name: 'renamed', allowedIps: ['192.0.2.0/24'], expiresAt, spendCapCredits: 10 } });
+    const res = await api.patch(`/v1/api_keys/${id}`, {
+      token: owner.token,
+      body: { name: 'renamed', allowedIps: ['192.0.2.0/24'], expiresAt, spendCapCredits: 10 },
+    });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: 'renamed', allowedIps: ['192.0.2.0/24'], expiresAt, spendCapCredits: 10 });
-    const cleared = await api.patch(`/v1/api_keys/${id}`, { token: owner.token, body: { expiresAt: null, allowedIps: [] } });
+    const cleared = await api.patch(`/v1/api_keys/${id}`, {
+      token: owner.token,
+      body: { expiresAt: null, allowedIps: [] },
+    });
     expect(cleared.body).toMatchObject({ expiresAt: null, allowedIps: [] });
     expect((await api.patch(`/v1/api_keys/${id}`, { token: owner.token, body: { scopes: ['*'] } })).status).toBe(400);
     expect(await auditActions(id)).toEqual(['api_key.created', 'api_key.edited', 'api_key.edited']);
@@ -164,18 +217,32 @@ describe('account keys', () => {
     // write of theirs would be too.
     const sentinel = await createAccountKey(api, owner.token);
     await api.get('/v1/account', { token: sentinel.key });
-    await expect.poll(async () => (await t.deps.db('api_keys').where({ id: sentinel.id }).first()).last_used_at).not.toBeNull();
+    await expect
+      .poll(async () => (await t.deps.db('api_keys').where({ id: sentinel.id }).first()).last_used_at)
+      .not.toBeNull();
     const row = await t.deps.db('api_keys').where({ id }).first();
     expect(row.last_used_at).toEqual(firstUse);
     expect(row.last_used_ip).toBe('127.0.0.1');
-    expect((await api.get(`/v1/api_keys/${id}`, { token: owner.token })).body).toMatchObject({ lastUsedIp: '127.0.0.1', lastUsedAt: firstUse.toISOString() });
+    expect((await api.get(`/v1/api_keys/${id}`, { token: owner.token })).body).toMatchObject({
+      lastUsedIp: '127.0.0.1',
+      lastUsedAt: firstUse.toISOString(),
+    });
   });
 });
 
 describe('per-agent key minting', () => {
   it('mints with defaults or opt-in scopes for an admin session', async () => {
-    const { body } = await createAgentKey(api, owner.token, agentId, { scopes: ['agent:config:read', 'agent:trigger'], spendCapCredits: 20 });
-    expect(body).toMatchObject({ keyType: 'agent', agentId, keyPrefix: 'ca_agt_', scopes: ['agent:config:read', 'agent:trigger'], spendCapCredits: 20 });
+    const { body } = await createAgentKey(api, owner.token, agentId, {
+      scopes: ['agent:config:read', 'agent:trigger'],
+      spendCapCredits: 20,
+    });
+    expect(body).toMatchObject({
+      keyType: 'agent',
+      agentId,
+      keyPrefix: 'ca_agt_',
+      scopes: ['agent:config:read', 'agent:trigger'],
+      spendCapCredits: 20,
+    });
     expect(await auditActions(body.id)).toEqual(['api_key.created']);
   });
 
@@ -197,14 +264,19 @@ describe('per-agent key minting', () => {
     const memberRes = await api.post(`/v1/agents/${agentId}/api-keys`, { token: member, body: { name: 'k' } });
     expect(memberRes.body.error.code).toBe('admin_session_required');
 
-    expect((await api.patch('/v1/account', { token: owner.token, body: { agentKeyMinting: 'account_keys' } })).status).toBe(200);
+    expect(
+      (await api.patch('/v1/account', { token: owner.token, body: { agentKeyMinting: 'account_keys' } })).status,
+    ).toBe(200);
     const minted = await createAgentKey(api, writer.key, agentId);
     expect(minted.body).toMatchObject({ keyType: 'agent', agentId });
     const log = await t.deps.db('audit_log').where({ target_id: minted.id }).first();
     expect(log).toMatchObject({ actor_type: 'key', actor_id: writer.id });
     const noScope = await api.post(`/v1/agents/${agentId}/api-keys`, { token: reader.key, body: { name: 'k' } });
     expect(noScope.status).toBe(403);
-    expect(noScope.body.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'write:agents' } });
+    expect(noScope.body.error).toMatchObject({
+      code: 'insufficient_scope',
+      details: { requiredScope: 'write:agents' },
+    });
     expect((await api.post(`/v1/agents/${agentId}/api-keys`, { token: member, body: { name: 'k' } })).status).toBe(403);
     await api.patch('/v1/account', { token: owner.token, body: { agentKeyMinting: 'admins' } });
   });
@@ -214,14 +286,25 @@ describe('per-agent key minting', () => {
       api.post(`/v1/agents/${opts.agent ?? agentId}/api_keys`, { token, body, headers: opts.headers });
     const minted = await mint(owner.token, { name: 'alias', scopes: ['agent:trigger'] });
     expect(minted.status).toBe(201);
-    expect(minted.body).toMatchObject({ keyType: 'agent', agentId, scopes: ['agent:trigger'], key: expect.stringMatching(/^ca_agt_/) });
+    expect(minted.body).toMatchObject({
+      keyType: 'agent',
+      agentId,
+      scopes: ['agent:trigger'],
+      key: expect.stringMatching(/^ca_agt_/),
+    });
     expect((await mint(member, { name: 'k' })).body.error).toMatchObject({ code: 'admin_session_required' });
-    expect((await mint(owner.token, { name: 'k', scopes: ['read:agents'] })).body.error).toMatchObject({ code: 'invalid_scope' });
+    expect((await mint(owner.token, { name: 'k', scopes: ['read:agents'] })).body.error).toMatchObject({
+      code: 'invalid_scope',
+    });
     expect((await mint(owner.token, { name: 'x' }, { agent: 'agt_nope' })).status).toBe(404);
     const headers = { 'idempotency-key': `alias-${agentId}` };
     const first = await mint(owner.token, { name: 'once' }, { headers });
     const replay = await mint(owner.token, { name: 'once' }, { headers });
-    expect({ status: replay.status, id: replay.body.id, key: replay.body.key }).toEqual({ status: 201, id: first.body.id, key: null });
+    expect({ status: replay.status, id: replay.body.id, key: replay.body.key }).toEqual({
+      status: 201,
+      id: first.body.id,
+      key: null,
+    });
   });
 
   it('deletes per-agent keys with their agent', async () => {
@@ -235,9 +318,18 @@ describe('per-agent key minting', () => {
 
 describe('key-expiry sweep', () => {
   it('marks keys past expiresAt expired with an audit entry by the system, ends old graces, and warns 7 days ahead once', async () => {
-    const soon = await createAccountKey(api, owner.token, { name: 'soon', expiresAt: new Date(Date.now() + 3 * 86400_000).toISOString() });
-    const later = await createAccountKey(api, owner.token, { name: 'later', expiresAt: new Date(Date.now() + 30 * 86400_000).toISOString() });
-    const gone = await createAccountKey(api, owner.token, { name: 'gone', expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    const soon = await createAccountKey(api, owner.token, {
+      name: 'soon',
+      expiresAt: new Date(Date.now() + 3 * 86400_000).toISOString(),
+    });
+    const later = await createAccountKey(api, owner.token, {
+      name: 'later',
+      expiresAt: new Date(Date.now() + 30 * 86400_000).toISOString(),
+    });
+    const gone = await createAccountKey(api, owner.token, {
+      name: 'gone',
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     await updateKeyRow(t, gone.id, { expires_at: new Date(Date.now() - 1000) });
     const rotated = await createAccountKey(api, owner.token, { name: 'rotated' });
     await api.post(`/v1/api_keys/${rotated.id}/rotate`, { token: owner.token });
@@ -245,32 +337,49 @@ describe('key-expiry sweep', () => {
 
     const workers = await t.startWorkers();
     const job = await t.deps.queues.maintenance.add('sweep-expired-keys', {});
-    await expect.poll(async () => (await job.isCompleted()) || (await t.deps.queues.maintenance.getJob(job.id!))?.finishedOn !== undefined, { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(
+        async () =>
+          (await job.isCompleted()) || (await t.deps.queues.maintenance.getJob(job.id!))?.finishedOn !== undefined,
+        { timeout: 10_000 },
+      )
+      .toBe(true);
     await workers.close();
 
     expect((await api.get(`/v1/api_keys/${gone.id}`, { token: owner.token })).body.status).toBe('expired');
     const logs = (await api.get('/v1/logs?limit=100', { token: owner.token })).body.data;
-    expect(logs.find((l: any) => l.target?.id === gone.id && l.action === 'api_key.expired')).toMatchObject({ actor: { type: 'system', id: null } });
+    expect(logs.find((l: any) => l.target?.id === gone.id && l.action === 'api_key.expired')).toMatchObject({
+      actor: { type: 'system', id: null },
+    });
     const rotatedRow = await t.deps.db('api_keys').where({ id: rotated.id }).first();
     expect(rotatedRow.previous_secret_hash).toBeNull();
     expect((await api.get(`/v1/api_keys/${rotated.id}`, { token: owner.token })).body.rotationGraceUntil).toBeNull();
 
-    const notes = (await api.get('/v1/notifications', { token: owner.token })).body.data.filter((n: any) => n.kind === 'api_key.expiring');
+    const notes = (await api.get('/v1/notifications', { token: owner.token })).body.data.filter(
+      (n: any) => n.kind === 'api_key.expiring',
+    );
     expect(notes.map((n: any) => n.data.keyId)).toEqual([soon.id]);
     expect(later.id).not.toBe(soon.id);
 
-    const extend = await api.patch(`/v1/api_keys/${gone.id}`, { token: owner.token, body: { expiresAt: new Date(Date.now() + 86400_000).toISOString() } });
+    const extend = await api.patch(`/v1/api_keys/${gone.id}`, {
+      token: owner.token,
+      body: { expiresAt: new Date(Date.now() + 86400_000).toISOString() },
+    });
     expect(extend.status).toBe(409);
 
     const again = await sweepExpiredKeys(t.deps);
     expect(again).toEqual({ expired: 0, gracesEnded: 0, warned: 0 });
-    const still = (await api.get('/v1/notifications', { token: owner.token })).body.data.filter((n: any) => n.kind === 'api_key.expiring');
+    const still = (await api.get('/v1/notifications', { token: owner.token })).body.data.filter(
+      (n: any) => n.kind === 'api_key.expiring',
+    );
     expect(still).toHaveLength(1);
   });
 
   it('is scheduled every minute on the maintenance queue', async () => {
     const { schedules } = await import('../../workers/schedules.js');
-    expect(schedules.find((s) => s.id === 'sweep-expired-keys')).toMatchObject({ job: { queue: 'maintenance', name: 'sweep-expired-keys' } });
+    expect(schedules.find((s) => s.id === 'sweep-expired-keys')).toMatchObject({
+      job: { queue: 'maintenance', name: 'sweep-expired-keys' },
+    });
     expect(loadConfig({ APP_SECRET: 'x'.repeat(40) }).schedules.everyMs['sweep-expired-keys']).toBe(60_000);
   });
 });

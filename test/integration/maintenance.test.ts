@@ -24,14 +24,21 @@ describe('maintenance queue', () => {
     const api = client(t.url);
     const expired = await signupAccount(api);
     const live = await signupAccount(api);
-    await t.deps.db('sessions').where({ user_id: expired.userId }).update({ expires_at: new Date(Date.now() - 60_000) });
+    await t.deps
+      .db('sessions')
+      .where({ user_id: expired.userId })
+      .update({ expires_at: new Date(Date.now() - 60_000) });
 
     const connection = createWorkerRedis(t.deps.config.redis.url);
     const events = new QueueEvents('maintenance', { connection, prefix: t.deps.config.bullmqPrefix });
     await events.waitUntilReady();
     await t.startWorkers();
     // Scheduled maintenance jobs left by the previous test may complete first: wait for this job by its id.
-    const done = new Promise<unknown>((resolve) => events.on('completed', ({ jobId, returnvalue }) => { if (jobId === 'sweep-sessions-test') resolve(returnvalue); }));
+    const done = new Promise<unknown>((resolve) =>
+      events.on('completed', ({ jobId, returnvalue }) => {
+        if (jobId === 'sweep-sessions-test') resolve(returnvalue);
+      }),
+    );
     await enqueue(t.deps.queues, t.deps.config, jobs.sweepExpiredSessions, {}, { jobId: 'sweep-sessions-test' });
     expect(await done).toEqual({ deleted: 1 });
     await events.close();
@@ -47,11 +54,15 @@ describe('maintenance queue', () => {
     const queue = c.deps.queues.maintenance;
     try {
       // BullMQ adds a scheduler's next job after a run is taken; remove it, as if Redis had failed in between.
-      const next = await waitUntil(async () => {
-        const scheduler = await queue.getJobScheduler('relay-outbox');
-        const job = scheduler?.next ? await queue.getJob(`repeat:relay-outbox:${scheduler.next}`) : undefined;
-        return job && (await job.getState()) === 'delayed' && job;
-      }, 10_000, 'the next relay-outbox run to be scheduled');
+      const next = await waitUntil(
+        async () => {
+          const scheduler = await queue.getJobScheduler('relay-outbox');
+          const job = scheduler?.next ? await queue.getJob(`repeat:relay-outbox:${scheduler.next}`) : undefined;
+          return job && (await job.getState()) === 'delayed' && job;
+        },
+        10_000,
+        'the next relay-outbox run to be scheduled',
+      );
       const removedAt = Date.now();
       // BullMQ refuses to remove a scheduler's job, so it goes the way Redis would lose it: key and delayed entry.
       const key = `${c.deps.config.bullmqPrefix}:maintenance`;
@@ -59,10 +70,14 @@ describe('maintenance queue', () => {
       await c.deps.redis.del(`${key}:${next.id!}`);
       expect(await queue.getJob(next.id!)).toBeUndefined();
 
-      await waitUntil(async () => {
-        const done = await queue.getJobs(['completed'], 0, 500);
-        return done.some((j) => j.name === 'relay-outbox' && (j.processedOn ?? 0) > removedAt);
-      }, 15_000, 'relay-outbox to run again');
+      await waitUntil(
+        async () => {
+          const done = await queue.getJobs(['completed'], 0, 500);
+          return done.some((j) => j.name === 'relay-outbox' && (j.processedOn ?? 0) > removedAt);
+        },
+        15_000,
+        'relay-outbox to run again',
+      );
     } finally {
       await workers.close();
       await c.close();
@@ -71,6 +86,8 @@ describe('maintenance queue', () => {
 
   it('refuses a job payload that does not match the catalog', async () => {
     await expect(enqueue(t.deps.queues, t.deps.config, jobs.sendMessage, { messageId: 1 } as never)).rejects.toThrow();
-    await expect(enqueue(t.deps.queues, t.deps.config, jobs.deliverWebhook, { deliveryId: 'x', url: 'https://a' } as never)).rejects.toThrow();
+    await expect(
+      enqueue(t.deps.queues, t.deps.config, jobs.deliverWebhook, { deliveryId: 'x', url: 'https://a' } as never),
+    ).rejects.toThrow();
   });
 });

@@ -5,8 +5,20 @@ import { createAccountKey, createAgent } from '../helpers/keys.js';
 import { callTool, connectMcp, toolNames, type McpConnection } from '../helpers/mcp.js';
 
 const ACCOUNT_TOOLS = [
-  'create_agent', 'create_draft', 'get_account_stats', 'get_agent', 'get_usage', 'get_webhook_stats', 'list_agents', 'list_contacts',
-  'list_conversations', 'list_inboxes', 'list_webhooks', 'send_message', 'trigger_agent', 'update_agent',
+  'create_agent',
+  'create_draft',
+  'get_account_stats',
+  'get_agent',
+  'get_usage',
+  'get_webhook_stats',
+  'list_agents',
+  'list_contacts',
+  'list_conversations',
+  'list_inboxes',
+  'list_webhooks',
+  'send_message',
+  'trigger_agent',
+  'update_agent',
 ];
 
 let t: TestContext;
@@ -22,7 +34,8 @@ async function connect(token: string) {
   open.push(conn);
   return conn;
 }
-const keyWith = async (scopes: string[], extra: Record<string, unknown> = {}) => (await createAccountKey(api, owner.token, { scopes, ...extra })).key;
+const keyWith = async (scopes: string[], extra: Record<string, unknown> = {}) =>
+  (await createAccountKey(api, owner.token, { scopes, ...extra })).key;
 
 beforeAll(async () => {
   t = await createTestContext();
@@ -44,7 +57,10 @@ describe('account MCP: tool lists by scope', () => {
 
   it('lets a member session in with every tool, as REST does (sessions are capped at member level, not by scopes)', async () => {
     const email = `member-${Date.now()}@example.com`;
-    const member = await api.post('/v1/team/members', { token: owner.token, body: { email, password: 'member password 1', role: 'member' } });
+    const member = await api.post('/v1/team/members', {
+      token: owner.token,
+      body: { email, password: 'member password 1', role: 'member' },
+    });
     expect(member.status).toBe(201);
     const login = await api.post('/v1/auth/login', { body: { email, password: 'member password 1' } });
     expect(login.status).toBe(200);
@@ -55,7 +71,11 @@ describe('account MCP: tool lists by scope', () => {
     const created = await createAccountKey(api, owner.token, { scopes: ['read:agents'] });
     expect(await toolNames(await connect(created.key))).toEqual(['get_agent', 'list_agents']);
     expect((await api.post(`/v1/api_keys/${created.id}/deactivate`, { token: owner.token })).status).toBe(200);
-    const res = await api.post('/v1/mcp', { token: created.key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const res = await api.post('/v1/mcp', {
+      token: created.key,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(res.status).toBe(401);
     expect(res.body.error.code).toBe('key_deactivated');
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
@@ -63,18 +83,47 @@ describe('account MCP: tool lists by scope', () => {
 
   it('shows only what the key scopes allow, wildcards included', async () => {
     expect(await toolNames(await connect(await keyWith(['read:agents'])))).toEqual(['get_agent', 'list_agents']);
-    expect(await toolNames(await connect(await keyWith(['read:billing', 'read:account'])))).toEqual(['get_account_stats', 'get_usage']);
-    expect(await toolNames(await connect(await keyWith(['*:agents'])))).toEqual(['create_agent', 'get_agent', 'list_agents', 'trigger_agent', 'update_agent']);
-    expect(await toolNames(await connect(await keyWith(['read:*'])))).toEqual([
-      'get_account_stats', 'get_agent', 'get_usage', 'get_webhook_stats', 'list_agents', 'list_contacts', 'list_conversations', 'list_inboxes', 'list_webhooks',
+    expect(await toolNames(await connect(await keyWith(['read:billing', 'read:account'])))).toEqual([
+      'get_account_stats',
+      'get_usage',
     ]);
-    expect(await toolNames(await connect(await keyWith(['write:messages', 'messages:send'])))).toEqual(['create_draft', 'send_message']);
+    expect(await toolNames(await connect(await keyWith(['*:agents'])))).toEqual([
+      'create_agent',
+      'get_agent',
+      'list_agents',
+      'trigger_agent',
+      'update_agent',
+    ]);
+    expect(await toolNames(await connect(await keyWith(['read:*'])))).toEqual([
+      'get_account_stats',
+      'get_agent',
+      'get_usage',
+      'get_webhook_stats',
+      'list_agents',
+      'list_contacts',
+      'list_conversations',
+      'list_inboxes',
+      'list_webhooks',
+    ]);
+    expect(await toolNames(await connect(await keyWith(['write:messages', 'messages:send'])))).toEqual([
+      'create_draft',
+      'send_message',
+    ]);
   });
 
   it('answers a call to a tool the key lacks with the step-up 403 naming the scope, and does nothing', async () => {
     const token = await keyWith(['read:agents']);
-    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_agent', arguments: { name: 'Sneaky' } } };
-    const res = await api.post('/v1/mcp', { token, body: call, headers: { accept: 'application/json, text/event-stream' } });
+    const call = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'create_agent', arguments: { name: 'Sneaky' } },
+    };
+    const res = await api.post('/v1/mcp', {
+      token,
+      body: call,
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'write:agents' } });
     expect(res.headers.get('www-authenticate')).toBe(
@@ -99,10 +148,21 @@ describe('account MCP: agent tools', () => {
     expect(created.isError).toBeFalsy();
     expect(created.structuredContent.id).toMatch(/^agt_/);
 
-    const updated = await callTool(conn, 'update_agent', { agentId: created.structuredContent.id, status: 'paused', config: { tone: 'warm' } });
-    expect(updated.structuredContent).toMatchObject({ status: 'paused', config: { autoReply: 'buy now', tone: 'warm' } });
+    const updated = await callTool(conn, 'update_agent', {
+      agentId: created.structuredContent.id,
+      status: 'paused',
+      config: { tone: 'warm' },
+    });
+    expect(updated.structuredContent).toMatchObject({
+      status: 'paused',
+      config: { autoReply: 'buy now', tone: 'warm' },
+    });
     const rest = await api.get(`/v1/agents/${created.structuredContent.id}`, { token: owner.token });
-    expect(rest.body).toMatchObject({ name: 'Sales', status: 'paused', config: { autoReply: 'buy now', tone: 'warm' } });
+    expect(rest.body).toMatchObject({
+      name: 'Sales',
+      status: 'paused',
+      config: { autoReply: 'buy now', tone: 'warm' },
+    });
   });
 
   it("answers not_found for another account's agent and validation errors as tool errors", async () => {
@@ -119,7 +179,7 @@ describe('account MCP: agent tools', () => {
     expect(badLimit.isError).toBe(true);
   });
 
-  it('trigger_agent charges the account key, respects its spend cap, and refuses another account\'s agent', async () => {
+  it("trigger_agent charges the account key, respects its spend cap, and refuses another account's agent", async () => {
     const key = await keyWith(['trigger:agents'], { spendCapCredits: 5 });
     const conn = await connect(key);
     const before = (await api.get('/v1/billing', { token: owner.token })).body.creditsBalance;
@@ -129,7 +189,10 @@ describe('account MCP: agent tools', () => {
     const second = await callTool(conn, 'trigger_agent', { agentId, message: 'again' });
     expect(second.structuredContent.error.code).toBe('spend_cap_exceeded');
     expect((await api.get('/v1/billing', { token: owner.token })).body.creditsBalance).toBe(before - 5);
-    const foreign = await callTool(await connect(owner.token), 'trigger_agent', { agentId: otherAgentId, message: 'hi' });
+    const foreign = await callTool(await connect(owner.token), 'trigger_agent', {
+      agentId: otherAgentId,
+      message: 'hi',
+    });
     expect(foreign.structuredContent.error.code).toBe('not_found');
     const missing = await callTool(conn, 'trigger_agent', { agentId });
     expect(missing.isError).toBe(true);
@@ -156,17 +219,27 @@ describe('account MCP: messaging, inboxes and webhooks', () => {
   let inboxId: string;
 
   beforeAll(async () => {
-    const inbox = await api.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: 'support@acme.example' } });
+    const inbox = await api.post('/v1/inboxes', {
+      token: owner.token,
+      body: { agentId, channel: 'email', address: 'support@acme.example' },
+    });
     if (inbox.status !== 201) throw new Error(`inbox: ${inbox.status} ${JSON.stringify(inbox.body)}`);
     inboxId = inbox.body.id;
   });
 
   it('create_draft writes a draft without charging; send_message charges the key and respects its spend cap', async () => {
-    const key = await keyWith(['write:messages', 'messages:send', 'read:messages', 'read:billing'], { spendCapCredits: 1 });
+    const key = await keyWith(['write:messages', 'messages:send', 'read:messages', 'read:billing'], {
+      spendCapCredits: 1,
+    });
     const conn = await connect(key);
     const before = (await callTool(conn, 'get_usage')).structuredContent.creditsBalance;
 
-    const draft = await callTool(conn, 'create_draft', { inboxId, to: 'ann@example.com', subject: 'Hi', text: 'Hello Ann' });
+    const draft = await callTool(conn, 'create_draft', {
+      inboxId,
+      to: 'ann@example.com',
+      subject: 'Hi',
+      text: 'Hello Ann',
+    });
     expect(draft.isError).toBeFalsy();
     expect(draft.structuredContent).toMatchObject({ status: 'draft', to: 'ann@example.com' });
     expect((await callTool(conn, 'get_usage')).structuredContent.creditsBalance).toBe(before);
@@ -188,7 +261,10 @@ describe('account MCP: messaging, inboxes and webhooks', () => {
     expect(rest.body.status).toBe('draft');
 
     const contacts = await callTool(await connect(await keyWith(['read:contacts'])), 'list_contacts');
-    expect(contacts.structuredContent.data.map((c: { email: string }) => c.email).sort()).toEqual(['ann@example.com', 'bob@example.com']);
+    expect(contacts.structuredContent.data.map((c: { email: string }) => c.email).sort()).toEqual([
+      'ann@example.com',
+      'bob@example.com',
+    ]);
 
     const conversations = await callTool(conn, 'list_conversations', { agentId });
     expect(conversations.structuredContent.data.length).toBeGreaterThanOrEqual(2);
@@ -202,9 +278,15 @@ describe('account MCP: messaging, inboxes and webhooks', () => {
   });
 
   it('list_inboxes and list_webhooks show this account only, and never a webhook secret', async () => {
-    const hook = await api.post('/v1/webhooks', { token: owner.token, body: { url: 'https://hooks.example.com/in', events: ['message.received'] } });
+    const hook = await api.post('/v1/webhooks', {
+      token: owner.token,
+      body: { url: 'https://hooks.example.com/in', events: ['message.received'] },
+    });
     expect(hook.status).toBe(201);
-    const otherHook = await api.post('/v1/webhooks', { token: other.token, body: { url: 'https://hooks.example.com/other', events: ['message.sent'] } });
+    const otherHook = await api.post('/v1/webhooks', {
+      token: other.token,
+      body: { url: 'https://hooks.example.com/other', events: ['message.sent'] },
+    });
     expect(otherHook.status).toBe(201);
     const conn = await connect(await keyWith(['read:inboxes', 'read:webhooks']));
     const inboxes = await callTool(conn, 'list_inboxes');

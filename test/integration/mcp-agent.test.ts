@@ -4,8 +4,20 @@ import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
 import { callTool, connectMcp, toolNames, type McpConnection } from '../helpers/mcp.js';
 
-const ALL_AGENT_SCOPES = ['agent:config:read', 'agent:conversations:read', 'agent:activity:read', 'agent:config:write', 'agent:trigger'];
-const AGENT_TOOLS = ['get_agent_activity', 'get_agent_config', 'get_agent_conversations', 'trigger_agent', 'update_agent_config'];
+const ALL_AGENT_SCOPES = [
+  'agent:config:read',
+  'agent:conversations:read',
+  'agent:activity:read',
+  'agent:config:write',
+  'agent:trigger',
+];
+const AGENT_TOOLS = [
+  'get_agent_activity',
+  'get_agent_config',
+  'get_agent_conversations',
+  'trigger_agent',
+  'update_agent_config',
+];
 
 let t: TestContext;
 let api: Client;
@@ -61,10 +73,16 @@ describe('per-agent MCP: tool lists by scope', () => {
 
   it('lists only the read tools for a key with the default scopes, and only get_agent_config for that one scope', async () => {
     const readKey = (await createAgentKey(api, owner.token, agentA)).key;
-    expect(await toolNames(await connect(agentA, readKey))).toEqual(['get_agent_activity', 'get_agent_config', 'get_agent_conversations']);
+    expect(await toolNames(await connect(agentA, readKey))).toEqual([
+      'get_agent_activity',
+      'get_agent_config',
+      'get_agent_conversations',
+    ]);
     const oneKey = (await createAgentKey(api, owner.token, agentA, { scopes: ['agent:config:read'] })).key;
     expect(await toolNames(await connect(agentA, oneKey))).toEqual(['get_agent_config']);
-    const writeKey = (await createAgentKey(api, owner.token, agentA, { scopes: ['agent:config:write', 'agent:trigger'] })).key;
+    const writeKey = (
+      await createAgentKey(api, owner.token, agentA, { scopes: ['agent:config:write', 'agent:trigger'] })
+    ).key;
     expect(await toolNames(await connect(agentA, writeKey))).toEqual(['trigger_agent', 'update_agent_config']);
   });
 
@@ -77,14 +95,19 @@ describe('per-agent MCP: tool lists by scope', () => {
       headers: { accept: 'application/json, text/event-stream' },
     });
     expect(res.status).toBe(403);
-    expect(res.body.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'agent:config:write' } });
+    expect(res.body.error).toMatchObject({
+      code: 'insufficient_scope',
+      details: { requiredScope: 'agent:config:write' },
+    });
     const metadata = `${t.url}/.well-known/oauth-protected-resource/v1/agents/${agentA}/mcp`;
     expect(res.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", scope="agent:config:write", resource_metadata="${metadata}"`,
     );
     // The SDK client sees the 403 as a failed request (with an OAuth provider it would re-authorize).
     const conn = await connect(agentA, readKey);
-    await expect(callTool(conn, 'update_agent_config', { config: { autoReply: 'x' } })).rejects.toThrow(/insufficient_scope/);
+    await expect(callTool(conn, 'update_agent_config', { config: { autoReply: 'x' } })).rejects.toThrow(
+      /insufficient_scope/,
+    );
     const agent = await api.get(`/v1/agents/${agentA}`, { token: owner.token });
     expect(agent.body.config.autoReply).toBe('alpha here');
   });
@@ -95,7 +118,12 @@ describe('per-agent MCP: tools', () => {
     const conn = await connect(agentA, keyA);
     const res = await callTool(conn, 'get_agent_config');
     expect(res.isError).toBeFalsy();
-    expect(res.structuredContent).toMatchObject({ id: agentA, name: 'Alpha', status: 'active', config: { autoReply: 'alpha here' } });
+    expect(res.structuredContent).toMatchObject({
+      id: agentA,
+      name: 'Alpha',
+      status: 'active',
+      config: { autoReply: 'alpha here' },
+    });
     expect(JSON.parse(res.content[0]!.text!)).toEqual(res.structuredContent);
   });
 
@@ -135,7 +163,9 @@ async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 
   }
 }
 const texts = (res: { structuredContent?: any }) =>
-  res.structuredContent.data.flatMap((c: { recentMessages: Array<{ text: string }> }) => c.recentMessages.map((m) => m.text));
+  res.structuredContent.data.flatMap((c: { recentMessages: Array<{ text: string }> }) =>
+    c.recentMessages.map((m) => m.text),
+  );
 
 describe('per-agent MCP: trigger, conversations and activity', () => {
   it('trigger_agent charges credits, respects the spend cap, and the reply shows in conversations and activity', async () => {
@@ -159,7 +189,10 @@ describe('per-agent MCP: trigger, conversations and activity', () => {
     const keys = await api.get(`/v1/api_keys?agentId=${agent}`, { token: owner.token });
     expect(keys.body.data[0]).toMatchObject({ spendCapCredits: 5, spentCredits: 5 });
 
-    const conversations = await waitFor(() => callTool(conn, 'get_agent_conversations', { limit: 5 }), (r) => texts(r).includes('capped reply'));
+    const conversations = await waitFor(
+      () => callTool(conn, 'get_agent_conversations', { limit: 5 }),
+      (r) => texts(r).includes('capped reply'),
+    );
     expect(texts(conversations)).toEqual(expect.arrayContaining(['first question', 'capped reply']));
     expect(texts(conversations)).not.toContain('second question');
     const activity = await callTool(conn, 'get_agent_activity', { limit: 50 });
@@ -173,7 +206,9 @@ describe('per-agent MCP: trigger, conversations and activity', () => {
   it('refuses to trigger a paused agent, as a tool error, and charges nothing', async () => {
     const agent = await createAgent(t, owner.accountId, 'Sleeper');
     const key = (await createAgentKey(api, owner.token, agent, { scopes: ['agent:trigger'] })).key;
-    expect((await api.patch(`/v1/agents/${agent}`, { token: owner.token, body: { status: 'paused' } })).status).toBe(200);
+    expect((await api.patch(`/v1/agents/${agent}`, { token: owner.token, body: { status: 'paused' } })).status).toBe(
+      200,
+    );
     const before = (await api.get('/v1/billing', { token: owner.token })).body.creditsBalance;
     const res = await callTool(await connect(agent, key), 'trigger_agent', { message: 'wake up' });
     expect(res.isError).toBe(true);
@@ -187,11 +222,19 @@ describe('per-agent MCP: trigger, conversations and activity', () => {
 describe('per-agent MCP: who may connect', () => {
   it("gives 403 agent_forbidden to a key on another agent's endpoint, and to account keys and sessions", async () => {
     await expect(connectMcp(t.url, `/v1/agents/${agentB}/mcp`, keyA)).rejects.toThrow(/agent_forbidden/);
-    const raw = await api.post(`/v1/agents/${agentB}/mcp`, { token: keyA, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const raw = await api.post(`/v1/agents/${agentB}/mcp`, {
+      token: keyA,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(raw.status).toBe(403);
     expect(raw.body.error.code).toBe('agent_forbidden');
-    const accountKey = (await createAccountKey(api, owner.token, { scopes: ['read:agents', 'write:agents', 'trigger:agents'] })).key;
-    const asAccount = await api.post(`/v1/agents/${agentA}/mcp`, { token: accountKey, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const accountKey = (
+      await createAccountKey(api, owner.token, { scopes: ['read:agents', 'write:agents', 'trigger:agents'] })
+    ).key;
+    const asAccount = await api.post(`/v1/agents/${agentA}/mcp`, {
+      token: accountKey,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(asAccount.status).toBe(403);
     expect(asAccount.body.error.code).toBe('agent_forbidden');
   });
@@ -205,8 +248,12 @@ describe('per-agent MCP: who may connect', () => {
 
   it('keeps two clients with different keys apart under concurrent calls', async () => {
     const [a, b] = await Promise.all([connect(agentA, keyA), connect(agentB, keyB)]);
-    const calls = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? { conn: a, id: agentA } : { conn: b, id: agentB }));
-    const results = await Promise.all(calls.map(async ({ conn, id }) => ({ id, res: await callTool(conn, 'get_agent_config') })));
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0 ? { conn: a, id: agentA } : { conn: b, id: agentB },
+    );
+    const results = await Promise.all(
+      calls.map(async ({ conn, id }) => ({ id, res: await callTool(conn, 'get_agent_config') })),
+    );
     for (const { id, res } of results) expect(res.structuredContent.id).toBe(id);
 
     const chats = await Promise.all([
@@ -217,8 +264,10 @@ describe('per-agent MCP: who may connect', () => {
     ]);
     expect(chats.every((r) => !r.isError)).toBe(true);
     const [convA, convB, actA, actB] = await Promise.all([
-      callTool(a, 'get_agent_conversations'), callTool(b, 'get_agent_conversations'),
-      callTool(a, 'get_agent_activity'), callTool(b, 'get_agent_activity'),
+      callTool(a, 'get_agent_conversations'),
+      callTool(b, 'get_agent_conversations'),
+      callTool(a, 'get_agent_activity'),
+      callTool(b, 'get_agent_activity'),
     ]);
     expect(texts(convA)).toContain('only for alpha');
     expect(texts(convA)).not.toContain('only for beta');

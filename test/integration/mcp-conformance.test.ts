@@ -20,7 +20,7 @@ const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'tools-call-error
 const NOT_APPLICABLE: Record<string, string> = {
   'logging-set-level': 'the server declares no logging capability',
   'completion-complete': 'no prompts or resource templates, so nothing to complete',
-  'tools-call-simple-text': 'calls the suite\'s own fixture tool (test_simple_text), which a real server does not have',
+  'tools-call-simple-text': "calls the suite's own fixture tool (test_simple_text), which a real server does not have",
   'tools-call-image': 'fixture tool; no tool returns images',
   'tools-call-audio': 'fixture tool; no tool returns audio',
   'tools-call-embedded-resource': 'fixture tool; no resources',

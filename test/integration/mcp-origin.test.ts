@@ -94,7 +94,8 @@ describe('Origin on the OAuth endpoints', () => {
     });
     expect(token.status).toBe(403);
     const metadata = ['/.well-known/oauth-authorization-server/oauth', '/.well-known/oauth-protected-resource/v1/mcp'];
-    for (const path of metadata) expect((await fetch(`${t.url}${path}`, { headers: { origin: EVIL } })).status).toBe(403);
+    for (const path of metadata)
+      expect((await fetch(`${t.url}${path}`, { headers: { origin: EVIL } })).status).toBe(403);
     const login = await fetch(`${t.url}/oauth/interaction/abc/login`, { method: 'POST', headers: { origin: EVIL } });
     expect(login.status).toBe(403);
     expect(await clientCount()).toBe(before);

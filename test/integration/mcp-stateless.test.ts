@@ -14,10 +14,18 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'raw-http-test', version: '1.0.0' },
 };
 const ALL_AGENT_SCOPES = [
-  'agent:config:read', 'agent:conversations:read', 'agent:activity:read', 'agent:config:write', 'agent:trigger',
+  'agent:config:read',
+  'agent:conversations:read',
+  'agent:activity:read',
+  'agent:config:write',
+  'agent:trigger',
 ];
 const AGENT_TOOLS = [
-  'get_agent_activity', 'get_agent_config', 'get_agent_conversations', 'trigger_agent', 'update_agent_config',
+  'get_agent_activity',
+  'get_agent_config',
+  'get_agent_conversations',
+  'trigger_agent',
+  'update_agent_config',
 ];
 
 let t: TestContext;
@@ -132,7 +140,10 @@ describe('stateless MCP: tools/call', () => {
     const refused = await post(agentPath(agentA), readKey, hack);
     expect(refused.status).toBe(403);
     expect(refused.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="agent:config:write"/);
-    expect(refused.body.error).toMatchObject({ code: 'insufficient_scope', details: { requiredScope: 'agent:config:write' } });
+    expect(refused.body.error).toMatchObject({
+      code: 'insufficient_scope',
+      details: { requiredScope: 'agent:config:write' },
+    });
     expect((await api.get(`/v1/agents/${agentA}`, { token: owner.token })).body.config.autoReply).toBe('alpha here');
 
     const written = await post(agentPath(agentA), keyA, callTool('update_agent_config', { config: { tone: 'warm' } }));
@@ -176,7 +187,7 @@ describe('stateless MCP: tools/call', () => {
   });
 });
 
-describe('stateless MCP: bad input is refused with the revision\'s error, and runs nothing', () => {
+describe("stateless MCP: bad input is refused with the revision's error, and runs nothing", () => {
   it('refuses every malformed trigger_agent request, then runs exactly the one well-formed request', async () => {
     const agent = await createAgent(t, owner.accountId, 'Guarded', { autoReply: 'guarded' });
     const key = (await createAgentKey(api, owner.token, agent, { scopes: ALL_AGENT_SCOPES })).key;

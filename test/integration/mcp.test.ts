@@ -30,7 +30,10 @@ describe('MCP transport', () => {
     expect(missing.status).toBe(401);
     expect(missing.body.error.code).toBe('missing_credential');
     expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer /);
-    const bad = await api.post('/v1/agents/agt_x/mcp', { token: 'ca_agt_nope', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const bad = await api.post('/v1/agents/agt_x/mcp', {
+      token: 'ca_agt_nope',
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toMatch(/^Bearer /);
     await expect(connectMcp(t.url, '/v1/mcp')).rejects.toThrow();
@@ -56,11 +59,22 @@ describe('MCP transport', () => {
     const notRpc = await api.post('/v1/mcp', { token: owner.token, headers, body: { hello: 'world' } });
     expect(notRpc.status).toBe(400);
     expect(notRpc.body.error).toBeDefined();
-    const wrongAccept = await api.post('/v1/mcp', { token: owner.token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const wrongAccept = await api.post('/v1/mcp', {
+      token: owner.token,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(wrongAccept.status).toBe(406);
-    const unknownMethod = await api.post('/v1/mcp', { token: owner.token, headers, body: { jsonrpc: '2.0', id: 2, method: 'nope/nothing' } });
+    const unknownMethod = await api.post('/v1/mcp', {
+      token: owner.token,
+      headers,
+      body: { jsonrpc: '2.0', id: 2, method: 'nope/nothing' },
+    });
     expect(unknownMethod.body.error).toMatchObject({ code: -32601 });
-    const after = await api.post('/v1/mcp', { token: owner.token, headers, body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } });
+    const after = await api.post('/v1/mcp', {
+      token: owner.token,
+      headers,
+      body: { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+    });
     expect(after.status).toBe(200);
   });
 
@@ -68,7 +82,10 @@ describe('MCP transport', () => {
     const conn = await connectMcp(t.url, '/v1/mcp', owner.token);
     expect(Array.isArray(await toolNames(conn))).toBe(true);
     await conn.close();
-    const res = await api.post('/v1/agents/agt_x/mcp', { token: owner.token, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+    const res = await api.post('/v1/agents/agt_x/mcp', {
+      token: owner.token,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('agent_forbidden');
   });

@@ -12,7 +12,9 @@ let api: Client;
 let refusing: SmtpSink;
 
 async function queuedMessage(token: string, inboxId: string) {
-  const msg = (await api.post('/v1/messages', { token, body: { inboxId, to: 'x@example.com', subject: 's', text: 'body' } })).body;
+  const msg = (
+    await api.post('/v1/messages', { token, body: { inboxId, to: 'x@example.com', subject: 's', text: 'body' } })
+  ).body;
   expect((await api.post(`/v1/messages/${msg.id}/send`, { token })).status).toBe(202);
   return msg.id as string;
 }
@@ -20,7 +22,12 @@ async function queuedMessage(token: string, inboxId: string) {
 async function accountWithInbox() {
   const owner = await signupAccount(api);
   const agentId = (await api.post('/v1/agents', { token: owner.token, body: { name: 'D' } })).body.id;
-  const inbox = (await api.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: 'd@agents.example.com' } })).body;
+  const inbox = (
+    await api.post('/v1/inboxes', {
+      token: owner.token,
+      body: { agentId, channel: 'email', address: 'd@agents.example.com' },
+    })
+  ).body;
   return { owner, inbox };
 }
 
@@ -47,7 +54,14 @@ describe('message delivery', () => {
   it('throws for a retry while the SMTP server refuses, and fails the message on the last attempt', async () => {
     const { owner, inbox } = await accountWithInbox();
     const port = Number(new URL(refusing.url).port);
-    expect((await api.post('/v1/integrations/smtp', { token: owner.token, body: { host: '127.0.0.1', port, secure: false, from: 'relay@example.com' } })).status).toBe(201);
+    expect(
+      (
+        await api.post('/v1/integrations/smtp', {
+          token: owner.token,
+          body: { host: '127.0.0.1', port, secure: false, from: 'relay@example.com' },
+        })
+      ).status,
+    ).toBe(201);
     const id = await queuedMessage(owner.token, inbox.id);
     await expect(deliverQueuedMessage(t.deps, id, { last: false })).rejects.toThrow();
     expect((await api.get(`/v1/messages/${id}`, { token: owner.token })).body.status).toBe('queued');
@@ -68,13 +82,29 @@ describe('message delivery', () => {
       const sapi = client(strict.url);
       const owner = await signupAccount(sapi);
       const agentId = (await sapi.post('/v1/agents', { token: owner.token, body: { name: 'S' } })).body.id;
-      const inbox = (await sapi.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: 's@agents.example.com' } })).body;
-      const connected = await sapi.post('/v1/integrations/smtp', { token: owner.token, body: { host: 'smtp.example.com', port: 25, from: 'relay@example.com' } });
+      const inbox = (
+        await sapi.post('/v1/inboxes', {
+          token: owner.token,
+          body: { agentId, channel: 'email', address: 's@agents.example.com' },
+        })
+      ).body;
+      const connected = await sapi.post('/v1/integrations/smtp', {
+        token: owner.token,
+        body: { host: 'smtp.example.com', port: 25, from: 'relay@example.com' },
+      });
       expect(connected.status).toBe(201);
       // As if the provider's name now pointed inside (or the row was tampered with): the sender refuses to dial it.
       const port = Number(new URL(refusing.url).port);
-      await strict.deps.db('integrations').where({ account_id: owner.accountId, provider: 'smtp' }).update({ settings: JSON.stringify({ host: '127.0.0.1', port, secure: false, from: 'relay@example.com' }) });
-      const msg = (await sapi.post('/v1/messages', { token: owner.token, body: { inboxId: inbox.id, to: 'x@example.com', text: 'x' } })).body;
+      await strict.deps
+        .db('integrations')
+        .where({ account_id: owner.accountId, provider: 'smtp' })
+        .update({ settings: JSON.stringify({ host: '127.0.0.1', port, secure: false, from: 'relay@example.com' }) });
+      const msg = (
+        await sapi.post('/v1/messages', {
+          token: owner.token,
+          body: { inboxId: inbox.id, to: 'x@example.com', text: 'x' },
+        })
+      ).body;
       expect((await sapi.post(`/v1/messages/${msg.id}/send`, { token: owner.token })).status).toBe(202);
       const before = refusing.connections();
       await expect(deliverQueuedMessage(strict.deps, msg.id, { last: true })).rejects.toThrow(/127\.0\.0\.1|loopback/);

@@ -12,7 +12,8 @@ let owner: Awaited<ReturnType<typeof signupAccount>>;
 let agentId: string;
 let inbox: { id: string; address: string; ingestToken: string };
 
-const balance = async (accountId: string) => Number((await t.deps.db('accounts').where({ id: accountId }).first()).credits_balance);
+const balance = async (accountId: string) =>
+  Number((await t.deps.db('accounts').where({ id: accountId }).first()).credits_balance);
 
 async function waitForStatus(messageId: string, token: string, status: string, timeoutMs = 8000) {
   const deadline = Date.now() + timeoutMs;
@@ -25,7 +26,10 @@ async function waitForStatus(messageId: string, token: string, status: string, t
 }
 
 async function draft(token: string, body: Record<string, unknown> = {}) {
-  return api.post('/v1/messages', { token, body: { inboxId: inbox.id, to: 'customer@example.com', subject: 'Your order', text: 'It shipped.', ...body } });
+  return api.post('/v1/messages', {
+    token,
+    body: { inboxId: inbox.id, to: 'customer@example.com', subject: 'Your order', text: 'It shipped.', ...body },
+  });
 }
 
 beforeAll(async () => {
@@ -35,7 +39,12 @@ beforeAll(async () => {
   await t.startWorkers();
   owner = await signupAccount(api);
   agentId = (await api.post('/v1/agents', { token: owner.token, body: { name: 'Sales' } })).body.id;
-  inbox = (await api.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: 'sales@agents.example.com' } })).body;
+  inbox = (
+    await api.post('/v1/inboxes', {
+      token: owner.token,
+      body: { agentId, channel: 'email', address: 'sales@agents.example.com' },
+    })
+  ).body;
 });
 afterAll(async () => {
   await t.close();
@@ -46,14 +55,25 @@ describe('drafts', () => {
   it('creates a draft (message.drafted), links the recipient as a contact and lists it', async () => {
     const res = await draft(owner.token);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: 'draft', direction: 'outbound', channel: 'email', from: 'sales@agents.example.com', to: 'customer@example.com', agentId, inboxId: inbox.id });
+    expect(res.body).toMatchObject({
+      status: 'draft',
+      direction: 'outbound',
+      channel: 'email',
+      from: 'sales@agents.example.com',
+      to: 'customer@example.com',
+      agentId,
+      inboxId: inbox.id,
+    });
     const events = await t.deps.db('events').where({ message_id: res.body.id });
     expect(events.map((e) => e.type)).toEqual(['message.drafted']);
     expect(events[0].inbox_id).toBe(inbox.id);
     for (const path of ['/v1/drafts', `/v1/agents/${agentId}/drafts`, '/v1/messages?status=draft']) {
       const list = await api.get(path, { token: owner.token });
       expect(list.status, path).toBe(200);
-      expect(list.body.data.map((m: { id: string }) => m.id), path).toContain(res.body.id);
+      expect(
+        list.body.data.map((m: { id: string }) => m.id),
+        path,
+      ).toContain(res.body.id);
     }
     const conversations = await api.get('/v1/conversations', { token: owner.token });
     expect(conversations.body.data.some((c: { id: string }) => c.id === res.body.conversationId)).toBe(true);
@@ -109,19 +129,34 @@ describe('sending', () => {
     expect(all.filter((m) => m.raw.includes(`Message-ID: <${sentinel.id}@switchboard>`))).toHaveLength(1);
     expect(await balance(owner.accountId)).toBe(startBalance - 2);
     const activity = await api.get(`/v1/agents/${agentId}/activity`, { token: owner.token });
-    expect(activity.body.data.map((a: { kind: string }) => a.kind)).toEqual(expect.arrayContaining(['message.drafted', 'message.queued', 'message.sent']));
+    expect(activity.body.data.map((a: { kind: string }) => a.kind)).toEqual(
+      expect.arrayContaining(['message.drafted', 'message.queued', 'message.sent']),
+    );
   });
 
-  it('sends through the account\'s smtp integration when connected', async () => {
+  it("sends through the account's smtp integration when connected", async () => {
     const own = await startSmtpSink();
     try {
       const acct = await signupAccount(api, 'Integrated');
       const agent = (await api.post('/v1/agents', { token: acct.token, body: { name: 'A' } })).body.id;
-      const box = (await api.post('/v1/inboxes', { token: acct.token, body: { agentId: agent, channel: 'email', address: 'me@own.example.com' } })).body;
+      const box = (
+        await api.post('/v1/inboxes', {
+          token: acct.token,
+          body: { agentId: agent, channel: 'email', address: 'me@own.example.com' },
+        })
+      ).body;
       const port = Number(new URL(own.url).port);
-      const connected = await api.post('/v1/integrations/smtp', { token: acct.token, body: { host: '127.0.0.1', port, secure: false, from: 'relay@own.example.com' } });
+      const connected = await api.post('/v1/integrations/smtp', {
+        token: acct.token,
+        body: { host: '127.0.0.1', port, secure: false, from: 'relay@own.example.com' },
+      });
       expect(connected.status, JSON.stringify(connected.body)).toBe(201);
-      const msg = (await api.post('/v1/messages', { token: acct.token, body: { inboxId: box.id, to: 'x@example.com', subject: 'via integration', text: 'hi' } })).body;
+      const msg = (
+        await api.post('/v1/messages', {
+          token: acct.token,
+          body: { inboxId: box.id, to: 'x@example.com', subject: 'via integration', text: 'hi' },
+        })
+      ).body;
       expect((await api.post(`/v1/messages/${msg.id}/send`, { token: acct.token })).status).toBe(202);
       await waitForStatus(msg.id, acct.token, 'sent');
       const [mail] = await own.waitFor(1);
@@ -138,10 +173,23 @@ describe('sending', () => {
     try {
       const acct = await signupAccount(api, 'Sms');
       const agent = (await api.post('/v1/agents', { token: acct.token, body: { name: 'A' } })).body.id;
-      const box = (await api.post('/v1/inboxes', { token: acct.token, body: { agentId: agent, channel: 'sms', address: '+14155550100' } })).body;
-      const connected = await api.post('/v1/integrations/sms-http', { token: acct.token, body: { url: `${provider.url}/sms`, headers: { 'x-api-key': 'provider-secret' }, from: '+14155550100' } });
+      const box = (
+        await api.post('/v1/inboxes', {
+          token: acct.token,
+          body: { agentId: agent, channel: 'sms', address: '+14155550100' },
+        })
+      ).body;
+      const connected = await api.post('/v1/integrations/sms-http', {
+        token: acct.token,
+        body: { url: `${provider.url}/sms`, headers: { 'x-api-key': 'provider-secret' }, from: '+14155550100' },
+      });
       expect(connected.status, JSON.stringify(connected.body)).toBe(201);
-      const msg = (await api.post('/v1/messages', { token: acct.token, body: { inboxId: box.id, to: '+14155550199', text: 'Your code is 1234' } })).body;
+      const msg = (
+        await api.post('/v1/messages', {
+          token: acct.token,
+          body: { inboxId: box.id, to: '+14155550199', text: 'Your code is 1234' },
+        })
+      ).body;
       const start = await balance(acct.accountId);
       expect((await api.post(`/v1/messages/${msg.id}/send`, { token: acct.token })).status).toBe(202);
       expect(await balance(acct.accountId)).toBe(start - 2);
@@ -149,15 +197,27 @@ describe('sending', () => {
       const [req] = await provider.waitFor(1);
       expect(req!.path).toBe('/sms');
       expect(req!.headers['x-api-key']).toBe('provider-secret');
-      expect(req!.body).toMatchObject({ from: '+14155550100', to: '+14155550199', text: 'Your code is 1234', messageId: msg.id });
+      expect(req!.body).toMatchObject({
+        from: '+14155550100',
+        to: '+14155550199',
+        text: 'Your code is 1234',
+        messageId: msg.id,
+      });
     } finally {
       await provider.close();
     }
   });
 
   it('refuses to send from a deleted inbox (409 inbox_deleted), charging nothing', async () => {
-    const box = (await api.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: 'temp@agents.example.com' } })).body;
-    const msg = (await api.post('/v1/messages', { token: owner.token, body: { inboxId: box.id, to: 'y@example.com', text: 'x' } })).body;
+    const box = (
+      await api.post('/v1/inboxes', {
+        token: owner.token,
+        body: { agentId, channel: 'email', address: 'temp@agents.example.com' },
+      })
+    ).body;
+    const msg = (
+      await api.post('/v1/messages', { token: owner.token, body: { inboxId: box.id, to: 'y@example.com', text: 'x' } })
+    ).body;
     await api.delete(`/v1/inboxes/${box.id}`, { token: owner.token });
     const start = await balance(owner.accountId);
     const res = await api.post(`/v1/messages/${msg.id}/send`, { token: owner.token });
@@ -165,7 +225,10 @@ describe('sending', () => {
     expect(res.body.error.code).toBe('inbox_deleted');
     expect(await balance(owner.accountId)).toBe(start);
     expect((await api.get(`/v1/messages/${msg.id}`, { token: owner.token })).body.status).toBe('draft');
-    const newDraft = await api.post('/v1/messages', { token: owner.token, body: { inboxId: box.id, to: 'y@example.com', text: 'x' } });
+    const newDraft = await api.post('/v1/messages', {
+      token: owner.token,
+      body: { inboxId: box.id, to: 'y@example.com', text: 'x' },
+    });
     expect(newDraft.status).toBe(409);
     expect(newDraft.body.error.code).toBe('inbox_deleted');
   });

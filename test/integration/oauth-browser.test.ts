@@ -5,7 +5,11 @@ import type { Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { getBrowser } from '../helpers/browser.js';
 import { client, signupAccount, type Client as Api } from '../helpers/http.js';
 import { createAgent } from '../helpers/keys.js';
@@ -24,15 +28,35 @@ class BrowserOAuthClient implements OAuthClientProvider {
   constructor(readonly redirectUrl: string) {}
 
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Browser test client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Browser test client',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
-  clientInformation() { return this.info; }
-  saveClientInformation(info: OAuthClientInformationMixed) { this.info = info; }
-  tokens() { return this.saved; }
-  saveTokens(tokens: OAuthTokens) { this.saved = tokens; }
-  redirectToAuthorization(url: URL) { this.authorizationUrl = url; }
-  saveCodeVerifier(verifier: string) { this.verifier = verifier; }
-  codeVerifier() { return this.verifier; }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
 }
 
 let t: TestContext;
@@ -77,7 +101,9 @@ describe('an MCP client connects with OAuth through a real browser', () => {
 
     // First contact: 401 with the resource metadata, then discovery, registration and the authorization URL.
     const first = new Client({ name: 'browser-test', version: '1.0.0' });
-    await expect(first.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth }))).rejects.toThrow(UnauthorizedError);
+    await expect(first.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth }))).rejects.toThrow(
+      UnauthorizedError,
+    );
     expect(oauth.info?.client_id).toBeTruthy();
     const authUrl = oauth.authorizationUrl!;
     expect(authUrl.href.startsWith(`${t.url}/oauth/auth?`)).toBe(true);
@@ -99,7 +125,13 @@ describe('an MCP client connects with OAuth through a real browser', () => {
     expect(html).toContain('Alpha');
     expect(html).not.toContain(owner.password);
     const offered = await page.$$eval('input[name=scope]', (boxes) => boxes.map((b) => b.getAttribute('value') ?? ''));
-    expect(offered.sort()).toEqual(['agent:activity:read', 'agent:config:read', 'agent:config:write', 'agent:conversations:read', 'agent:trigger']);
+    expect(offered.sort()).toEqual([
+      'agent:activity:read',
+      'agent:config:read',
+      'agent:config:write',
+      'agent:conversations:read',
+      'agent:trigger',
+    ]);
     const chosen = ['agent:config:read', 'agent:activity:read'];
     for (const scope of offered) await page.setChecked(`input[name=scope][value="${scope}"]`, chosen.includes(scope));
     await Promise.all([page.waitForURL((url) => url.href.startsWith(redirectUrl)), page.click('button[value=allow]')]);
@@ -115,7 +147,10 @@ describe('an MCP client connects with OAuth through a real browser', () => {
     await mcp.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth }));
     const { tools } = await mcp.listTools();
     expect(tools.map((x) => x.name).sort()).toEqual(['get_agent_activity', 'get_agent_config']);
-    const result = (await mcp.callTool({ name: 'get_agent_config', arguments: {} })) as { isError?: boolean; structuredContent?: any };
+    const result = (await mcp.callTool({ name: 'get_agent_config', arguments: {} })) as {
+      isError?: boolean;
+      structuredContent?: any;
+    };
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ id: agentA, name: 'Alpha', config: { autoReply: 'alpha here' } });
     // Step-up: the 403 insufficient_scope challenge makes the SDK ask for the missing scope. Holding a refresh
@@ -140,16 +175,29 @@ describe('an MCP client connects with OAuth through a real browser', () => {
     // The same token is that agent's key and nothing more.
     const token = oauth.saved!.access_token;
     const rpc = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
-    const other = await api.post(`/v1/agents/${agentB}/mcp`, { token, body: rpc, headers: { accept: 'application/json, text/event-stream' } });
+    const other = await api.post(`/v1/agents/${agentB}/mcp`, {
+      token,
+      body: rpc,
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(other.status).toBe(403);
     expect(other.body.error.code).toBe('agent_forbidden');
-    const account = await api.post('/v1/mcp', { token, body: rpc, headers: { accept: 'application/json, text/event-stream' } });
+    const account = await api.post('/v1/mcp', {
+      token,
+      body: rpc,
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(account.status).toBe(403);
     expect(account.body.error.code).toBe('agent_forbidden');
 
     const grants = await api.get('/v1/oauth/grants', { token: owner.token });
     expect(grants.body.data).toHaveLength(1);
-    expect(grants.body.data[0]).toMatchObject({ clientName: 'Browser test client', agentId: agentA, resource: endpoint.href, grantedBy: owner.userId });
+    expect(grants.body.data[0]).toMatchObject({
+      clientName: 'Browser test client',
+      agentId: agentA,
+      resource: endpoint.href,
+      grantedBy: owner.userId,
+    });
     expect(grants.body.data[0].scopes.sort()).toEqual(chosen.sort());
   });
 
@@ -162,7 +210,15 @@ describe('an MCP client connects with OAuth through a real browser', () => {
     });
     const { client_id } = (await reg.json()) as { client_id: string };
     const url = new URL(`${t.url}/oauth/auth`);
-    for (const [k, v] of Object.entries({ client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:9/cb', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256', resource: `${t.url}/v1/agents/${agentA}/mcp`, scope: 'agent:config:read' })) {
+    for (const [k, v] of Object.entries({
+      client_id,
+      response_type: 'code',
+      redirect_uri: 'http://127.0.0.1:9/cb',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      resource: `${t.url}/v1/agents/${agentA}/mcp`,
+      scope: 'agent:config:read',
+    })) {
       url.searchParams.set(k, v);
     }
     const context = await browser.newContext();

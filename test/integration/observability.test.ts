@@ -35,7 +35,11 @@ let failingId: string;
 const workers: AppProcess[] = [];
 
 const linesOf = (p: AppProcess): LogLine[] =>
-  p.stdout().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as LogLine);
+  p
+    .stdout()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as LogLine);
 
 function startWorker(env: Record<string, string>): Promise<AppProcess> {
   const base = childEnv(t, {}) as Record<string, string>;
@@ -44,7 +48,11 @@ function startWorker(env: Record<string, string>): Promise<AppProcess> {
     cwd: dir,
     env: {
       ...Object.fromEntries(wanted.map((k) => [k, base[k]!])),
-      NODE_ENV: 'test', LOG_FORMAT: 'json', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...OPS, ...env,
+      NODE_ENV: 'test',
+      LOG_FORMAT: 'json',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      ...OPS,
+      ...env,
     },
   }).then((p) => (workers.push(p), p));
 }
@@ -84,18 +92,32 @@ describe('a worker process with METRICS_PORT', () => {
     worker = await startWorker({ LOG_LEVEL: 'info' });
     await sendTest(okId);
     await sendTest(failingId);
-    const [delivered, failed] = await waitUntil(() => {
-      const lines = linesOf(worker);
-      const d = lines.find((l) => l.msg === 'webhook delivered');
-      const f = lines.find((l) => l.msg === 'webhook delivery attempt failed');
-      return d && f && [d, f];
-    }, 30_000, 'both delivery log lines');
+    const [delivered, failed] = await waitUntil(
+      () => {
+        const lines = linesOf(worker);
+        const d = lines.find((l) => l.msg === 'webhook delivered');
+        const f = lines.find((l) => l.msg === 'webhook delivery attempt failed');
+        return d && f && [d, f];
+      },
+      30_000,
+      'both delivery log lines',
+    );
     expect(delivered).toMatchObject({
-      level: 'info', event: 'webhook.test', subscriptionId: okId, attempt: 1, status: 200, outcome: 'succeeded',
+      level: 'info',
+      event: 'webhook.test',
+      subscriptionId: okId,
+      attempt: 1,
+      status: 200,
+      outcome: 'succeeded',
       deliveryId: ok.received[0]!.headers['x-switchboard-delivery'],
     });
     expect(failed).toMatchObject({
-      level: 'warn', event: 'webhook.test', subscriptionId: failingId, attempt: 1, status: 500, outcome: 'retry',
+      level: 'warn',
+      event: 'webhook.test',
+      subscriptionId: failingId,
+      attempt: 1,
+      status: 500,
+      outcome: 'retry',
       deliveryId: failing.received[0]!.headers['x-switchboard-delivery'],
     });
     for (const line of [delivered, failed]) {
@@ -114,7 +136,10 @@ describe('a worker process with METRICS_PORT', () => {
     const none = await fetch(`${worker.url}/metrics`);
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toContain('Basic');
-    expect(((await none.json()) as { error: unknown }).error).toMatchObject({ type: 'authentication_error', code: 'invalid_credential' });
+    expect(((await none.json()) as { error: unknown }).error).toMatchObject({
+      type: 'authentication_error',
+      code: 'invalid_credential',
+    });
     const wrong = await fetch(`${worker.url}/metrics`, { headers: { authorization: basic('operator', 'nope') } });
     expect(wrong.status).toBe(401);
     const elsewhere = await fetch(`${worker.url}/admin/queues`, { headers: AUTH });
@@ -141,24 +166,35 @@ describe('a worker process with METRICS_PORT', () => {
     const port = new URL(worker.url).port;
     const base = childEnv(t, {});
     const proc = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
-      env: { ...base, LOG_LEVEL: 'silent', METRICS_PORT: port, ...OPS }, stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...base, LOG_LEVEL: 'silent', METRICS_PORT: port, ...OPS },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
     proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
     expect(code).toBe(1);
-    expect(err.trim()).toBe(`switchboard: METRICS_PORT ${port} is not available (EADDRINUSE): set METRICS_PORT to a free port`);
+    expect(err.trim()).toBe(
+      `switchboard: METRICS_PORT ${port} is not available (EADDRINUSE): set METRICS_PORT to a free port`,
+    );
   }, 60_000);
 
   it('keeps only failures at LOG_LEVEL=warn', async () => {
     await worker.stop();
     const quiet = await startWorker({ LOG_LEVEL: 'warn' });
     await sendTest(okId);
-    await waitUntil(async () => (await deliveryStatuses(okId)).filter((s: string) => s === 'succeeded').length === 2, 30_000, 'the second delivery to succeed');
+    await waitUntil(
+      async () => (await deliveryStatuses(okId)).filter((s: string) => s === 'succeeded').length === 2,
+      30_000,
+      'the second delivery to succeed',
+    );
     // The failure after it is the sentinel: had the success been logged, its line would be there before.
     await sendTest(failingId);
     await waitUntil(() => failing.received.length >= 2, 30_000, 'the second failing attempt');
-    await waitUntil(() => linesOf(quiet).some((l) => l.msg === 'webhook delivery attempt failed'), 10_000, 'the warn line');
+    await waitUntil(
+      () => linesOf(quiet).some((l) => l.msg === 'webhook delivery attempt failed'),
+      10_000,
+      'the warn line',
+    );
     expect(linesOf(quiet).filter((l) => l.msg === 'webhook delivered')).toEqual([]);
     expect(linesOf(quiet).every((l) => l.level !== 'info')).toBe(true);
   }, 120_000);

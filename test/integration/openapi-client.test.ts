@@ -27,7 +27,10 @@ function typeCheck(file: string): string[] {
   const { options } = ts.parseJsonConfigFileContent(configFile.config, ts.sys, root);
   const program = ts.createProgram([file], { ...options, noEmit: true });
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} ` : '';
+    const where =
+      d.file && d.start !== undefined
+        ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1} `
+        : '';
     return where + ts.flattenDiagnosticMessageText(d.messageText, '\n');
   });
 }
@@ -36,17 +39,28 @@ describe('a client typed from the document', () => {
   it('generates, type-checks a flow, and runs it against the API', async () => {
     const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as Parameters<typeof openapiTS>[0];
     mkdirSync(dirname(generated), { recursive: true });
-    writeFileSync(generated, `// Generated from GET /openapi.json by test/integration/openapi-client.test.ts. Do not edit.\n${astToString(await openapiTS(doc))}`);
+    writeFileSync(
+      generated,
+      `// Generated from GET /openapi.json by test/integration/openapi-client.test.ts. Do not edit.\n${astToString(await openapiTS(doc))}`,
+    );
 
     expect(typeCheck(join(clientDir, 'flow.ts'))).toEqual([]);
 
     // Imported by URL so that the project's own tsc (which excludes test/typed-client) does not follow it.
     const flow = pathToFileURL(join(clientDir, 'flow.ts')).href;
-    const { runTypedFlow } = (await import(flow)) as { runTypedFlow: (baseUrl: string) => Promise<Record<string, unknown>> };
+    const { runTypedFlow } = (await import(flow)) as {
+      runTypedFlow: (baseUrl: string) => Promise<Record<string, unknown>>;
+    };
     const result = await runTypedFlow(t.url);
     expect(result.agentId).toMatch(/^agt_/);
     expect(result.ownAgentName).toBe('Typed agent');
-    expect(result).toMatchObject({ keyType: 'agent', keyPrefix: 'ca_agt_', deniedStatus: 403, deniedCode: 'agent_forbidden', hasMore: false });
+    expect(result).toMatchObject({
+      keyType: 'agent',
+      keyPrefix: 'ca_agt_',
+      deniedStatus: 403,
+      deniedCode: 'agent_forbidden',
+      hasMore: false,
+    });
     expect(result.webhookSecret).toMatch(/^whsec_/);
     expect(result.listedWebhookIds).toHaveLength(1);
     // Generating the types and running the TypeScript compiler take a few seconds alone, much more on a busy machine.

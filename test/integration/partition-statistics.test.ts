@@ -83,9 +83,19 @@ async function fillToday(db: Db, rows: number): Promise<void> {
 }
 
 const record = (d: deliveries.ArmedDelivery): deliveries.AttemptRecord => ({
-  accountId: A, deliveryId: d.id, deliveryCreatedAt: d.created_at, webhookId: W, event: 'message.received',
-  url: 'https://example.com/', seq: d.job_seq, attemptNumber: 2, responseStatus: 500, responseBody: 'x',
-  error: 'http_status', errorMessage: 'receiver answered 500', durationMs: 3,
+  accountId: A,
+  deliveryId: d.id,
+  deliveryCreatedAt: d.created_at,
+  webhookId: W,
+  event: 'message.received',
+  url: 'https://example.com/',
+  seq: d.job_seq,
+  attemptNumber: 2,
+  responseStatus: 500,
+  responseBody: 'x',
+  error: 'http_status',
+  errorMessage: 'receiver answered 500',
+  durationMs: 3,
   retryDelayMs: 60_000,
 });
 const page = { limit: 20 };
@@ -94,38 +104,60 @@ const page = { limit: 20 };
 const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
   ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, 10_000, 1000)],
   ['relay sweep: re-arm a batch', (trx) => deliveries.bumpDeliveryJobSeqs(trx, ref.batch)],
-  ['worker: load a batch of send contexts', (trx) => deliveries.loadSendContexts(trx, ref.batch.map((d) => d.id))],
+  [
+    'worker: load a batch of send contexts',
+    (trx) =>
+      deliveries.loadSendContexts(
+        trx,
+        ref.batch.map((d) => d.id),
+      ),
+  ],
   ['worker: load one send context', (trx) => deliveries.loadSendContexts(trx, [ref.pending.id])],
   ['worker: record a batch of successes', (trx) => deliveries.recordSuccesses(trx, ref.batch.map(record))],
   ['worker: record a batch of retries', (trx) => deliveries.recordRetries(trx, ref.batch.map(record))],
   ['worker: stop a delivery', (trx) => deliveries.stopDelivery(trx, A, ref.pending, ref.pending.job_seq)],
   ['fan-out job: pending deliveries of an event', (trx) => deliveries.findPendingDeliveriesOfEvent(trx, ref.eventId)],
-  ['redeliver: find, reopen, hasten', async (trx) => [
-    await deliveries.findDelivery(trx, A, W, ref.succeeded.id, since()),
-    await deliveries.reopenDelivery(trx, A, ref.succeeded),
-    await deliveries.hastenDelivery(trx, A, ref.pending),
-  ]],
+  [
+    'redeliver: find, reopen, hasten',
+    async (trx) => [
+      await deliveries.findDelivery(trx, A, W, ref.succeeded.id, since()),
+      await deliveries.reopenDelivery(trx, A, ref.succeeded),
+      await deliveries.hastenDelivery(trx, A, ref.pending),
+    ],
+  ],
   ['enable: recoverSince', (trx) => deliveries.reopenFailedDeliveries(trx, A, W, new Date(Date.now() - 3 * DAY_MS))],
-  ['list deliveries, two pages', async (trx) => {
-    const first = await deliveries.listDeliveries(trx, A, W, page, since());
-    return deliveries.listDeliveries(trx, A, W, { ...page, cursor: first.nextCursor ?? undefined }, since());
-  }],
-  ['list attempts, of a subscription and of a delivery', async (trx) => [
-    await deliveries.listAttempts(trx, A, W, page, since()),
-    await deliveries.listAttempts(trx, A, W, page, since(), ref.succeeded.id),
-  ]],
+  [
+    'list deliveries, two pages',
+    async (trx) => {
+      const first = await deliveries.listDeliveries(trx, A, W, page, since());
+      return deliveries.listDeliveries(trx, A, W, { ...page, cursor: first.nextCursor ?? undefined }, since());
+    },
+  ],
+  [
+    'list attempts, of a subscription and of a delivery',
+    async (trx) => [
+      await deliveries.listAttempts(trx, A, W, page, since()),
+      await deliveries.listAttempts(trx, A, W, page, since(), ref.succeeded.id),
+    ],
+  ],
   ['feed', (trx) => listEvents(trx, A, page, since())],
-  ['endpoint stats', async (trx) => [
-    await findStatBuckets(trx, A, W, new Date(Date.now() - 7 * DAY_MS)),
-    await findHealth(trx, A, W),
-  ]],
-  ['other idle sweeps', async (trx) => [
-    await expireDueKeys(trx, new Date(), 500), await clearEndedGraces(trx, new Date(), 500),
-    await claimKeysToWarn(trx, new Date(), new Date(Date.now() + 7 * DAY_MS), 500),
-    await deleteExpiredSessions(trx, new Date()), await deleteExpiredKeys(trx, 1000),
-    await pruneStatBuckets(trx, new Date(Date.now() - 8 * DAY_MS), 1000),
-    await findStaleQueuedRuns(trx, new Date(), 500), await findStaleQueuedMessages(trx, new Date(), 500),
-  ]],
+  [
+    'endpoint stats',
+    async (trx) => [await findStatBuckets(trx, A, W, new Date(Date.now() - 7 * DAY_MS)), await findHealth(trx, A, W)],
+  ],
+  [
+    'other idle sweeps',
+    async (trx) => [
+      await expireDueKeys(trx, new Date(), 500),
+      await clearEndedGraces(trx, new Date(), 500),
+      await claimKeysToWarn(trx, new Date(), new Date(Date.now() + 7 * DAY_MS), 500),
+      await deleteExpiredSessions(trx, new Date()),
+      await deleteExpiredKeys(trx, 1000),
+      await pruneStatBuckets(trx, new Date(Date.now() - 8 * DAY_MS), 1000),
+      await findStaleQueuedRuns(trx, new Date(), 500),
+      await findStaleQueuedMessages(trx, new Date(), 500),
+    ],
+  ],
 ];
 
 async function pickRefs(db: Db, from: Date): Promise<typeof ref> {
@@ -206,11 +238,15 @@ describe('the maintenance job', () => {
 
   it("analyzes today's partitions grown past the rule, and gives today and tomorrow the filling rule", async () => {
     // The fill's row counts reach the statistics system when its connections report them (within seconds).
-    await waitUntil(async () => {
-      const name = partitionName('webhook_deliveries', today);
-      const { rows } = await t.deps.db.raw(`SELECT n_live_tup FROM pg_stat_user_tables WHERE relname = ?`, [name]);
-      return Number(rows[0]?.n_live_tup) >= TODAY_ROWS;
-    }, 30_000, "today's rows counted");
+    await waitUntil(
+      async () => {
+        const name = partitionName('webhook_deliveries', today);
+        const { rows } = await t.deps.db.raw(`SELECT n_live_tup FROM pg_stat_user_tables WHERE relname = ?`, [name]);
+        return Number(rows[0]?.n_live_tup) >= TODAY_ROWS;
+      },
+      30_000,
+      "today's rows counted",
+    );
     const result = await maintainPartitions(t.deps);
     expect(result.analyzed).toEqual(expect.arrayContaining([...todays]));
     // Tomorrow's partitions are empty: statistics saying "no rows" would make a plan cached now treat them as empty.

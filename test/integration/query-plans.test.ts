@@ -7,7 +7,12 @@ import { hasPendingDeliveries, listPartitions } from '../../src/maintenance/part
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Trx } from '../../src/platform/db.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
-import { addStats, findHealth, findStatBuckets, pruneStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
+import {
+  addStats,
+  findHealth,
+  findStatBuckets,
+  pruneStatBuckets,
+} from '../../src/webhooks/endpoint-stats.repository.js';
 import { deleteExpiredKeys } from '../../src/idempotency/idempotency.repository.js';
 import { captureStatements, explain, scannedRelations } from '../helpers/explain.js';
 import { seedAccountId, seedAccountSql, seedTraffic, seedWebhookId, seedWebhookSql } from '../helpers/seed-traffic.js';
@@ -35,7 +40,14 @@ async function seed(): Promise<void> {
   // Twenty days of traffic; event g goes to webhook g % 1000 of account g % 200 (the same account); 1% pending
   // (waiting for a retry an hour out), 2% failed or exhausted, the rest succeeded.
   const to = new Date(Date.now() - 3600_000);
-  await seedTraffic(t.deps, { rows: N, from: new Date(to.getTime() - 20 * DAY_MS), to, accounts: 200, webhooks: 1000, payload: 'tiny' });
+  await seedTraffic(t.deps, {
+    rows: N,
+    from: new Date(to.getTime() - 20 * DAY_MS),
+    to,
+    accounts: 200,
+    webhooks: 1000,
+    payload: 'tiny',
+  });
   await db.raw(`INSERT INTO webhook_stats (webhook_id, account_id, bucket_start, attempts, successes, by_error, by_status, durations)
     SELECT ${seedWebhookSql('w')}, ${seedAccountSql('w % 200')}, date_trunc('hour', now()) - b * interval '5 minutes', 10, 9, '{}', '{}', '{}'
       FROM generate_series(0, 999) w, generate_series(0, 299) b`);
@@ -52,7 +64,12 @@ beforeAll(async () => {
   t = await createTestContext();
   await seed();
   const pick = async (status: string) =>
-    (await t.deps.db('webhook_deliveries').select('id', 'created_at', 'job_seq', 'event_id').where({ account_id: A, webhook_id: W, status }).orderBy('created_at', 'desc').first())!;
+    (await t.deps
+      .db('webhook_deliveries')
+      .select('id', 'created_at', 'job_seq', 'event_id')
+      .where({ account_id: A, webhook_id: W, status })
+      .orderBy('created_at', 'desc')
+      .first())!;
   const pending = await pick('pending');
   const succeeded = await pick('succeeded');
   const partition = (await listPartitions(t.deps.db, 'webhook_deliveries')).at(-16)!.name;
@@ -66,15 +83,29 @@ afterAll(async () => {
 });
 
 const record = (d: deliveries.ArmedDelivery): deliveries.AttemptRecord => ({
-  accountId: A, deliveryId: d.id, deliveryCreatedAt: d.created_at, webhookId: W, event: 'message.received', url: 'https://example.com/',
-  seq: d.job_seq, attemptNumber: 2, responseStatus: 500, responseBody: 'x', error: 'http_status', errorMessage: 'receiver answered 500', durationMs: 3,
+  accountId: A,
+  deliveryId: d.id,
+  deliveryCreatedAt: d.created_at,
+  webhookId: W,
+  event: 'message.received',
+  url: 'https://example.com/',
+  seq: d.job_seq,
+  attemptNumber: 2,
+  responseStatus: 500,
+  responseBody: 'x',
+  error: 'http_status',
+  errorMessage: 'receiver answered 500',
+  durationMs: 3,
   retryDelayMs: 60_000,
 });
 const page = { limit: 20 };
 
 /** The statements that must stay on an index at scale. Add every new statement on a large table here. */
 const HOT: Array<[string, (trx: Trx) => Promise<unknown>]> = [
-  ['fan-out: event and its deliveries', (trx) => deliveries.insertEventWithDeliveries(trx, A, { type: 'message.received', payload: {} })],
+  [
+    'fan-out: event and its deliveries',
+    (trx) => deliveries.insertEventWithDeliveries(trx, A, { type: 'message.received', payload: {} }),
+  ],
   ['fan-out job: pending deliveries of an event', (trx) => deliveries.findPendingDeliveriesOfEvent(trx, ref.eventId)],
   ['worker: load send contexts', (trx) => deliveries.loadSendContexts(trx, [ref.pending.id, ref.succeeded.id])],
   ['worker: record successes', (trx) => deliveries.recordSuccesses(trx, [record(ref.pending)])],
@@ -82,25 +113,60 @@ const HOT: Array<[string, (trx: Trx) => Promise<unknown>]> = [
   ['worker: record exhaustions', (trx) => deliveries.recordExhaustions(trx, [record(ref.pending)])],
   ['worker: record 410 gone', (trx) => deliveries.recordGone(trx, [record(ref.pending)])],
   ['worker: stop a delivery', (trx) => deliveries.stopDelivery(trx, A, ref.pending, ref.pending.job_seq)],
-  ['worker: health figures', (trx) => addStats(trx, [{ webhookId: W, accountId: A, bucketStart: Date.now() - (Date.now() % 300_000), attempts: 1, successes: 1, byError: {}, byStatus: {}, durations: {} }], [{ webhookId: W, accountId: A, failuresSince: 0, lastSuccessAt: Date.now(), lastFailureAt: null }])],
+  [
+    'worker: health figures',
+    (trx) =>
+      addStats(
+        trx,
+        [
+          {
+            webhookId: W,
+            accountId: A,
+            bucketStart: Date.now() - (Date.now() % 300_000),
+            attempts: 1,
+            successes: 1,
+            byError: {},
+            byStatus: {},
+            durations: {},
+          },
+        ],
+        [{ webhookId: W, accountId: A, failuresSince: 0, lastSuccessAt: Date.now(), lastFailureAt: null }],
+      ),
+  ],
   ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, 10_000, 1000)],
   ['relay sweep: re-arm', (trx) => deliveries.bumpDeliveryJobSeqs(trx, [ref.pending])],
   ['redeliver: find the delivery', (trx) => deliveries.findDelivery(trx, A, W, ref.succeeded.id, since())],
   ['redeliver: reopen', (trx) => deliveries.reopenDelivery(trx, A, ref.succeeded)],
   ['redeliver: hasten', (trx) => deliveries.hastenDelivery(trx, A, ref.pending)],
   ['enable: recoverSince', (trx) => deliveries.reopenFailedDeliveries(trx, A, W, new Date(Date.now() - 3 * DAY_MS))],
-  ['list deliveries, two pages', async (trx) => {
-    const first = await deliveries.listDeliveries(trx, A, W, page, since());
-    return deliveries.listDeliveries(trx, A, W, { ...page, cursor: first.nextCursor! }, since());
-  }],
+  [
+    'list deliveries, two pages',
+    async (trx) => {
+      const first = await deliveries.listDeliveries(trx, A, W, page, since());
+      return deliveries.listDeliveries(trx, A, W, { ...page, cursor: first.nextCursor! }, since());
+    },
+  ],
   ['list attempts', (trx) => deliveries.listAttempts(trx, A, W, page, since())],
   ['list attempts of one delivery', (trx) => deliveries.listAttempts(trx, A, W, page, since(), ref.succeeded.id)],
   ['feed', (trx) => listEvents(trx, A, page, since())],
-  ['endpoint stats', async (trx) => [await findStatBuckets(trx, A, W, new Date(Date.now() - 7 * DAY_MS)), await findHealth(trx, A, W)]],
+  [
+    'endpoint stats',
+    async (trx) => [await findStatBuckets(trx, A, W, new Date(Date.now() - 7 * DAY_MS)), await findHealth(trx, A, W)],
+  ],
   ['stats prune sweep', (trx) => pruneStatBuckets(trx, new Date(Date.now() - 8 * DAY_MS), 1000)],
   ['retention: pending deliveries of a day', (trx) => hasPendingDeliveries(trx, ref.partition)],
-  ['key expiry sweep', async (trx) => [await expireDueKeys(trx, new Date(), 500), await clearEndedGraces(trx, new Date(), 500), await claimKeysToWarn(trx, new Date(), new Date(Date.now() + 7 * DAY_MS), 500)]],
-  ['session and idempotency sweeps', async (trx) => [await deleteExpiredSessions(trx, new Date()), await deleteExpiredKeys(trx, 1000)]],
+  [
+    'key expiry sweep',
+    async (trx) => [
+      await expireDueKeys(trx, new Date(), 500),
+      await clearEndedGraces(trx, new Date(), 500),
+      await claimKeysToWarn(trx, new Date(), new Date(Date.now() + 7 * DAY_MS), 500),
+    ],
+  ],
+  [
+    'session and idempotency sweeps',
+    async (trx) => [await deleteExpiredSessions(trx, new Date()), await deleteExpiredKeys(trx, 1000)],
+  ],
 ];
 
 describe('query plans at scale', () => {

@@ -21,12 +21,20 @@ const RECEIVER_PORT = /\b4000\b/g;
 
 /** The fenced sh blocks after `<!-- quickstart[:kind] -->` markers, in file order. */
 function quickstartBlocks(readme: string): Array<{ kind: string; code: string }> {
-  return [...readme.matchAll(/<!-- quickstart(?::(\w+))? -->\n```sh\n([\s\S]*?)```/g)].map((m) => ({ kind: m[1] ?? 'client', code: m[2]! }));
+  return [...readme.matchAll(/<!-- quickstart(?::(\w+))? -->\n```sh\n([\s\S]*?)```/g)].map((m) => ({
+    kind: m[1] ?? 'client',
+    code: m[2]!,
+  }));
 }
 
 /** bash in its own process group (the quickstart leaves its receiver running in the background), output kept. */
 function runBash(script: string, opts: { cwd: string; env: Record<string, string> }) {
-  const proc = spawn('bash', ['-c', script], { cwd: opts.cwd, env: opts.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn('bash', ['-c', script], {
+    cwd: opts.cwd,
+    env: opts.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -41,8 +49,18 @@ async function stopGroup(proc: ChildProcess | undefined): Promise<void> {
   } catch {
     return; // already gone
   }
-  await waitUntil(() => { try { process.kill(-proc.pid!, 0); return false; } catch { return true; } }, 20_000, 'the process group to end')
-    .catch(() => process.kill(-proc.pid!, 'SIGKILL'));
+  await waitUntil(
+    () => {
+      try {
+        process.kill(-proc.pid!, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    20_000,
+    'the process group to end',
+  ).catch(() => process.kill(-proc.pid!, 'SIGKILL'));
 }
 
 let t: TestContext;
@@ -79,14 +97,31 @@ describe('the README quickstart', () => {
     // npm start, from the checkout, on this test's database, Redis and prefix.
     server = runBash(blocks.find((b) => b.kind === 'server')!.code, {
       cwd: ROOT,
-      env: { ...env, PORT: String(port), DATABASE_URL: config.database.url, REDIS_URL: config.redis.url, BULLMQ_PREFIX: config.bullmqPrefix, LOG_FORMAT: 'json' },
+      env: {
+        ...env,
+        PORT: String(port),
+        DATABASE_URL: config.database.url,
+        REDIS_URL: config.redis.url,
+        BULLMQ_PREFIX: config.bullmqPrefix,
+        LOG_FORMAT: 'json',
+      },
     });
-    await waitUntil(async () => {
-      if (server!.proc.exitCode !== null) throw new Error(`npm start exited: ${server!.output().slice(-800)}`);
-      return fetch(`${base}/healthz`).then((r) => r.ok, () => false);
-    }, 120_000, 'npm start to answer');
+    await waitUntil(
+      async () => {
+        if (server!.proc.exitCode !== null) throw new Error(`npm start exited: ${server!.output().slice(-800)}`);
+        return fetch(`${base}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+      },
+      120_000,
+      'npm start to answer',
+    );
 
-    const script = blocks.filter((b) => b.kind === 'client').map((b) => b.code).join('\n')
+    const script = blocks
+      .filter((b) => b.kind === 'client')
+      .map((b) => b.code)
+      .join('\n')
       .replaceAll(README_BASE, base)
       .replace(RECEIVER_PORT, String(receiverPort));
     writeFileSync(join(dir, 'quickstart.sh'), `set -euo pipefail\n${script}`);
@@ -118,7 +153,11 @@ describe('the README quickstart', () => {
     const receiverFile = JSON.stringify(join(dirname(mcpPath!), 'receiver.mjs'));
     const receiver = runBash(`exec node ${receiverFile}`, { cwd: dir, env: { ...env, WHSEC: 'whsec_c2VjcmV0' } });
     try {
-      const up = () => fetch(`http://127.0.0.1:${receiverPort}/`).then((r) => r.status === 204, () => false);
+      const up = () =>
+        fetch(`http://127.0.0.1:${receiverPort}/`).then(
+          (r) => r.status === 204,
+          () => false,
+        );
       await waitUntil(up, 30_000, 'the receiver to listen');
       const forged = await fetch(`http://127.0.0.1:${receiverPort}/hooks`, {
         method: 'POST',

@@ -22,12 +22,20 @@ describe('requeue-stuck-work sweep', () => {
     const slow = await startReceiver(() => ({ stallMs: 3000, status: 200, body: '{"reply":"late"}' }));
     try {
       const owner = await signupAccount(api);
-      const agentId = (await api.post('/v1/agents', { token: owner.token, body: { name: 'Slow', config: { runtime: { type: 'http', url: slow.url } } } })).body.id;
-      const runId = (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'x' } })).body.run.id;
+      const agentId = (
+        await api.post('/v1/agents', {
+          token: owner.token,
+          body: { name: 'Slow', config: { runtime: { type: 'http', url: slow.url } } },
+        })
+      ).body.id;
+      const runId = (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'x' } })).body
+        .run.id;
       await t.deps.queues['agent-runs'].remove(runId); // driven by hand below, not by a worker
       const started = Date.now();
       await expect(executeRun(t.deps, runId, { last: false })).rejects.toThrow(/timeout/);
-      expect((await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token: owner.token })).body.status).toBe('running');
+      expect((await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token: owner.token })).body.status).toBe(
+        'running',
+      );
       expect(await executeRun(t.deps, runId, { last: true })).toBe('failed');
       expect(Date.now() - started).toBeLessThan(2500);
       const run = (await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token: owner.token })).body;
@@ -42,10 +50,22 @@ describe('requeue-stuck-work sweep', () => {
   it('re-enqueues queued runs and messages that lost their job, once, and leaves fresh ones alone', async () => {
     const owner = await signupAccount(api);
     const agentId = (await api.post('/v1/agents', { token: owner.token, body: { name: 'R' } })).body.id;
-    const inbox = (await api.post('/v1/inboxes', { token: owner.token, body: { agentId, channel: 'email', address: 'r@agents.example.com' } })).body;
-    const runId = (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'x' } })).body.run.id;
-    const freshRunId = (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'y' } })).body.run.id;
-    const msgId = (await api.post('/v1/messages', { token: owner.token, body: { inboxId: inbox.id, to: 'c@example.com', text: 'x' } })).body.id;
+    const inbox = (
+      await api.post('/v1/inboxes', {
+        token: owner.token,
+        body: { agentId, channel: 'email', address: 'r@agents.example.com' },
+      })
+    ).body;
+    const runId = (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'x' } })).body
+      .run.id;
+    const freshRunId = (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'y' } }))
+      .body.run.id;
+    const msgId = (
+      await api.post('/v1/messages', {
+        token: owner.token,
+        body: { inboxId: inbox.id, to: 'c@example.com', text: 'x' },
+      })
+    ).body.id;
     expect((await api.post(`/v1/messages/${msgId}/send`, { token: owner.token })).status).toBe(202);
 
     // Simulate a lost hand-off: the jobs vanish from Redis while the rows stay queued, a while ago.
@@ -53,8 +73,14 @@ describe('requeue-stuck-work sweep', () => {
     await t.deps.queues['agent-runs'].remove(freshRunId);
     await t.deps.queues['message-send'].remove(msgId);
     expect(await t.deps.queues['agent-runs'].getJob(runId)).toBeUndefined();
-    await t.deps.db('runs').where({ id: runId }).update({ created_at: new Date(Date.now() - 5 * 60_000) });
-    await t.deps.db('messages').where({ id: msgId }).update({ updated_at: new Date(Date.now() - 5 * 60_000) });
+    await t.deps
+      .db('runs')
+      .where({ id: runId })
+      .update({ created_at: new Date(Date.now() - 5 * 60_000) });
+    await t.deps
+      .db('messages')
+      .where({ id: msgId })
+      .update({ updated_at: new Date(Date.now() - 5 * 60_000) });
 
     const result = await requeueStuckWorkProcessor.process(t.deps, {}, {} as Job);
     expect(result).toEqual({ runs: 1, messages: 1 });

@@ -9,7 +9,8 @@ let api: Client;
 let owner: Awaited<ReturnType<typeof signupAccount>>;
 let runtime: Receiver;
 
-const balance = async () => Number((await t.deps.db('accounts').where({ id: owner.accountId }).first()).credits_balance);
+const balance = async () =>
+  Number((await t.deps.db('accounts').where({ id: owner.accountId }).first()).credits_balance);
 
 async function newAgent(config: Record<string, unknown> = {}) {
   return (await api.post('/v1/agents', { token: owner.token, body: { name: 'Bot', config } })).body.id as string;
@@ -26,7 +27,11 @@ async function waitForRun(agentId: string, runId: string, token = owner.token, t
 }
 
 beforeAll(async () => {
-  runtime = await startReceiver((req) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reply: `echo: ${req.body?.message}` }) }));
+  runtime = await startReceiver((req) => ({
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ reply: `echo: ${req.body?.message}` }),
+  }));
   t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   api = client(t.url);
   await t.startWorkers();
@@ -41,16 +46,27 @@ describe('chat and runs', () => {
   it('answers 202 with a queued run, charges 5 credits, and the built-in runtime replies from autoReply', async () => {
     const agentId = await newAgent({ autoReply: 'We will get back to you.' });
     const start = await balance();
-    const res = await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'Where is my order?' } });
+    const res = await api.post(`/v1/agents/${agentId}/chat`, {
+      token: owner.token,
+      body: { message: 'Where is my order?' },
+    });
     expect(res.status).toBe(202);
-    expect(res.body).toEqual({ run: { id: expect.stringMatching(/^run_/), agentId, status: 'queued', createdAt: expect.any(String) } });
+    expect(res.body).toEqual({
+      run: { id: expect.stringMatching(/^run_/), agentId, status: 'queued', createdAt: expect.any(String) },
+    });
     expect(await balance()).toBe(start - 5);
     const run = await waitForRun(agentId, res.body.run.id);
     expect(run.status).toBe('succeeded');
 
     const conversations = await api.get(`/v1/agents/${agentId}/conversations`, { token: owner.token });
     const chat = conversations.body.data.find((c: { channel: string }) => c.channel === 'chat');
-    expect(chat.recentMessages.map((m: { direction: string; text: string; runId: string }) => [m.direction, m.text, m.runId])).toEqual([
+    expect(
+      chat.recentMessages.map((m: { direction: string; text: string; runId: string }) => [
+        m.direction,
+        m.text,
+        m.runId,
+      ]),
+    ).toEqual([
       ['inbound', 'Where is my order?', run.id],
       ['outbound', 'We will get back to you.', run.id],
     ]);
@@ -67,7 +83,9 @@ describe('chat and runs', () => {
     const agentId = await newAgent();
     const res = await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'hi' } });
     const run = await waitForRun(agentId, res.body.run.id);
-    const reply = await api.get(`/v1/messages?conversationId=${run.conversationId}&direction=outbound`, { token: owner.token });
+    const reply = await api.get(`/v1/messages?conversationId=${run.conversationId}&direction=outbound`, {
+      token: owner.token,
+    });
     expect(reply.body.data[0].text).toMatch(/automatic reply/);
   });
 
@@ -79,8 +97,15 @@ describe('chat and runs', () => {
     const req = runtime.received.find((r) => r.body?.runId === run.id)!;
     expect(req.path).toBe('/agent');
     expect(req.headers['user-agent']).toBe('Switchboard-Runtime/1');
-    expect(req.body).toMatchObject({ runId: run.id, agent: { id: agentId }, message: 'ping', messages: [{ role: 'user', text: 'ping' }] });
-    const replies = await api.get(`/v1/messages?conversationId=${run.conversationId}&direction=outbound`, { token: owner.token });
+    expect(req.body).toMatchObject({
+      runId: run.id,
+      agent: { id: agentId },
+      message: 'ping',
+      messages: [{ role: 'user', text: 'ping' }],
+    });
+    const replies = await api.get(`/v1/messages?conversationId=${run.conversationId}&direction=outbound`, {
+      token: owner.token,
+    });
     expect(replies.body.data[0]).toMatchObject({ text: 'echo: ping', runId: run.id, channel: 'chat' });
 
     // A second message carries the history.
@@ -95,10 +120,15 @@ describe('chat and runs', () => {
     const big = await startReceiver(() => ({ status: 200, body: JSON.stringify({ reply: long }) }));
     try {
       const agentId = await newAgent({ runtime: { type: 'http', url: big.url } });
-      const res = await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'tell me a long story' } });
+      const res = await api.post(`/v1/agents/${agentId}/chat`, {
+        token: owner.token,
+        body: { message: 'tell me a long story' },
+      });
       const run = await waitForRun(agentId, res.body.run.id);
       expect(run.status).toBe('succeeded');
-      const replies = await api.get(`/v1/messages?conversationId=${run.conversationId}&direction=outbound`, { token: owner.token });
+      const replies = await api.get(`/v1/messages?conversationId=${run.conversationId}&direction=outbound`, {
+        token: owner.token,
+      });
       expect(replies.body.data[0].text).toBe(long);
     } finally {
       await big.close();
@@ -136,10 +166,21 @@ describe('chat and runs', () => {
 
   it('validates the body, answers 404 for unknown agents, and enforces trigger scopes and spend caps', async () => {
     const agentId = await newAgent();
-    for (const body of [{}, { message: '' }, { message: 5 }, { message: 'x', extra: 1 }, { message: 'x'.repeat(100_001) }]) {
-      expect((await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body })).status, JSON.stringify(body)).toBe(400);
+    for (const body of [
+      {},
+      { message: '' },
+      { message: 5 },
+      { message: 'x', extra: 1 },
+      { message: 'x'.repeat(100_001) },
+    ]) {
+      expect(
+        (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body })).status,
+        JSON.stringify(body),
+      ).toBe(400);
     }
-    expect((await api.post('/v1/agents/agt_nope/chat', { token: owner.token, body: { message: 'x' } })).status).toBe(404);
+    expect((await api.post('/v1/agents/agt_nope/chat', { token: owner.token, body: { message: 'x' } })).status).toBe(
+      404,
+    );
 
     const reader = await createAccountKey(api, owner.token, { scopes: ['read:agents'] });
     const noScope = await api.post(`/v1/agents/${agentId}/chat`, { token: reader.key, body: { message: 'x' } });
@@ -150,12 +191,17 @@ describe('chat and runs', () => {
     const ok = await api.post(`/v1/agents/${agentId}/chat`, { token: agentKey.key, body: { message: 'from my key' } });
     expect(ok.status).toBe(202);
     const readOnlyAgentKey = await createAgentKey(api, owner.token, agentId);
-    const denied = await api.post(`/v1/agents/${agentId}/chat`, { token: readOnlyAgentKey.key, body: { message: 'x' } });
+    const denied = await api.post(`/v1/agents/${agentId}/chat`, {
+      token: readOnlyAgentKey.key,
+      body: { message: 'x' },
+    });
     expect(denied.status).toBe(403);
     expect(denied.body.error.details.requiredScope).toBe('agent:trigger');
 
     const capped = await createAccountKey(api, owner.token, { scopes: ['trigger:agents'], spendCapCredits: 7 });
-    expect((await api.post(`/v1/agents/${agentId}/chat`, { token: capped.key, body: { message: '1' } })).status).toBe(202);
+    expect((await api.post(`/v1/agents/${agentId}/chat`, { token: capped.key, body: { message: '1' } })).status).toBe(
+      202,
+    );
     const start = await balance();
     const over = await api.post(`/v1/agents/${agentId}/chat`, { token: capped.key, body: { message: '2' } });
     expect(over.status).toBe(402);

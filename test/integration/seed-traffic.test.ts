@@ -18,7 +18,16 @@ const pendingSince = new Date(now - DAY_MS);
 
 beforeAll(async () => {
   t = await createTestContext({ WEBHOOK_RETENTION_DAYS: '3' });
-  await seedTraffic(t.deps, { rows: ROWS, from, to: new Date(now), accounts: 7, webhooks: 20, skewed: true, payload: 'message', pendingSince });
+  await seedTraffic(t.deps, {
+    rows: ROWS,
+    from,
+    to: new Date(now),
+    accounts: 7,
+    webhooks: 20,
+    skewed: true,
+    payload: 'message',
+    pendingSince,
+  });
 });
 afterAll(() => t?.close());
 
@@ -37,7 +46,8 @@ describe('seeded webhook traffic', () => {
   });
 
   it('spreads the rows over every day of the range, with ids of the service lengths and UUIDv7 deliveries', async () => {
-    const { rows } = await t.deps.db.raw(`SELECT count(DISTINCT date_trunc('day', created_at AT TIME ZONE 'UTC')) AS days,
+    const { rows } = await t.deps.db
+      .raw(`SELECT count(DISTINCT date_trunc('day', created_at AT TIME ZONE 'UTC')) AS days,
       min(created_at) AS oldest, max(created_at) AS newest FROM events`);
     expect(Number(rows[0].days)).toBe(5);
     expect(new Date(rows[0].oldest).getTime()).toBeGreaterThanOrEqual(from.getTime());
@@ -49,7 +59,8 @@ describe('seeded webhook traffic', () => {
   });
 
   it('has every status, pending only in the last day and due later', async () => {
-    const { rows } = await t.deps.db.raw(`SELECT status, count(*) AS n, min(created_at) AS oldest, bool_and(next_attempt_at > now()) AS later
+    const { rows } = await t.deps.db
+      .raw(`SELECT status, count(*) AS n, min(created_at) AS oldest, bool_and(next_attempt_at > now()) AS later
       FROM webhook_deliveries GROUP BY status`);
     const by = Object.fromEntries(rows.map((r: { status: string }) => [r.status, r]));
     expect(Object.keys(by).sort()).toEqual(['exhausted', 'failed', 'pending', 'succeeded']);

@@ -18,11 +18,29 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 /** A conversation with messages, written straight to the tables (the message routes are tested elsewhere). */
-async function insertConversation(accountId: string, agentId: string, messages: Array<{ direction: string; status: string }>) {
+async function insertConversation(
+  accountId: string,
+  agentId: string,
+  messages: Array<{ direction: string; status: string }>,
+) {
   const conversationId = newId('conv');
-  await t.deps.db('conversations').insert({ id: conversationId, account_id: accountId, agent_id: agentId, channel: 'email', thread_key: `t-${conversationId}` });
+  await t.deps.db('conversations').insert({
+    id: conversationId,
+    account_id: accountId,
+    agent_id: agentId,
+    channel: 'email',
+    thread_key: `t-${conversationId}`,
+  });
   for (const m of messages) {
-    await t.deps.db('messages').insert({ id: newId('msg'), account_id: accountId, agent_id: agentId, conversation_id: conversationId, channel: 'email', text: 'hi', ...m });
+    await t.deps.db('messages').insert({
+      id: newId('msg'),
+      account_id: accountId,
+      agent_id: agentId,
+      conversation_id: conversationId,
+      channel: 'email',
+      text: 'hi',
+      ...m,
+    });
   }
 }
 
@@ -34,7 +52,11 @@ describe('GET /v1/stats', () => {
       agents: { total: 0, byStatus: { active: 0, paused: 0 } },
       contacts: { total: 0 },
       inboxes: { total: 0, byChannel: { email: 0, sms: 0 } },
-      messages: { total: 0, byDirection: { inbound: 0, outbound: 0 }, byStatus: { received: 0, draft: 0, queued: 0, sent: 0, failed: 0 } },
+      messages: {
+        total: 0,
+        byDirection: { inbound: 0, outbound: 0 },
+        byStatus: { received: 0, draft: 0, queued: 0, sent: 0, failed: 0 },
+      },
       runs: { total: 0 },
       webhooks: { total: 0 },
       apiKeys: { total: 0, byStatus: { active: 0, deactivated: 0, expired: 0 } },
@@ -52,14 +74,32 @@ describe('GET /v1/stats', () => {
     await createAccountKey(api, owner.token);
     await createAgentKey(api, owner.token, a1.body.id);
     await api.post('/v1/domains', { token: owner.token, body: { name: 'stats.acme.example' } });
-    await api.post('/v1/integrations/smtp', { token: owner.token, body: { host: 'smtp.acme.example', port: 587, from: 'a@acme.example' } });
+    await api.post('/v1/integrations/smtp', {
+      token: owner.token,
+      body: { host: 'smtp.acme.example', port: 587, from: 'a@acme.example' },
+    });
     await t.deps.db('contacts').insert([
       { id: newId('ct'), account_id: owner.accountId, email: 'c1@example.com' },
       { id: newId('ct'), account_id: owner.accountId, email: 'c2@example.com' },
     ]);
     await t.deps.db('inboxes').insert([
-      { id: newId('inb'), account_id: owner.accountId, agent_id: a1.body.id, channel: 'email', address: 'a@acme.example', ingest_token_hash: newId('key') },
-      { id: newId('inb'), account_id: owner.accountId, agent_id: a1.body.id, channel: 'sms', address: '+15550001', ingest_token_hash: newId('key'), deleted_at: new Date() },
+      {
+        id: newId('inb'),
+        account_id: owner.accountId,
+        agent_id: a1.body.id,
+        channel: 'email',
+        address: 'a@acme.example',
+        ingest_token_hash: newId('key'),
+      },
+      {
+        id: newId('inb'),
+        account_id: owner.accountId,
+        agent_id: a1.body.id,
+        channel: 'sms',
+        address: '+15550001',
+        ingest_token_hash: newId('key'),
+        deleted_at: new Date(),
+      },
     ]);
     await insertConversation(owner.accountId, a1.body.id, [
       { direction: 'inbound', status: 'received' },
@@ -79,20 +119,33 @@ describe('GET /v1/stats', () => {
       // The deleted inbox is not counted.
       inboxes: { total: 1, byChannel: { email: 1, sms: 0 } },
       conversations: { total: 1 },
-      messages: { total: 4, byDirection: { inbound: 2, outbound: 2 }, byStatus: { received: 2, draft: 1, queued: 0, sent: 1, failed: 0 } },
+      messages: {
+        total: 4,
+        byDirection: { inbound: 2, outbound: 2 },
+        byStatus: { received: 2, draft: 1, queued: 0, sent: 1, failed: 0 },
+      },
       apiKeys: { total: 2, byStatus: { active: 2 }, byType: { account: 1, agent: 1 } },
       domains: { total: 1, byStatus: { pending: 1, verified: 0 } },
       integrations: { total: 1, byProvider: { smtp: 1, 'sms-http': 0 } },
     });
 
     const theirs = await api.get('/v1/stats', { token: other.token });
-    expect(theirs.body).toMatchObject({ agents: { total: 1 }, messages: { total: 1 }, contacts: { total: 0 }, apiKeys: { total: 0 } });
+    expect(theirs.body).toMatchObject({
+      agents: { total: 1 },
+      messages: { total: 1 },
+      contacts: { total: 0 },
+      apiKeys: { total: 0 },
+    });
   });
 
   it('is read:account: a member session and a default account key read it; a key without the scope gets 403', async () => {
     const email = `member-${Math.random().toString(36).slice(2, 8)}@example.com`;
-    await api.post('/v1/team/members', { token: owner.token, body: { email, password: 'member password 1', role: 'member' } });
-    const member = (await api.post('/v1/auth/login', { body: { email, password: 'member password 1' } })).body.session.token;
+    await api.post('/v1/team/members', {
+      token: owner.token,
+      body: { email, password: 'member password 1', role: 'member' },
+    });
+    const member = (await api.post('/v1/auth/login', { body: { email, password: 'member password 1' } })).body.session
+      .token;
     expect((await api.get('/v1/stats', { token: member })).status).toBe(200);
 
     const defaultKey = await createAccountKey(api, owner.token);

@@ -6,7 +6,10 @@ import { client } from '../helpers/http.js';
 describe('when Postgres or Redis is unreachable', () => {
   let t: TestContext;
   beforeAll(async () => {
-    t = await createTestContext({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing', REDIS_URL: 'redis://127.0.0.1:1' });
+    t = await createTestContext({
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nothing',
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
   });
   afterAll(() => t.close());
 

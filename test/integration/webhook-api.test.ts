@@ -24,9 +24,17 @@ async function create(body: Record<string, unknown>, token = owner.token) {
 
 describe('webhook subscriptions', () => {
   it('creates with a whsec_ secret shown once, never in later reads', async () => {
-    const res = await create({ events: ['message.received', 'message.sent', 'message.received'], description: 'orders' });
+    const res = await create({
+      events: ['message.received', 'message.sent', 'message.received'],
+      description: 'orders',
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ url: PUBLIC_URL, events: ['message.received', 'message.sent'], status: 'active', description: 'orders' });
+    expect(res.body).toMatchObject({
+      url: PUBLIC_URL,
+      events: ['message.received', 'message.sent'],
+      status: 'active',
+      description: 'orders',
+    });
     expect(res.body.id).toMatch(/^wh_/);
     expect(res.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(Buffer.from(res.body.secret.slice(6), 'base64')).toHaveLength(32);
@@ -54,9 +62,21 @@ describe('webhook subscriptions', () => {
   });
 
   it('rejects non-public and non-https targets with invalid_webhook_url', async () => {
-    for (const url of ['http://93.184.216.34/', 'https://127.1/', 'https://0x7f000001/', 'https://2130706433/', 'https://[::ffff:10.0.0.1]/',
-      'https://[64:ff9b::a9fe:a9fe]/', 'https://[2002:c0a8:101::]/', 'https://169.254.169.254/', 'https://metadata.google.internal/',
-      'https://[fd00:ec2::254]/', 'https://localhost/', 'https://user:pw@93.184.216.34/', 'https://100.64.1.1/']) {
+    for (const url of [
+      'http://93.184.216.34/',
+      'https://127.1/',
+      'https://0x7f000001/',
+      'https://2130706433/',
+      'https://[::ffff:10.0.0.1]/',
+      'https://[64:ff9b::a9fe:a9fe]/',
+      'https://[2002:c0a8:101::]/',
+      'https://169.254.169.254/',
+      'https://metadata.google.internal/',
+      'https://[fd00:ec2::254]/',
+      'https://localhost/',
+      'https://user:pw@93.184.216.34/',
+      'https://100.64.1.1/',
+    ]) {
       const res = await create({ url });
       expect(res.status, url).toBe(400);
       expect(res.body.error.code, url).toBe('invalid_webhook_url');
@@ -67,7 +87,10 @@ describe('webhook subscriptions', () => {
     const { body: wh } = await create({ legacySecret: 'legacy-secret-0123456789' });
     expect(wh.legacySecret).toBeUndefined();
     expect(wh.hasLegacySecret).toBe(true);
-    const upd = await api.patch(`/v1/webhooks/${wh.id}`, { token: owner.token, body: { events: ['inbox.created'], description: null, legacySecret: null } });
+    const upd = await api.patch(`/v1/webhooks/${wh.id}`, {
+      token: owner.token,
+      body: { events: ['inbox.created'], description: null, legacySecret: null },
+    });
     expect(upd.status).toBe(200);
     expect(upd.body).toMatchObject({ events: ['inbox.created'], description: null, hasLegacySecret: false });
     const bad = await api.patch(`/v1/webhooks/${wh.id}`, { token: owner.token, body: { url: 'https://10.0.0.1/' } });
@@ -137,7 +160,7 @@ describe('webhook subscriptions', () => {
 });
 
 describe('audit rows of webhook changes', () => {
-  it('are written in the change\'s transaction: when the audit insert fails, the change is rolled back', async () => {
+  it("are written in the change's transaction: when the audit insert fails, the change is rolled back", async () => {
     const made = (await create({ description: 'before' })).body;
     const rowOf = () => t.deps.db('webhooks').where({ id: made.id }).first();
     const kept = await rowOf();
@@ -152,7 +175,9 @@ describe('audit rows of webhook changes', () => {
       const before = await count();
       expect((await create({ description: 'never' })).status).toBe(500);
       expect(await count()).toBe(before);
-      expect((await api.patch(`/v1/webhooks/${made.id}`, { token, body: { description: 'changed' } })).status).toBe(500);
+      expect((await api.patch(`/v1/webhooks/${made.id}`, { token, body: { description: 'changed' } })).status).toBe(
+        500,
+      );
       expect((await api.post(`/v1/webhooks/${made.id}/rotate-secret`, { token })).status).toBe(500);
       expect((await api.delete(`/v1/webhooks/${made.id}`, { token })).status).toBe(500);
       await t.deps.db('webhooks').where({ id: made.id }).update({ status: 'disabled' });

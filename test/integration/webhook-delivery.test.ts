@@ -41,13 +41,23 @@ async function receiver(respond?: Parameters<typeof startReceiver>[0]) {
   return r;
 }
 
-async function subscribe(token: string, url: string, events: string[] = ['message.received'], extra: Record<string, unknown> = {}) {
+async function subscribe(
+  token: string,
+  url: string,
+  events: string[] = ['message.received'],
+  extra: Record<string, unknown> = {},
+) {
   const res = await api.post('/v1/webhooks', { token, body: { url, events, ...extra } });
   expect(res.status).toBe(201);
   return res.body as { id: string; secret: string };
 }
 
-async function emit(accountId: string, type: EventType, payload: Record<string, unknown> = { id: 'msg_1' }, ids: { inboxId?: string; messageId?: string } = {}) {
+async function emit(
+  accountId: string,
+  type: EventType,
+  payload: Record<string, unknown> = { id: 'msg_1' },
+  ids: { inboxId?: string; messageId?: string } = {},
+) {
   return transactWithEvents(t.deps, accountId, (_trx, e) => e({ type, payload, ...ids }));
 }
 
@@ -61,17 +71,21 @@ function verifySwitchboard(r: Received, secret: string): boolean {
   const ts = Number(tPart.slice(2));
   if (Math.abs(Date.now() / 1000 - ts) > 300) return false;
   const expected = Buffer.from(createHmac('sha256', secret).update(`${ts}.${r.raw}`).digest('hex'));
-  return parts.filter((p) => p.startsWith('v1=')).some((p) => {
-    const got = Buffer.from(p.slice(3));
-    return got.length === expected.length && timingSafeEqual(got, expected);
-  });
+  return parts
+    .filter((p) => p.startsWith('v1='))
+    .some((p) => {
+      const got = Buffer.from(p.slice(3));
+      return got.length === expected.length && timingSafeEqual(got, expected);
+    });
 }
 
 function verifyStandard(r: Received, secret: string): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const content = `${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.raw}`;
   const expected = createHmac('sha256', key).update(content).digest('base64');
-  return String(r.headers['webhook-signature']).split(' ').some((s) => s === `v1,${expected}`);
+  return String(r.headers['webhook-signature'])
+    .split(' ')
+    .some((s) => s === `v1,${expected}`);
 }
 
 const attemptsOf = async (token: string, webhookId: string) =>
@@ -81,8 +95,15 @@ describe('webhook delivery', () => {
   it('delivers the envelope with both signature schemes and the legacy header', async () => {
     const { token, accountId } = await signupAccount(api);
     const r = await receiver();
-    const wh = await subscribe(token, `${r.url}/hook`, ['message.received', 'agent.updated'], { legacySecret: 'my-legacy-secret-123' });
-    const eventId = await emit(accountId, 'message.received', { id: 'msg_1', subject: 'Hi' }, { inboxId: 'inb_1', messageId: 'msg_1' });
+    const wh = await subscribe(token, `${r.url}/hook`, ['message.received', 'agent.updated'], {
+      legacySecret: 'my-legacy-secret-123',
+    });
+    const eventId = await emit(
+      accountId,
+      'message.received',
+      { id: 'msg_1', subject: 'Hi' },
+      { inboxId: 'inb_1', messageId: 'msg_1' },
+    );
     const [got] = await r.waitFor(1);
 
     const event = await t.deps.db('events').where({ id: eventId }).first();
@@ -108,7 +129,9 @@ describe('webhook delivery', () => {
     expect(verifySwitchboard(got!, wh.secret)).toBe(true);
     expect(verifyStandard(got!, wh.secret)).toBe(true);
     expect(verifySwitchboard(got!, wh.secret + 'x')).toBe(false);
-    expect(got!.headers['x-switchboard-signature-legacy']).toBe(createHmac('sha256', 'my-legacy-secret-123').update(got!.raw).digest('hex'));
+    expect(got!.headers['x-switchboard-signature-legacy']).toBe(
+      createHmac('sha256', 'my-legacy-secret-123').update(got!.raw).digest('hex'),
+    );
 
     // An event without inbox and message carries nulls.
     await emit(accountId, 'agent.updated', { id: 'agt_1' });
@@ -131,7 +154,18 @@ describe('webhook delivery', () => {
     });
     expect(deliveries.map((d: any) => d.id).sort()).toEqual([got, second, third].map((x) => x!.body.id).sort());
     const attempts = await attemptsOf(token, wh.id);
-    expect(attempts[0]).toMatchObject({ deliveryId: got!.body.id, webhookId: wh.id, event: 'message.received', attemptNumber: 1, status: 'succeeded', url: `${r.url}/hook`, responseStatus: 200, responseBody: 'ok', error: null, nextAttemptAt: null });
+    expect(attempts[0]).toMatchObject({
+      deliveryId: got!.body.id,
+      webhookId: wh.id,
+      event: 'message.received',
+      attemptNumber: 1,
+      status: 'succeeded',
+      url: `${r.url}/hook`,
+      responseStatus: 200,
+      responseBody: 'ok',
+      error: null,
+      nextAttemptAt: null,
+    });
     expect(attempts[0].id).toMatch(/^att_/);
     expect(attempts[0].durationMs).toBeGreaterThanOrEqual(0);
   });
@@ -183,7 +217,9 @@ describe('webhook delivery', () => {
 
   it('honours Retry-After on 429 only up to double the next delay', async () => {
     const { token, accountId } = await signupAccount(api);
-    const r = await receiver((_req, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '3600' } } : { status: 200 }));
+    const r = await receiver((_req, i) =>
+      i === 0 ? { status: 429, headers: { 'retry-after': '3600' } } : { status: 200 },
+    );
     await subscribe(token, r.url);
     await emit(accountId, 'message.received');
     const got = await r.waitFor(2, 3000);
@@ -205,10 +241,14 @@ describe('webhook delivery', () => {
     ] as const;
     await emit(accountId, 'message.received');
     for (const [wh, error] of cases) {
-      const attempts = await waitUntil(async () => {
-        const a = await attemptsOf(token, wh.id);
-        return a.length === 4 && a;
-      }, 10_000, `4 attempts for ${error}`);
+      const attempts = await waitUntil(
+        async () => {
+          const a = await attemptsOf(token, wh.id);
+          return a.length === 4 && a;
+        },
+        10_000,
+        `4 attempts for ${error}`,
+      );
       expect(attempts.map((a) => a.error)).toEqual([error, error, error, error]);
       expect(attempts.map((a) => a.attemptNumber)).toEqual([1, 2, 3, 4]);
       expect(attempts.map((a) => a.nextAttemptAt === null)).toEqual([false, false, false, true]);
@@ -222,7 +262,10 @@ describe('webhook delivery', () => {
       expect(deliveries[0]).toMatchObject({ attempts: 4, lastError: error });
     }
     // The redirect target was never contacted; one exhausted delivery does not disable.
-    expect((await api.get(`/v1/webhooks/${cases[0][0].id}`, { token })).body).toMatchObject({ status: 'active', consecutiveFailures: 1 });
+    expect((await api.get(`/v1/webhooks/${cases[0][0].id}`, { token })).body).toMatchObject({
+      status: 'active',
+      consecutiveFailures: 1,
+    });
   });
 
   it('disables exactly once when 40 deliveries exhaust together, then enable + recoverSince re-sends them', async () => {
@@ -234,12 +277,26 @@ describe('webhook delivery', () => {
     await transactWithEvents(t.deps, accountId, async (_trx, e) => {
       for (let i = 0; i < 40; i++) await e({ type: 'message.received', payload: { n: i } });
     });
-    await waitUntil(async () => (await api.get(`/v1/webhooks/${wh.id}`, { token })).body.status === 'disabled', 15_000, 'disable');
+    await waitUntil(
+      async () => (await api.get(`/v1/webhooks/${wh.id}`, { token })).body.status === 'disabled',
+      15_000,
+      'disable',
+    );
     // Let every in-flight retry finish or stop.
-    await waitUntil(async () => (await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, status: 'pending' })).length === 0, 10_000, 'retries to stop');
-    const notes = (await api.get('/v1/notifications?limit=100', { token })).body.data.filter((n: any) => n.kind === 'webhook.disabled');
+    await waitUntil(
+      async () => (await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, status: 'pending' })).length === 0,
+      10_000,
+      'retries to stop',
+    );
+    const notes = (await api.get('/v1/notifications?limit=100', { token })).body.data.filter(
+      (n: any) => n.kind === 'webhook.disabled',
+    );
     expect(notes).toHaveLength(1);
-    await waitUntil(() => smtp.received.some((m) => m.to.includes(email) && m.raw.includes(wh.id)), 5000, 'owner email');
+    await waitUntil(
+      () => smtp.received.some((m) => m.to.includes(email) && m.raw.includes(wh.id)),
+      5000,
+      'owner email',
+    );
     expect(smtp.received.filter((m) => m.to.includes(email) && m.raw.includes(wh.id))).toHaveLength(1);
     expect(JSON.stringify(notes[0])).toContain(wh.id);
     const state = (await api.get(`/v1/webhooks/${wh.id}`, { token })).body;
@@ -256,7 +313,12 @@ describe('webhook delivery', () => {
     expect(enabled.status).toBe(200);
     expect(enabled.body).toMatchObject({ status: 'active', consecutiveFailures: 0, recovered: 40 });
     const ids = new Set(r.received.slice(0, before).map((x) => x.body.id));
-    await waitUntil(async () => (await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, status: 'succeeded' })).length === 40, 10_000, 'recovery');
+    await waitUntil(
+      async () =>
+        (await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, status: 'succeeded' })).length === 40,
+      10_000,
+      'recovery',
+    );
     const recoveredIds = new Set(r.received.slice(before).map((x) => x.body.id));
     expect(recoveredIds.size).toBe(40);
     for (const id of recoveredIds) expect(ids.has(id)).toBe(true);
@@ -267,9 +329,15 @@ describe('webhook delivery', () => {
     const r = await receiver(() => ({ status: 410 }));
     const wh = await subscribe(token, r.url);
     await emit(accountId, 'message.received');
-    await waitUntil(async () => (await api.get(`/v1/webhooks/${wh.id}`, { token })).body.status === 'disabled', 5000, '410 disable');
+    await waitUntil(
+      async () => (await api.get(`/v1/webhooks/${wh.id}`, { token })).body.status === 'disabled',
+      5000,
+      '410 disable',
+    );
     // Final at once, with no retry armed: nothing more can be sent.
-    expect(await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id })).toMatchObject([{ status: 'failed', attempts: 1, next_attempt_at: null }]);
+    expect(await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id })).toMatchObject([
+      { status: 'failed', attempts: 1, next_attempt_at: null },
+    ]);
     expect(r.received).toHaveLength(1);
     const notes = (await api.get('/v1/notifications', { token })).body.data;
     expect(notes.filter((n: any) => n.kind === 'webhook.disabled')).toHaveLength(1);
@@ -295,21 +363,36 @@ describe('webhook delivery', () => {
       const a = await attemptsOf(token, wh.id);
       return a.length === 2 && a;
     });
-    expect(attempts.map((a) => [a.deliveryId, a.attemptNumber])).toEqual([[first!.body.id, 1], [first!.body.id, 2]]);
-    expect((await api.post(`/v1/webhooks/${wh.id}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`, { token })).status).toBe(404);
+    expect(attempts.map((a) => [a.deliveryId, a.attemptNumber])).toEqual([
+      [first!.body.id, 1],
+      [first!.body.id, 2],
+    ]);
+    expect(
+      (await api.post(`/v1/webhooks/${wh.id}/deliveries/00000000-0000-4000-8000-000000000000/redeliver`, { token }))
+        .status,
+    ).toBe(404);
 
     const test = await api.post(`/v1/webhooks/${wh.id}/test`, { token });
     expect(test.status).toBe(202);
     const [, , ping] = await r.waitFor(3);
-    expect(ping!.body).toMatchObject({ id: test.body.deliveryId, event: 'webhook.test', payload: { webhookId: wh.id } });
+    expect(ping!.body).toMatchObject({
+      id: test.body.deliveryId,
+      event: 'webhook.test',
+      payload: { webhookId: wh.id },
+    });
     // The test event has one delivery, to this subscription: the other one has nothing to receive.
-    expect((await t.deps.db('webhook_deliveries').where({ event_id: test.body.eventId })).map((d) => d.webhook_id)).toEqual([wh.id]);
+    expect(
+      (await t.deps.db('webhook_deliveries').where({ event_id: test.body.eventId })).map((d) => d.webhook_id),
+    ).toEqual([wh.id]);
     expect(other.received).toHaveLength(1);
 
     // ?deliveryId= narrows the attempts to one delivery; a malformed one is a 400, not a silently unfiltered list.
     await waitUntil(async () => (await attemptsOf(token, wh.id)).length === 3);
     const narrowed = await api.get(`/v1/webhooks/${wh.id}/attempts?deliveryId=${first!.body.id}`, { token });
-    expect(narrowed.body.data.map((a: { deliveryId: string }) => a.deliveryId)).toEqual([first!.body.id, first!.body.id]);
+    expect(narrowed.body.data.map((a: { deliveryId: string }) => a.deliveryId)).toEqual([
+      first!.body.id,
+      first!.body.id,
+    ]);
     const malformed = await api.get(`/v1/webhooks/${wh.id}/attempts?deliveryId=not-a-uuid`, { token });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.details.fields[0].field).toBe('deliveryId');

@@ -34,7 +34,8 @@ async function subscribe(token: string, url: string, events: string[] = ['messag
   return res.body as { id: string };
 }
 
-const deliveriesOf = (accountId: string) => t.deps.db('webhook_deliveries').where({ account_id: accountId }).orderBy('created_at');
+const deliveriesOf = (accountId: string) =>
+  t.deps.db('webhook_deliveries').where({ account_id: accountId }).orderBy('created_at');
 
 describe('fan-out at commit', () => {
   it('writes one delivery per active subscription that wants the event, in the emitting transaction', async () => {
@@ -57,7 +58,9 @@ describe('fan-out at commit', () => {
     expect(await t.deps.db('events').where({ account_id: accountId })).toHaveLength(0);
     expect(await deliveriesOf(accountId)).toHaveLength(0);
 
-    const eventId = await transactWithEvents(t.deps, accountId, (_trx, emit) => emit({ type: 'message.received', payload: { id: 'kept' } }));
+    const eventId = await transactWithEvents(t.deps, accountId, (_trx, emit) =>
+      emit({ type: 'message.received', payload: { id: 'kept' } }),
+    );
     const rows = await deliveriesOf(accountId);
     expect(rows.map((d) => [d.webhook_id, d.event_id, d.status])).toEqual([[wants.id, eventId, 'pending']]);
     // Its job was added after commit under the delivery id (the envelope id) and the job number the row holds.
@@ -78,7 +81,9 @@ describe('fan-out at commit', () => {
     const r = await receiver();
     const count = INLINE_FAN_OUT_MAX + 5;
     for (let i = 0; i < count; i++) await subscribe(token, `${r.url}/s${i}`);
-    const eventId = await transactWithEvents(t.deps, accountId, (_trx, emit) => emit({ type: 'message.received', payload: { id: 'wide' } }));
+    const eventId = await transactWithEvents(t.deps, accountId, (_trx, emit) =>
+      emit({ type: 'message.received', payload: { id: 'wide' } }),
+    );
 
     const workers = await t.startWorkers();
     const arrived = await r.waitFor(count, 15_000);

@@ -17,7 +17,11 @@ const servers: Server[] = [];
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_DELAYS_MS: '60000', WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS) });
+  t = await createTestContext({
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_DELAYS_MS: '60000',
+    WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+  });
   api = client(t.url);
   await t.startWorkers();
 });
@@ -60,7 +64,10 @@ describe('hostile receivers', () => {
     const bad = await signupAccount(api);
     const hooks: Record<string, string> = {};
     for (const [kind, handler] of Object.entries(KINDS)) {
-      const res = await api.post('/v1/webhooks', { token: bad.token, body: { url: await hostile(handler), events: ['message.received'] } });
+      const res = await api.post('/v1/webhooks', {
+        token: bad.token,
+        body: { url: await hostile(handler), events: ['message.received'] },
+      });
       hooks[kind] = res.body.id;
     }
     const good = await signupAccount(api);
@@ -68,21 +75,29 @@ describe('hostile receivers', () => {
     receivers.push(healthy);
     await api.post('/v1/webhooks', { token: good.token, body: { url: healthy.url, events: ['message.received'] } });
 
-    await transactWithEvents(t.deps, bad.accountId, (_trx, e) => e({ type: 'message.received', payload: { id: 'to-the-hostile' } }));
+    await transactWithEvents(t.deps, bad.accountId, (_trx, e) =>
+      e({ type: 'message.received', payload: { id: 'to-the-hostile' } }),
+    );
     const sentAt = new Map<string, number>();
     for (let i = 0; i < 20; i++) {
       sentAt.set(`g${i}`, Date.now());
-      await transactWithEvents(t.deps, good.accountId, (_trx, e) => e({ type: 'message.received', payload: { id: `g${i}` } }));
+      await transactWithEvents(t.deps, good.accountId, (_trx, e) =>
+        e({ type: 'message.received', payload: { id: `g${i}` } }),
+      );
     }
     const arrived = await healthy.waitFor(20, 5000);
     const latencies = arrived.map((a) => a.at - sentAt.get(a.body.payload.id)!);
     // Well inside the hostile receivers' timeout: nobody waited for them.
     expect(Math.max(...latencies)).toBeLessThan(TIMEOUT_MS);
 
-    const attempts = await waitUntil(async () => {
-      const rows = await t.deps.db('webhook_attempts').where({ account_id: bad.accountId });
-      return rows.length === 4 && rows;
-    }, 10_000, 'one attempt per hostile receiver');
+    const attempts = await waitUntil(
+      async () => {
+        const rows = await t.deps.db('webhook_attempts').where({ account_id: bad.accountId });
+        return rows.length === 4 && rows;
+      },
+      10_000,
+      'one attempt per hostile receiver',
+    );
     const byHook = new Map(attempts.map((a) => [a.webhook_id, a]));
     expect(byHook.get(hooks.huge!)).toMatchObject({ status: 'succeeded', response_status: 200, error: null });
     expect(byHook.get(hooks.huge!)!.response_body).toHaveLength(4096);
@@ -92,7 +107,9 @@ describe('hostile receivers', () => {
     for (const a of attempts) expect(a.duration_ms).toBeLessThan(TIMEOUT_MS + 500);
 
     // Every healthy delivery arrived once: a later event arrives alone.
-    await transactWithEvents(t.deps, good.accountId, (_trx, e) => e({ type: 'message.received', payload: { id: 'sentinel' } }));
+    await transactWithEvents(t.deps, good.accountId, (_trx, e) =>
+      e({ type: 'message.received', payload: { id: 'sentinel' } }),
+    );
     await waitUntil(() => healthy.received.some((r) => r.body.payload.id === 'sentinel'), 5000, 'the sentinel');
     expect(healthy.received).toHaveLength(21);
     expect(new Set(healthy.received.map((r) => r.body.id)).size).toBe(21);

@@ -20,7 +20,11 @@ let api: Client;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_DELAYS_MS: '50,100', WEBHOOK_RELAY_AFTER_MS: '0' });
+  t = await createTestContext({
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_DELAYS_MS: '50,100',
+    WEBHOOK_RELAY_AFTER_MS: '0',
+  });
   api = client(t.url);
 });
 afterAll(async () => {
@@ -43,26 +47,48 @@ async function setup(respond?: Parameters<typeof startReceiver>[0]) {
   const owner = await signupAccount(api);
   const r = await startReceiver(respond);
   receivers.push(r);
-  const wh = (await api.post('/v1/webhooks', { token: owner.token, body: { url: r.url, events: ['message.received'] } })).body as { id: string };
-  const principal: SessionPrincipal = { type: 'session', accountId: owner.accountId, userId: owner.userId, sessionId: 'test', role: 'owner' };
+  const wh = (
+    await api.post('/v1/webhooks', { token: owner.token, body: { url: r.url, events: ['message.received'] } })
+  ).body as { id: string };
+  const principal: SessionPrincipal = {
+    type: 'session',
+    accountId: owner.accountId,
+    userId: owner.userId,
+    sessionId: 'test',
+    role: 'owner',
+  };
   return { ...owner, r, wh, actor: { principal, ip: null } };
 }
 
 const emit = (deps: TestContext['deps'], accountId: string, id: string) =>
   transactWithEvents(deps, accountId, (_trx, e) => e({ type: 'message.received', payload: { id } }));
-const rowsOf = (webhookId: string) => t.deps.db('webhook_deliveries').where({ webhook_id: webhookId }).orderBy('created_at');
-const rowOfEvent = async (eventId: string) => (await t.deps.db('webhook_deliveries').where({ event_id: eventId }).first())!;
+const rowsOf = (webhookId: string) =>
+  t.deps.db('webhook_deliveries').where({ webhook_id: webhookId }).orderBy('created_at');
+const rowOfEvent = async (eventId: string) =>
+  (await t.deps.db('webhook_deliveries').where({ event_id: eventId }).first())!;
 const relay = () => relayOverdueDeliveries(t.deps, 0, 100, 5);
 const deliveryQueue = () => t.deps.queues['webhook-delivery'];
 
 /** Fails the waiting job as BullMQ fails one that stalled past maxStalledCount (a rogue worker on the queue). */
 async function failWaitingJobs(): Promise<void> {
   const connection = createWorkerRedis(t.deps.config.redis.url);
-  const rogue = new Worker('webhook-delivery', async () => {
-    throw new UnrecoverableError('job stalled more than allowable limit');
-  }, { connection, prefix: t.deps.config.bullmqPrefix });
-  await waitUntil(async () => (await deliveryQueue().getJobCounts('waiting')).waiting === 0, 5000, 'the rogue worker to take every job');
-  await waitUntil(async () => (await deliveryQueue().getJobCounts('active')).active === 0, 5000, 'the rogue worker to fail them');
+  const rogue = new Worker(
+    'webhook-delivery',
+    async () => {
+      throw new UnrecoverableError('job stalled more than allowable limit');
+    },
+    { connection, prefix: t.deps.config.bullmqPrefix },
+  );
+  await waitUntil(
+    async () => (await deliveryQueue().getJobCounts('waiting')).waiting === 0,
+    5000,
+    'the rogue worker to take every job',
+  );
+  await waitUntil(
+    async () => (await deliveryQueue().getJobCounts('active')).active === 0,
+    5000,
+    'the rogue worker to fail them',
+  );
   await rogue.close();
   connection.disconnect();
 }
@@ -72,7 +98,11 @@ async function expectNothingMore(s: Awaited<ReturnType<typeof setup>>, expected:
   await emit(t.deps, s.accountId, 'sentinel');
   const all = await s.r.waitFor(expected + 1);
   await waitUntil(() => all.some((x) => x.body.payload.id === 'sentinel'), 5000, 'the sentinel');
-  await waitUntil(async () => (await rowsOf(s.wh.id)).every((d) => d.status !== 'pending'), 5000, 'every row to settle');
+  await waitUntil(
+    async () => (await rowsOf(s.wh.id)).every((d) => d.status !== 'pending'),
+    5000,
+    'every row to settle',
+  );
   expect(s.r.received).toHaveLength(expected + 1);
 }
 
@@ -101,7 +131,7 @@ describe('the relay sweep', () => {
     expect(await relay()).toEqual({ overdue: 0, rearmed: 0 });
   });
 
-  it('replaces a job that failed under the delivery\'s id, and one that vanished with Redis\'s data', async () => {
+  it("replaces a job that failed under the delivery's id, and one that vanished with Redis's data", async () => {
     const s = await setup();
     const failed = await rowOfEvent(await emit(t.deps, s.accountId, 'failed-job'));
     const vanished = await rowOfEvent(await emit(t.deps, s.accountId, 'vanished-job'));
@@ -114,7 +144,10 @@ describe('the relay sweep', () => {
     await startWorkers();
     await s.r.waitFor(2);
     await waitUntil(async () => (await rowsOf(s.wh.id)).every((d) => d.status === 'succeeded'));
-    expect((await rowsOf(s.wh.id)).map((d) => [d.attempts, d.job_seq])).toEqual([[1, 2], [1, 2]]);
+    expect((await rowsOf(s.wh.id)).map((d) => [d.attempts, d.job_seq])).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
     await expectNothingMore(s, 2);
   });
 
@@ -124,24 +157,37 @@ describe('the relay sweep', () => {
     await emit(t.deps, s.accountId, 'first');
     await emit(t.deps, s.accountId, 'second');
     const workers = await startWorkers();
-    await waitUntil(async () => (await rowsOf(s.wh.id)).every((d) => d.status === 'exhausted'), 10_000, 'both deliveries to exhaust');
+    await waitUntil(
+      async () => (await rowsOf(s.wh.id)).every((d) => d.status === 'exhausted'),
+      10_000,
+      'both deliveries to exhaust',
+    );
     await workers.close();
     const [first, second] = await rowsOf(s.wh.id);
 
     const dead = withDeadQueue(t.deps);
     await redeliver(dead.deps, s.actor, s.wh.id, first.id);
     // recoverSince reopens the other exhausted one; the redelivered one is pending already.
-    expect((await enableWebhook(dead.deps, s.actor, s.wh.id, new Date(Date.now() - 60_000).toISOString())).recovered).toBe(1);
+    expect(
+      (await enableWebhook(dead.deps, s.actor, s.wh.id, new Date(Date.now() - 60_000).toISOString())).recovered,
+    ).toBe(1);
     await dead.close();
     const reopened = await rowsOf(s.wh.id);
     // Each retry armed a new job; the reopen arms one more, whose add was lost.
-    expect(reopened.map((d) => [d.status, d.round_attempts, d.job_seq])).toEqual([['pending', 0, first.job_seq + 1], ['pending', 0, second.job_seq + 1]]);
+    expect(reopened.map((d) => [d.status, d.round_attempts, d.job_seq])).toEqual([
+      ['pending', 0, first.job_seq + 1],
+      ['pending', 0, second.job_seq + 1],
+    ]);
     expect(await deliveryQueue().getJob(deliveryJobId(reopened[0]))).toBeFalsy();
 
     expect(await relay()).toEqual({ overdue: 2, rearmed: 2 });
     healthy = true;
     await startWorkers();
-    await waitUntil(async () => (await rowsOf(s.wh.id)).every((d) => d.status === 'succeeded'), 10_000, 'the reopened deliveries');
+    await waitUntil(
+      async () => (await rowsOf(s.wh.id)).every((d) => d.status === 'succeeded'),
+      10_000,
+      'the reopened deliveries',
+    );
     expect((await rowsOf(s.wh.id)).map((d) => d.attempts)).toEqual([4, 4]);
     const ids = new Set(s.r.received.slice(-2).map((x) => x.body.id));
     expect(ids).toEqual(new Set([first.id, second.id]));
@@ -158,10 +204,14 @@ describe('the relay sweep', () => {
 
     expect(await relay()).toEqual({ overdue: 1, rearmed: 1 });
     await startWorkers();
-    const settled = await waitUntil(async () => {
-      const d = await rowOfEvent(row.event_id);
-      return d.status !== 'pending' && d;
-    }, 5000, 'the delivery to settle');
+    const settled = await waitUntil(
+      async () => {
+        const d = await rowOfEvent(row.event_id);
+        return d.status !== 'pending' && d;
+      },
+      5000,
+      'the delivery to settle',
+    );
     expect(settled).toMatchObject({ status: 'exhausted', attempts: 3, next_attempt_at: null });
     expect((await t.deps.db('webhooks').where({ id: s.wh.id }).first()).consecutive_failures).toBe(1);
   });

@@ -16,7 +16,12 @@ let api: Client;
 let r: Receiver;
 
 beforeAll(async () => {
-  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_RETRY_DELAYS_MS: '30', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_DISABLE_AFTER: '50' });
+  t = await createTestContext({
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RETRY_DELAYS_MS: '30',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_DISABLE_AFTER: '50',
+  });
   api = client(t.url);
   // The payload id says how to answer: slow_* after 600 ms, fail_* 500, hang_* never in time. The margins are wide
   // (fast ones under 400 ms) so that a loaded machine cannot make a fast answer look slow.
@@ -39,19 +44,33 @@ async function emitAll(accountId: string, ids: string[]) {
   });
 }
 
-const statsOf = async (token: string, id: string, window = '1h') => (await api.get(`/v1/webhooks/${id}/stats?window=${window}`, { token })).body;
+const statsOf = async (token: string, id: string, window = '1h') =>
+  (await api.get(`/v1/webhooks/${id}/stats?window=${window}`, { token })).body;
 const untilAttempts = (token: string, id: string, n: number) =>
-  waitUntil(async () => {
-    const s = await statsOf(token, id);
-    return s.attempts === n && s;
-  }, 15_000, `${n} attempts in the stats`);
+  waitUntil(
+    async () => {
+      const s = await statsOf(token, id);
+      return s.attempts === n && s;
+    },
+    15_000,
+    `${n} attempts in the stats`,
+  );
 
 describe('GET /v1/webhooks/:id/stats', () => {
   it('counts attempts, success rate, p50/p95, errors and status classes, last times and consecutive failures', async () => {
     const { token, accountId } = await signupAccount(api);
     const wh = (await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['message.received'] } })).body;
     const empty = await statsOf(token, wh.id);
-    expect(empty).toMatchObject({ webhookId: wh.id, window: '1h', attempts: 0, successRate: null, durationMs: { p50: null, p95: null }, lastSuccessAt: null, lastFailureAt: null, consecutiveFailures: { attempts: 0, deliveries: 0, disableAfter: 50 } });
+    expect(empty).toMatchObject({
+      webhookId: wh.id,
+      window: '1h',
+      attempts: 0,
+      successRate: null,
+      durationMs: { p50: null, p95: null },
+      lastSuccessAt: null,
+      lastFailureAt: null,
+      consecutiveFailures: { attempts: 0, deliveries: 0, disableAfter: 50 },
+    });
 
     await emitAll(accountId, ['ok_1', 'ok_2', 'ok_3', 'ok_4', 'ok_5', 'ok_6', 'ok_7', 'ok_8', 'slow_1', 'slow_2']);
     const first = await untilAttempts(token, wh.id, 10);
@@ -69,7 +88,13 @@ describe('GET /v1/webhooks/:id/stats', () => {
       const s = await statsOf(token, wh.id);
       return s.consecutiveFailures.deliveries === 3 && s;
     });
-    expect(failed).toMatchObject({ attempts: 16, succeeded: 10, failed: 6, successRate: 0.625, consecutiveFailures: { attempts: 6, deliveries: 3 } });
+    expect(failed).toMatchObject({
+      attempts: 16,
+      succeeded: 10,
+      failed: 6,
+      successRate: 0.625,
+      consecutiveFailures: { attempts: 6, deliveries: 3 },
+    });
     expect(failed.byError).toEqual({ http_status: 4, timeout: 2 });
     expect(failed.byStatusClass).toEqual({ '2xx': 10, '3xx': 0, '4xx': 0, '5xx': 4, none: 2 });
     expect(Date.parse(failed.lastFailureAt)).toBeGreaterThan(Date.parse(failed.lastSuccessAt));
@@ -93,8 +118,14 @@ describe('GET /v1/webhooks/:id/stats', () => {
     await emitAll(accountId, ['ok_1']);
     await untilAttempts(token, wh.id, 1);
     const bucket = (daysAgo: number) => ({
-      webhook_id: wh.id, account_id: accountId, bucket_start: new Date(Math.floor((Date.now() - daysAgo * 86400_000) / 300_000) * 300_000),
-      attempts: 4, successes: 1, by_error: JSON.stringify({ http_status: 3 }), by_status: JSON.stringify({ '2xx': 1, '5xx': 3 }), durations: JSON.stringify({ 40: 4 }),
+      webhook_id: wh.id,
+      account_id: accountId,
+      bucket_start: new Date(Math.floor((Date.now() - daysAgo * 86400_000) / 300_000) * 300_000),
+      attempts: 4,
+      successes: 1,
+      by_error: JSON.stringify({ http_status: 3 }),
+      by_status: JSON.stringify({ '2xx': 1, '5xx': 3 }),
+      durations: JSON.stringify({ 40: 4 }),
     });
     await t.deps.db('webhook_stats').insert([bucket(2), bucket(9)]);
 
@@ -125,13 +156,16 @@ describe('GET /v1/webhooks/:id/stats', () => {
   it('refuses a window not in the list and unknown parameters, needs read:webhooks, and answers 404 for another account', async () => {
     const a = await signupAccount(api);
     const b = await signupAccount(api);
-    const wh = (await api.post('/v1/webhooks', { token: a.token, body: { url: r.url, events: ['message.received'] } })).body;
+    const wh = (await api.post('/v1/webhooks', { token: a.token, body: { url: r.url, events: ['message.received'] } }))
+      .body;
     for (const q of ['window=2h', 'window=', 'window=1H', 'window=1h&window=7d', 'days=7']) {
       const res = await api.get(`/v1/webhooks/${wh.id}/stats?${q}`, { token: a.token });
       expect(res.status, q).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
     }
-    expect((await api.get(`/v1/webhooks/${wh.id}/stats?window=2h`, { token: a.token })).body.error.details.fields[0].field).toBe('window');
+    expect(
+      (await api.get(`/v1/webhooks/${wh.id}/stats?window=2h`, { token: a.token })).body.error.details.fields[0].field,
+    ).toBe('window');
     expect((await api.get(`/v1/webhooks/${wh.id}/stats`, { token: a.token })).body.window).toBe('24h');
     expect((await api.get(`/v1/webhooks/${wh.id}/stats`, { token: b.token })).status).toBe(404);
     const noScope = await createAccountKey(api, a.token, { scopes: ['read:agents'] });

@@ -28,7 +28,10 @@ describe('throttling across worker processes', () => {
     for (let i = 0; i < 2; i++) children.push(spawnWorkerProcess(t, { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }));
     await Promise.all(children.map((c) => c.ready));
     const { token, accountId } = await signupAccount(api);
-    const wh = await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['message.received'], rateLimitPerSecond: 10 } });
+    const wh = await api.post('/v1/webhooks', {
+      token,
+      body: { url: r.url, events: ['message.received'], rateLimitPerSecond: 10 },
+    });
 
     await transactWithEvents(t.deps, accountId, async (_trx, emit) => {
       for (let i = 0; i < 40; i++) await emit({ type: 'message.received', payload: { id: `msg_${i}` } });

@@ -35,22 +35,38 @@ describe('rateLimitPerSecond on create and PATCH', () => {
     const { token } = await signupAccount(api);
     const r = await receiver();
     for (const bad of [0, 1001, 2.5, '5', -1]) {
-      const res = await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['message.received'], rateLimitPerSecond: bad } });
+      const res = await api.post('/v1/webhooks', {
+        token,
+        body: { url: r.url, events: ['message.received'], rateLimitPerSecond: bad },
+      });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('validation_error');
       expect(res.body.error.details.fields.map((f: any) => f.field)).toEqual(['rateLimitPerSecond']);
     }
     expect((await api.get('/v1/webhooks', { token })).body.data).toHaveLength(0);
 
-    const created = await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['message.received'], rateLimitPerSecond: 1000 } });
+    const created = await api.post('/v1/webhooks', {
+      token,
+      body: { url: r.url, events: ['message.received'], rateLimitPerSecond: 1000 },
+    });
     expect(created.status).toBe(201);
     expect(created.body.rateLimitPerSecond).toBe(1000);
     const id = created.body.id;
-    expect((await api.patch(`/v1/webhooks/${id}`, { token, body: { rateLimitPerSecond: 1 } })).body.rateLimitPerSecond).toBe(1);
-    const refused = await api.patch(`/v1/webhooks/${id}`, { token, body: { rateLimitPerSecond: 0, description: 'half' } });
+    expect(
+      (await api.patch(`/v1/webhooks/${id}`, { token, body: { rateLimitPerSecond: 1 } })).body.rateLimitPerSecond,
+    ).toBe(1);
+    const refused = await api.patch(`/v1/webhooks/${id}`, {
+      token,
+      body: { rateLimitPerSecond: 0, description: 'half' },
+    });
     expect(refused.status).toBe(400);
-    expect((await api.get(`/v1/webhooks/${id}`, { token })).body).toMatchObject({ rateLimitPerSecond: 1, description: null });
-    expect((await api.patch(`/v1/webhooks/${id}`, { token, body: { rateLimitPerSecond: null } })).body.rateLimitPerSecond).toBeNull();
+    expect((await api.get(`/v1/webhooks/${id}`, { token })).body).toMatchObject({
+      rateLimitPerSecond: 1,
+      description: null,
+    });
+    expect(
+      (await api.patch(`/v1/webhooks/${id}`, { token, body: { rateLimitPerSecond: null } })).body.rateLimitPerSecond,
+    ).toBeNull();
     const plain = await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['message.received'] } });
     expect(plain.body.rateLimitPerSecond).toBeNull();
   });
@@ -76,7 +92,10 @@ describe('throttled delivery', () => {
     const { token, accountId } = await signupAccount(api);
     const slow = await receiver();
     const fast = await receiver();
-    const throttled = await api.post('/v1/webhooks', { token, body: { url: slow.url, events: ['message.received'], rateLimitPerSecond: 5 } });
+    const throttled = await api.post('/v1/webhooks', {
+      token,
+      body: { url: slow.url, events: ['message.received'], rateLimitPerSecond: 5 },
+    });
     await api.post('/v1/webhooks', { token, body: { url: fast.url, events: ['message.received'] } });
 
     const started = Date.now();

@@ -18,11 +18,17 @@ export async function runTypedFlow(baseUrl: string) {
   const client: Client = createClient<paths>({ baseUrl });
   const email = `typed-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
-  const signup = must(await client.POST('/v1/auth/signup', { body: { accountName: 'Typed', email, password: 'correct horse battery' } }), 'signup');
+  const signup = must(
+    await client.POST('/v1/auth/signup', { body: { accountName: 'Typed', email, password: 'correct horse battery' } }),
+    'signup',
+  );
   const session: string = signup.session.token;
 
   const agent = must(
-    await client.POST('/v1/agents', { headers: bearer(session), body: { name: 'Typed agent', config: { autoReply: 'hi' } } }),
+    await client.POST('/v1/agents', {
+      headers: bearer(session),
+      body: { name: 'Typed agent', config: { autoReply: 'hi' } },
+    }),
     'create agent',
   );
   const agentId: string = agent.id;
@@ -38,17 +44,26 @@ export async function runTypedFlow(baseUrl: string) {
   if (!minted.key) throw new Error('a new key shows its secret');
   const agentKey: string = minted.key;
 
-  const own = must(await client.GET('/v1/agents/{agentId}', { params: { path: { agentId } }, headers: bearer(agentKey) }), 'read own agent');
+  const own = must(
+    await client.GET('/v1/agents/{agentId}', { params: { path: { agentId } }, headers: bearer(agentKey) }),
+    'read own agent',
+  );
 
   // The per-agent key off its agent: the document's error shape, with a code it lists for 403.
   const denied = await client.GET('/v1/agents', { headers: bearer(agentKey) });
   const deniedCode = denied.error?.error.code;
 
   const webhook = must(
-    await client.POST('/v1/webhooks', { headers: bearer(session), body: { url: 'https://93.184.216.34/hooks', events: ['agent.updated'] } }),
+    await client.POST('/v1/webhooks', {
+      headers: bearer(session),
+      body: { url: 'https://93.184.216.34/hooks', events: ['agent.updated'] },
+    }),
     'create webhook',
   );
-  const listed = must(await client.GET('/v1/webhooks', { params: { query: { limit: 10 } }, headers: bearer(session) }), 'list webhooks');
+  const listed = must(
+    await client.GET('/v1/webhooks', { params: { query: { limit: 10 } }, headers: bearer(session) }),
+    'list webhooks',
+  );
 
   return {
     agentId,

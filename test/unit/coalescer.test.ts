@@ -7,13 +7,19 @@ import { createCoalescer } from '../../src/platform/coalescer.js';
 describe('createCoalescer', () => {
   it('hands the calls of one turn to one run, in order, each caller getting its own result', async () => {
     const calls: number[][] = [];
-    const double = createCoalescer(async (items: number[]) => {
-      calls.push(items);
-      return items.map((i) => i * 2);
-    }, { maxBatch: 3 });
+    const double = createCoalescer(
+      async (items: number[]) => {
+        calls.push(items);
+        return items.map((i) => i * 2);
+      },
+      { maxBatch: 3 },
+    );
     const results = await Promise.all([1, 2, 3, 4, 5].map((i) => double(i)));
     expect(results).toEqual([2, 4, 6, 8, 10]);
-    expect(calls).toEqual([[1, 2, 3], [4, 5]]);
+    expect(calls).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
     // A later turn is a new batch.
     expect(await double(7)).toBe(14);
     expect(calls).toHaveLength(3);
@@ -35,11 +41,14 @@ describe('createCoalescer', () => {
 
   it('fails every item at once when the error says the backend is away, and survives a run that throws synchronously', async () => {
     let runs = 0;
-    const down = createCoalescer((items: number[]): Promise<number[]> => {
-      runs++;
-      if (items.length > 1) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
-      return Promise.resolve(items);
-    }, { failsAll: (err) => (err as { code?: string }).code === 'ECONNREFUSED' });
+    const down = createCoalescer(
+      (items: number[]): Promise<number[]> => {
+        runs++;
+        if (items.length > 1) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        return Promise.resolve(items);
+      },
+      { failsAll: (err) => (err as { code?: string }).code === 'ECONNREFUSED' },
+    );
     const settled = await Promise.allSettled([1, 2, 3].map((i) => down(i)));
     expect(settled.every((s) => s.status === 'rejected')).toBe(true);
     expect(runs).toBe(1);
@@ -47,10 +56,13 @@ describe('createCoalescer', () => {
 
   it('with a window, gathers calls of later turns into one run, and runs a full batch at once', async () => {
     const calls: number[][] = [];
-    const echo = createCoalescer(async (items: number[]) => {
-      calls.push(items);
-      return items;
-    }, { windowMs: 50, maxBatch: 3 });
+    const echo = createCoalescer(
+      async (items: number[]) => {
+        calls.push(items);
+        return items;
+      },
+      { windowMs: 50, maxBatch: 3 },
+    );
     const first = echo(1);
     await new Promise((r) => setImmediate(r));
     const second = echo(2);
@@ -59,7 +71,10 @@ describe('createCoalescer', () => {
     // Three items fill the batch: it runs without waiting for the window (the fourth starts the next one).
     const full = [3, 4, 5, 6].map((i) => echo(i));
     await new Promise((r) => setImmediate(r));
-    expect(calls).toEqual([[1, 2], [3, 4, 5]]);
+    expect(calls).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
     expect(await Promise.all(full)).toEqual([3, 4, 5, 6]);
     expect(calls).toEqual([[1, 2], [3, 4, 5], [6]]);
   });

@@ -15,10 +15,7 @@ describe('MCP_ALLOWED_ORIGINS', () => {
   it('is empty by default and takes a comma-separated list of origins, normalized', () => {
     expect(load({}).mcp.allowedOrigins).toEqual([]);
     const listed = load({ MCP_ALLOWED_ORIGINS: 'HTTP://LocalHost:6274, https://app.example.com:443,' });
-    expect(listed.mcp.allowedOrigins).toEqual([
-      'http://localhost:6274',
-      'https://app.example.com',
-    ]);
+    expect(listed.mcp.allowedOrigins).toEqual(['http://localhost:6274', 'https://app.example.com']);
   });
 
   it('refuses what is not an origin, naming the variable', () => {

@@ -23,7 +23,11 @@ function thrownBy(fn: () => unknown): Error | undefined {
 
 /** An entry point started the way `npm start` or `npm run migrate` would, with `env` over this environment. */
 const start = (entry: 'main' | 'migrate', env: Record<string, string>) =>
-  spawnSync(process.execPath, ['--import', 'tsx', `src/${entry}.ts`], { env: { ...process.env, ...env }, encoding: 'utf8', timeout: 20_000 });
+  spawnSync(process.execPath, ['--import', 'tsx', `src/${entry}.ts`], {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
 
 describe('config', () => {
   it('applies the contract defaults', () => {
@@ -32,7 +36,12 @@ describe('config', () => {
     expect(c.database.url).toBe('postgres://postgres@127.0.0.1:5432/switchboard');
     expect(c.redis.url).toBe('redis://127.0.0.1:6379');
     expect(c.bullmqPrefix).toBe('sb');
-    expect(c.webhooks).toMatchObject({ retryDelaysMs: [30000, 60000, 120000, 240000, 480000], timeoutMs: 10000, disableAfter: 20, allowPrivateTargets: false });
+    expect(c.webhooks).toMatchObject({
+      retryDelaysMs: [30000, 60000, 120000, 240000, 480000],
+      timeoutMs: 10000,
+      disableAfter: 20,
+      allowPrivateTargets: false,
+    });
     expect(c.keys.rotationGraceSeconds).toBe(3600);
     expect(c.trustProxyHops).toBe(0);
     expect(c.signupEnabled).toBe(true);
@@ -50,7 +59,9 @@ describe('config', () => {
 
   it('.env.example lists every variable with its default', () => {
     const lines = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8').split('\n');
-    const example = Object.fromEntries(lines.filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    const example = Object.fromEntries(
+      lines.filter((l) => /^[A-Z_]+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
     expect(Object.keys(example).sort()).toEqual([...ENV_NAMES].sort());
     expect(load({ ...example, ...base })).toEqual(load(base));
   });
@@ -64,12 +75,22 @@ describe('config', () => {
 
   it('generates operator credentials outside production, once, and keeps them; given ones win; production has none', () => {
     const dev = load(base);
-    expect(dev.ops).toEqual({ username: 'ops', password: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), file: join(dataDir, 'ops-credentials') });
+    expect(dev.ops).toEqual({
+      username: 'ops',
+      password: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
+      file: join(dataDir, 'ops-credentials'),
+    });
     expect(readFileSync(join(dataDir, 'ops-credentials'), 'utf8')).toBe(`ops:${dev.ops!.password}\n`);
     expect(load({ ...base, NODE_ENV: 'test' }).ops).toEqual(dev.ops);
-    expect(load({ ...base, OPS_USERNAME: 'me', OPS_PASSWORD: 'pw' }).ops).toEqual({ username: 'me', password: 'pw', file: null });
+    expect(load({ ...base, OPS_USERNAME: 'me', OPS_PASSWORD: 'pw' }).ops).toEqual({
+      username: 'me',
+      password: 'pw',
+      file: null,
+    });
     expect(load({ ...base, NODE_ENV: 'production' }).ops).toBeNull();
-    expect(load({ ...base, NODE_ENV: 'production', OPS_USERNAME: 'me', OPS_PASSWORD: 'pw' }).ops).toMatchObject({ username: 'me' });
+    expect(load({ ...base, NODE_ENV: 'production', OPS_USERNAME: 'me', OPS_PASSWORD: 'pw' }).ops).toMatchObject({
+      username: 'me',
+    });
   });
 
   it('generates the app secret outside production the same way', () => {
@@ -89,15 +110,28 @@ describe('config', () => {
   });
 
   it('parses lists and booleans', () => {
-    const c = load({ ...base, WEBHOOK_RETRY_DELAYS_MS: '10, 20,30', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', SIGNUP_ENABLED: 'false' });
+    const c = load({
+      ...base,
+      WEBHOOK_RETRY_DELAYS_MS: '10, 20,30',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      SIGNUP_ENABLED: 'false',
+    });
     expect(c.webhooks.retryDelaysMs).toEqual([10, 20, 30]);
     expect(c.webhooks.allowPrivateTargets).toBe(true);
     expect(c.signupEnabled).toBe(false);
   });
 
   it('takes Redis Cluster nodes instead of a URL, with a hash-tagged prefix', () => {
-    const c = load({ ...base, REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b.internal:7001,[::1]:7002', BULLMQ_PREFIX: '{sb}' });
-    expect(c.redis.clusterNodes).toEqual([{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b.internal', port: 7001 }, { host: '::1', port: 7002 }]);
+    const c = load({
+      ...base,
+      REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b.internal:7001,[::1]:7002',
+      BULLMQ_PREFIX: '{sb}',
+    });
+    expect(c.redis.clusterNodes).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: 'redis-b.internal', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
     expect(c.redis.explicit).toBe(true);
     expect(load({ ...base, REDIS_CLUSTER_NODES: 'r:1', BULLMQ_PREFIX: 'app{x}' }).bullmqPrefix).toBe('app{x}');
     expect(load(base).redis.clusterNodes).toBeNull();
@@ -110,7 +144,10 @@ describe('config', () => {
     [{ REDIS_CLUSTER_NODES: '10.0.0.1', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: expected host:port/],
     [{ REDIS_CLUSTER_NODES: '10.0.0.1:70000', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: /],
     [{ REDIS_CLUSTER_NODES: 'redis://10.0.0.1:7000', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: /],
-    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_URL: 'redis://10.0.0.1:6379', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: set either/],
+    [
+      { REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_URL: 'redis://10.0.0.1:6379', BULLMQ_PREFIX: '{sb}' },
+      /^REDIS_CLUSTER_NODES: set either/,
+    ],
     [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000' }, /^BULLMQ_PREFIX: must be in \{…\} hash-tag form \(e\.g\. \{sb\}\)/],
     [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000', BULLMQ_PREFIX: '{}sb' }, /^BULLMQ_PREFIX: must be in \{…\} hash-tag form/],
     [{ PORT: 'eighty' }, /^PORT: /],
@@ -167,7 +204,9 @@ describe('config', () => {
   it('stops start-up with one line naming HOST when it is not an address', () => {
     const res = start('main', { HOST: 'my laptop' });
     expect(res.status).toBe(1);
-    expect(res.stderr.trim()).toBe('switchboard: HOST: expected an IP address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1');
+    expect(res.stderr.trim()).toBe(
+      'switchboard: HOST: expected an IP address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1',
+    );
     expect(res.stdout).toBe('');
   });
 

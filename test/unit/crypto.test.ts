@@ -55,9 +55,20 @@ describe('ids', () => {
 describe('logger', () => {
   it('redacts authorization headers, passwords, tokens and secrets', () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
     const capture = createLogger('info', 'test', sink);
-    capture.info({ req: { headers: { authorization: 'Bearer ca_acct_SECRET' } }, body: { password: 'hunter22', secret: 'whsec_X', token: 'ca_sess_Y' } }, 'x');
+    capture.info(
+      {
+        req: { headers: { authorization: 'Bearer ca_acct_SECRET' } },
+        body: { password: 'hunter22', secret: 'whsec_X', token: 'ca_sess_Y' },
+      },
+      'x',
+    );
     const out = lines.join('');
     expect(out).not.toMatch(/ca_acct_SECRET|hunter22|whsec_X|ca_sess_Y/);
     expect(out).toContain('[redacted]');

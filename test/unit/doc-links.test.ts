@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 // heading or an explicit <a id> of that file; and every docs/….md#anchor a code comment cites exists.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** The text outside fenced code blocks and inline code, where a Markdown link is a link. */
 const prose = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
@@ -17,7 +22,11 @@ function anchorsOf(markdown: string): Set<string> {
   const anchors = new Set([...markdown.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]!));
   const seen = new Map<string, number>();
   for (const m of markdown.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = m[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/ /g, '-');
+    const slug = m[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/ /g, '-');
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     anchors.add(n === 0 ? slug : `${slug}-${n}`);
@@ -73,8 +82,9 @@ describe('documentation links', () => {
 
   it('finds a broken link when there is one', () => {
     expect(brokenLink('README.md', 'docs/decisions.md#webhook-retries')).toBeNull();
-    expect(brokenLink('docs/README.md', '../README.md#quickstart-from-signup-to-a-signed-webhook-and-an-mcp-client'))
-      .toBeNull();
+    expect(
+      brokenLink('docs/README.md', '../README.md#quickstart-from-signup-to-a-signed-webhook-and-an-mcp-client'),
+    ).toBeNull();
     expect(brokenLink('README.md', 'docs/decisions.md#no-such-decision')).toMatch(/no heading/);
     expect(brokenLink('README.md', 'docs/no-such-page.md')).toMatch(/no file/);
   });

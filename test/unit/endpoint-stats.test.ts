@@ -1,7 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { BUCKET_MS, bucketUpperMs, durationBucket, foldSamples, percentileOf, summarize, type AttemptSample } from '../../src/webhooks/endpoint-stats.js';
+import {
+  BUCKET_MS,
+  bucketUpperMs,
+  durationBucket,
+  foldSamples,
+  percentileOf,
+  summarize,
+  type AttemptSample,
+} from '../../src/webhooks/endpoint-stats.js';
 
-const sample = (over: Partial<AttemptSample>): AttemptSample => ({ accountId: 'acct_1', webhookId: 'wh_a', at: 1_000_000, ok: true, status: 200, error: null, durationMs: 10, ...over });
+const sample = (over: Partial<AttemptSample>): AttemptSample => ({
+  accountId: 'acct_1',
+  webhookId: 'wh_a',
+  at: 1_000_000,
+  ok: true,
+  status: 200,
+  error: null,
+  durationMs: 10,
+  ...over,
+});
 
 describe('endpoint stats', () => {
   it('puts every duration in a bucket whose upper bound is at most 9% above it', () => {
@@ -36,12 +53,35 @@ describe('endpoint stats', () => {
       ['wh_a', BUCKET_MS, 2, 1],
       ['wh_b', 0, 1, 0],
     ]);
-    expect(buckets[0]).toMatchObject({ byError: { timeout: 1, http_status: 1 }, byStatus: { none: 1, '2xx': 1, '5xx': 1 } });
+    expect(buckets[0]).toMatchObject({
+      byError: { timeout: 1, http_status: 1 },
+      byStatus: { none: 1, '2xx': 1, '5xx': 1 },
+    });
     expect(health).toEqual([
-      { webhookId: 'wh_a', accountId: 'acct_1', failuresSince: 1, lastSuccessAt: BUCKET_MS + 1, lastFailureAt: BUCKET_MS + 2 },
+      {
+        webhookId: 'wh_a',
+        accountId: 'acct_1',
+        failuresSince: 1,
+        lastSuccessAt: BUCKET_MS + 1,
+        lastFailureAt: BUCKET_MS + 2,
+      },
       { webhookId: 'wh_b', accountId: 'acct_1', failuresSince: 1, lastSuccessAt: null, lastFailureAt: 5 },
     ]);
-    const s = summarize(buckets.map((b) => ({ attempts: b.attempts, successes: b.successes, by_error: b.byError, by_status: b.byStatus, durations: b.durations })));
-    expect(s).toMatchObject({ attempts: 6, succeeded: 2, failed: 4, successRate: 0.3333, byStatusClass: { '2xx': 2, '4xx': 1, '5xx': 2, none: 1, '3xx': 0 } });
+    const s = summarize(
+      buckets.map((b) => ({
+        attempts: b.attempts,
+        successes: b.successes,
+        by_error: b.byError,
+        by_status: b.byStatus,
+        durations: b.durations,
+      })),
+    );
+    expect(s).toMatchObject({
+      attempts: 6,
+      succeeded: 2,
+      failed: 4,
+      successRate: 0.3333,
+      byStatusClass: { '2xx': 2, '4xx': 1, '5xx': 2, none: 1, '3xx': 0 },
+    });
   });
 });

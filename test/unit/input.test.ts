@@ -15,15 +15,25 @@ function rng(seed: number) {
 function randomJson(next: () => number, depth = 0): unknown {
   const pick = Math.floor(next() * (depth > 4 ? 5 : 7));
   const chars = ['a', 'é', '😀', '"', '\\', '\n', '\u0001', '€', 'z', '\u2028'];
-  const str = () => Array.from({ length: Math.floor(next() * 8) }, () => chars[Math.floor(next() * chars.length)]).join('');
+  const str = () =>
+    Array.from({ length: Math.floor(next() * 8) }, () => chars[Math.floor(next() * chars.length)]).join('');
   switch (pick) {
-    case 0: return null;
-    case 1: return next() < 0.5;
-    case 2: return [0, -0, 1.5, -1e21, 1e-7, 123456789012345680000, Number.MAX_SAFE_INTEGER][Math.floor(next() * 7)];
-    case 3: return str();
-    case 4: return Math.floor(next() * 1000) - 500;
-    case 5: return Array.from({ length: Math.floor(next() * 4) }, () => randomJson(next, depth + 1));
-    default: return Object.fromEntries(Array.from({ length: Math.floor(next() * 4) }, () => [str(), randomJson(next, depth + 1)]));
+    case 0:
+      return null;
+    case 1:
+      return next() < 0.5;
+    case 2:
+      return [0, -0, 1.5, -1e21, 1e-7, 123456789012345680000, Number.MAX_SAFE_INTEGER][Math.floor(next() * 7)];
+    case 3:
+      return str();
+    case 4:
+      return Math.floor(next() * 1000) - 500;
+    case 5:
+      return Array.from({ length: Math.floor(next() * 4) }, () => randomJson(next, depth + 1));
+    default:
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(next() * 4) }, () => [str(), randomJson(next, depth + 1)]),
+      );
   }
 }
 
@@ -45,7 +55,9 @@ describe('inspectJson', () => {
 
   it('refuses nesting past the limit without recursion, even 100,000 levels deep', () => {
     expect(inspectJson(nestedObject(MAX_JSON_DEPTH))).toHaveProperty('bytes');
-    expect(inspectJson(nestedObject(MAX_JSON_DEPTH + 1))).toMatchObject({ problem: expect.stringContaining('nested deeper') });
+    expect(inspectJson(nestedObject(MAX_JSON_DEPTH + 1))).toMatchObject({
+      problem: expect.stringContaining('nested deeper'),
+    });
     expect(() => JSON.stringify(nestedObject(100_000))).toThrow(RangeError);
     expect(inspectJson(nestedObject(100_000))).toMatchObject({ problem: expect.stringContaining('nested deeper') });
   });
@@ -78,7 +90,8 @@ describe('the shared building blocks', () => {
 
   it('ids are judged by prefix and alphabet, or as a UUID', () => {
     expect(hasIdShape('agt', 'agt_4Fz0aBcDeFgHiJkLmNoP')).toBe(true);
-    for (const bad of ['agt_', 'ct_4Fz0', 'agt_4F-z', 'agt_4Fz0\u0000', `agt_${'a'.repeat(65)}`, ' agt_abc']) expect(hasIdShape('agt', bad), bad).toBe(false);
+    for (const bad of ['agt_', 'ct_4Fz0', 'agt_4F-z', 'agt_4Fz0\u0000', `agt_${'a'.repeat(65)}`, ' agt_abc'])
+      expect(hasIdShape('agt', bad), bad).toBe(false);
     expect(hasIdShape('uuid', '7D4E3A52-3D0C-4C45-9D4A-2B1F0F6F6A11')).toBe(true);
     expect(hasIdShape('uuid', 'agt_4Fz0aBcDeFgHiJkLmNoP')).toBe(false);
     expect(idOf('msg').safeParse('msg_abc').success).toBe(true);

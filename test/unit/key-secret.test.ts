@@ -29,8 +29,16 @@ describe('key secrets', () => {
     const sum = secret.slice(40);
     const flipped = (sum[0] === 'a' ? 'b' : 'a') + sum.slice(1);
     for (const bad of [
-      '', 'ca_acct_', secret.slice(0, -1), secret + 'x', `ca_sess_${body}${sum}`, `CA_ACCT_${body}${sum}`,
-      `ca_acct_${body}${flipped}`, `ca_acct_${body.slice(0, 31)}-${sum}`, ` ${secret}`, `ca_acct_${body}${sum}\n`,
+      '',
+      'ca_acct_',
+      secret.slice(0, -1),
+      secret + 'x',
+      `ca_sess_${body}${sum}`,
+      `CA_ACCT_${body}${sum}`,
+      `ca_acct_${body}${flipped}`,
+      `ca_acct_${body.slice(0, 31)}-${sum}`,
+      ` ${secret}`,
+      `ca_acct_${body}${sum}\n`,
     ]) {
       expect(parseSecret(bad)).toBeNull();
     }

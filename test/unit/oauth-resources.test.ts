@@ -9,8 +9,19 @@ const base = 'https://api.example.com';
 describe('OAuth resources', () => {
   it('are exactly our two MCP endpoint URLs under PUBLIC_URL', () => {
     expect(parseResource(base, `${base}/v1/mcp`)).toEqual({ kind: 'account', url: `${base}/v1/mcp` });
-    expect(parseResource(base, `${base}/v1/agents/agt_abc123/mcp`)).toEqual({ kind: 'agent', url: `${base}/v1/agents/agt_abc123/mcp`, agentId: 'agt_abc123' });
-    for (const other of [`${base}/v1/agents`, `${base}/v1/mcp/`, `${base}/v1/agents/x/mcp`, 'https://evil.example/v1/mcp', `${base}.evil.example/v1/mcp`, `${base}/v1/agents/agt_a/mcp?x=1`]) {
+    expect(parseResource(base, `${base}/v1/agents/agt_abc123/mcp`)).toEqual({
+      kind: 'agent',
+      url: `${base}/v1/agents/agt_abc123/mcp`,
+      agentId: 'agt_abc123',
+    });
+    for (const other of [
+      `${base}/v1/agents`,
+      `${base}/v1/mcp/`,
+      `${base}/v1/agents/x/mcp`,
+      'https://evil.example/v1/mcp',
+      `${base}.evil.example/v1/mcp`,
+      `${base}/v1/agents/agt_a/mcp?x=1`,
+    ]) {
       expect(parseResource(base, other)).toBeNull();
     }
     expect(resourceOfPath(base, '/v1/agents/agt_a/chat')).toBeNull();
@@ -37,8 +48,12 @@ describe('OAuth resources', () => {
 
 describe('PUBLIC_URL and the OAuth pages', () => {
   it('takes an origin only', () => {
-    expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/', APP_SECRET: 'x'.repeat(32) }).oauth.publicUrl).toBe('https://api.example.com');
-    expect(() => loadConfig({ PUBLIC_URL: 'https://api.example.com/v1', APP_SECRET: 'x'.repeat(32) })).toThrow(/PUBLIC_URL/);
+    expect(loadConfig({ PUBLIC_URL: 'https://api.example.com/', APP_SECRET: 'x'.repeat(32) }).oauth.publicUrl).toBe(
+      'https://api.example.com',
+    );
+    expect(() => loadConfig({ PUBLIC_URL: 'https://api.example.com/v1', APP_SECRET: 'x'.repeat(32) })).toThrow(
+      /PUBLIC_URL/,
+    );
     expect(() => loadConfig({ PUBLIC_URL: 'ftp://x', APP_SECRET: 'x'.repeat(32) })).toThrow(/PUBLIC_URL/);
   });
 

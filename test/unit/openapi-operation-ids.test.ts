@@ -15,7 +15,10 @@ const route = (path: string, doc: Partial<RouteDoc>): RouteRecord => ({
   params: [],
   idempotent: false,
 });
-const build = (...routes: RouteRecord[]) => () => buildOpenApiDocument(routes, 'http://127.0.0.1:3000');
+const build =
+  (...routes: RouteRecord[]) =>
+  () =>
+    buildOpenApiDocument(routes, 'http://127.0.0.1:3000');
 
 describe('operationIds in the generated document', () => {
   it('are the ones the routes declare', () => {

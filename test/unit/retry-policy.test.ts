@@ -8,7 +8,15 @@ const at = Date.parse('2026-11-23T12:00:00Z');
 const failed = (status?: number, headers: Record<string, string> = {}): SafeResponse =>
   status === undefined
     ? { ok: false, error: 'connection_refused', durationMs: 1, message: 'refused' }
-    : { ok: false, error: 'http_status', status, headers, body: '', durationMs: 1, message: `receiver answered ${status}` };
+    : {
+        ok: false,
+        error: 'http_status',
+        status,
+        headers,
+        body: '',
+        durationMs: 1,
+        message: `receiver answered ${status}`,
+      };
 
 describe('the webhook retry policy', () => {
   it('gives a round one first try plus one retry per configured delay', () => {
@@ -19,7 +27,9 @@ describe('the webhook retry policy', () => {
   });
 
   it('succeeds on any 2xx, and stops at once on 410 Gone whatever attempt it is', () => {
-    expect(nextStep(config, 3, { ok: true, status: 204, headers: {}, body: '', durationMs: 1 }, at)).toEqual({ kind: 'succeeded' });
+    expect(nextStep(config, 3, { ok: true, status: 204, headers: {}, body: '', durationMs: 1 }, at)).toEqual({
+      kind: 'succeeded',
+    });
     expect(nextStep(config, 1, failed(410), at)).toEqual({ kind: 'gone' });
   });
 

@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_TABLE_COMMAND, ROUTE_TABLE_FILE, registeredRoutes, routeTableMarkdown } from '../../src/http/openapi/route-table.js';
+import {
+  ROUTE_TABLE_COMMAND,
+  ROUTE_TABLE_FILE,
+  registeredRoutes,
+  routeTableMarkdown,
+} from '../../src/http/openapi/route-table.js';
 
 // docs/routes.md is generated from the router; a route added, removed or renamed without regenerating it fails here.
 
@@ -17,10 +22,14 @@ describe('the route table in docs/routes.md', () => {
     const rows = committed.split('\n').filter((line) => line.startsWith('| `'));
     for (const route of routes) {
       const path = route.path.replace(/:(\w+)/g, '{$1}');
-      expect(rows.some((row) => row.startsWith(`| \`${route.method.toUpperCase()} ${path}\` |`)), `${route.method} ${path}`)
-        .toBe(true);
+      expect(
+        rows.some((row) => row.startsWith(`| \`${route.method.toUpperCase()} ${path}\` |`)),
+        `${route.method} ${path}`,
+      ).toBe(true);
     }
     expect(committed).toContain('| `GET /.well-known/oauth-protected-resource/v1/mcp` | public |');
-    expect(committed).toMatch(/^\| `GET \/\.well-known\/oauth-protected-resource\/v1\/agents\/\{\w+\}\/mcp` \| public \|/m);
+    expect(committed).toMatch(
+      /^\| `GET \/\.well-known\/oauth-protected-resource\/v1\/agents\/\{\w+\}\/mcp` \| public \|/m,
+    );
   });
 });

@@ -16,14 +16,16 @@ describe('scopeSatisfies, every scope of both tables', () => {
     expect(scopeSatisfies([granted], required)).toBe(result);
   });
 
-  const wildcardRows = Object.entries(expected).flatMap(([granted, rule]) => ALL.map((required) => [granted, required, rule(required)] as const));
+  const wildcardRows = Object.entries(expected).flatMap(([granted, rule]) =>
+    ALL.map((required) => [granted, required, rule(required)] as const),
+  );
   it.each(wildcardRows)('wildcard %s, required %s → %s', (granted, required, result) => {
     expect(scopeSatisfies([granted], required)).toBe(result);
   });
 });
 
 describe('scopeSatisfies, wildcard edges', () => {
-  it("read:* does not satisfy integrations:read or messages:send", () => {
+  it('read:* does not satisfy integrations:read or messages:send', () => {
     expect(scopeSatisfies(['read:*'], 'integrations:read')).toBe(false);
     expect(scopeSatisfies(['read:*'], 'messages:send')).toBe(false);
     expect(scopeSatisfies(['read:*'], 'write:agents')).toBe(false);
@@ -46,7 +48,17 @@ describe('scopeSatisfies, wildcard edges', () => {
   });
 
   it('made-up wildcard forms grant nothing', () => {
-    for (const bogus of ['*:*', 'read:**', 'agent:*', 'agent:config:*', '*:read', 'write:*', 'READ:*', ' read:*', 'read:agents ']) {
+    for (const bogus of [
+      '*:*',
+      'read:**',
+      'agent:*',
+      'agent:config:*',
+      '*:read',
+      'write:*',
+      'READ:*',
+      ' read:*',
+      'read:agents ',
+    ]) {
       for (const s of ALL) expect(scopeSatisfies([bogus], s)).toBe(false);
     }
   });

@@ -7,7 +7,12 @@ import { blockedAddressReason } from '../../src/platform/ip-ranges.js';
 import { startReceiver } from '../helpers/receiver.js';
 
 const strict = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), WEBHOOK_TIMEOUT_MS: '500' });
-const lenient = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), WEBHOOK_TIMEOUT_MS: '500', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+const lenient = loadConfig({
+  NODE_ENV: 'test',
+  APP_SECRET: 'x'.repeat(40),
+  WEBHOOK_TIMEOUT_MS: '500',
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+});
 
 const strictClient = createHttpClient(strict);
 const lenientClient = createHttpClient(lenient);
@@ -87,7 +92,9 @@ describe('checkTargetUrl (creation-time)', () => {
 
   it('allows http and private targets only when WEBHOOK_ALLOW_PRIVATE_TARGETS is set, never userinfo', async () => {
     await expect(checkTargetUrl(lenient, 'http://127.0.0.1:9/')).resolves.toBeUndefined();
-    await expect(checkTargetUrl(lenient, 'http://u:p@127.0.0.1:9/')).rejects.toMatchObject({ code: 'invalid_webhook_url' });
+    await expect(checkTargetUrl(lenient, 'http://u:p@127.0.0.1:9/')).rejects.toMatchObject({
+      code: 'invalid_webhook_url',
+    });
   });
 });
 
@@ -138,7 +145,10 @@ describe('the connector judges the address actually dialled', () => {
   });
 
   it('refuses plain http when private targets are not allowed', async () => {
-    expect(await strictClient.post('http://93.184.216.34/', '{}', {})).toMatchObject({ ok: false, error: 'invalid_url' });
+    expect(await strictClient.post('http://93.184.216.34/', '{}', {})).toMatchObject({
+      ok: false,
+      error: 'invalid_url',
+    });
   });
 
   it('reports success, status, redirect, timeout, refused and TLS failures distinctly', async () => {
@@ -153,7 +163,11 @@ describe('the connector judges the address actually dialled', () => {
       const big = await lenientClient.post(receiver.url, '{}', {});
       expect(big).toMatchObject({ ok: false, error: 'http_status', status: 500 });
       expect(big.ok === false && big.body?.length).toBe(4096);
-      expect(await lenientClient.post(receiver.url, '{}', {})).toMatchObject({ ok: false, error: 'redirect', status: 302 });
+      expect(await lenientClient.post(receiver.url, '{}', {})).toMatchObject({
+        ok: false,
+        error: 'redirect',
+        status: 302,
+      });
       const slow = await lenientClient.post(receiver.url, '{}', {}, { timeoutMs: 200 });
       expect(slow).toMatchObject({ ok: false, error: 'timeout' });
       expect(slow.durationMs).toBeLessThan(1500);
@@ -170,7 +184,10 @@ describe('the connector judges the address actually dialled', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     const port = (server.address() as { port: number }).port;
     try {
-      expect(await lenientClient.post(`https://127.0.0.1:${port}/`, '{}', {})).toMatchObject({ ok: false, error: 'tls' });
+      expect(await lenientClient.post(`https://127.0.0.1:${port}/`, '{}', {})).toMatchObject({
+        ok: false,
+        error: 'tls',
+      });
     } finally {
       server.close();
     }

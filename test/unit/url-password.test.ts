@@ -4,7 +4,9 @@ import { withoutPassword } from '../../src/platform/url-password.js';
 
 describe('withoutPassword', () => {
   it('hides a password in the user part and in a ?password= parameter, and keeps the rest', () => {
-    const shown = withoutPassword('postgres://app:s3cret-pw@db.example.com:5432/switchboard?sslmode=require&password=other-pw');
+    const shown = withoutPassword(
+      'postgres://app:s3cret-pw@db.example.com:5432/switchboard?sslmode=require&password=other-pw',
+    );
     expect(shown).not.toContain('s3cret-pw');
     expect(shown).not.toContain('other-pw');
     expect(shown).toBe('postgres://app:***@db.example.com:5432/switchboard?sslmode=require&password=***');

@@ -25,7 +25,9 @@ describe('webhook signatures', () => {
       `t=1,v1=${createHmac('sha256', secret).update(`1.${body}`).digest('hex')},v1=${createHmac('sha256', previous).update(`1.${body}`).digest('hex')}`,
     );
     expect(h['webhook-signature']!.split(' ')).toHaveLength(2);
-    expect(h['x-switchboard-signature-legacy']).toBe(createHmac('sha256', 'a-legacy-secret-of-16+').update(body).digest('hex'));
+    expect(h['x-switchboard-signature-legacy']).toBe(
+      createHmac('sha256', 'a-legacy-secret-of-16+').update(body).digest('hex'),
+    );
   });
 
   it('generates whsec_ + base64 of 32 random bytes', () => {

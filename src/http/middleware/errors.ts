@@ -15,13 +15,16 @@ function toAppError(err: unknown, log: AppState['log'], route: string): AppError
     log.warn({ route, ...describeRefusedInput(err) }, 'the database refused input that validation accepted');
     return refusedInputError(err);
   }
-  if (isBackendUnavailable(err)) return new AppError('unavailable', 'A backing service is unavailable; nothing was changed. Retry shortly');
+  if (isBackendUnavailable(err))
+    return new AppError('unavailable', 'A backing service is unavailable; nothing was changed. Retry shortly');
   return null;
 }
 
 /** RFC 6750 §3.1: the scope the request needs, so an OAuth client can ask for it (step-up). */
 const insufficientScopeChallenge = (scope: unknown) =>
-  typeof scope === 'string' ? `Bearer error="insufficient_scope", scope="${scope}"` : 'Bearer error="insufficient_scope"';
+  typeof scope === 'string'
+    ? `Bearer error="insufficient_scope", scope="${scope}"`
+    : 'Bearer error="insufficient_scope"';
 
 /**
  * Renders every error in the one error shape (docs/decisions.md#error-shape). Unknown errors are logged and answered
@@ -31,7 +34,8 @@ export function errorRenderer(): Middleware<AppState> {
   return async (ctx, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}`);
+      if (ctx.status === 404 && ctx.body === undefined)
+        throw new AppError('not_found', `No route for ${ctx.method} ${ctx.path}`);
     } catch (err) {
       const known = toAppError(err, ctx.state.log, `${ctx.method} ${ctx.state.routePath ?? ctx.path}`);
       const appError = known ?? new AppError('internal_error', 'Something went wrong on our side; it has been logged');
@@ -49,7 +53,8 @@ export function writeError(ctx: Context & { state: AppState }, appError: AppErro
   // An error may bring its own challenge (the MCP endpoints name their OAuth resource metadata).
   if (!appError.headers?.['WWW-Authenticate']) {
     if (appError.status === 401) ctx.set('WWW-Authenticate', 'Bearer error="invalid_token"');
-    if (appError.code === 'insufficient_scope') ctx.set('WWW-Authenticate', insufficientScopeChallenge(appError.details?.requiredScope));
+    if (appError.code === 'insufficient_scope')
+      ctx.set('WWW-Authenticate', insufficientScopeChallenge(appError.details?.requiredScope));
   }
   ctx.body = {
     error: {

@@ -1,6 +1,10 @@
 import type { Middleware } from 'koa';
 import { idempotencyKeyHeader } from '../../idempotency/idempotency.schema.js';
-import { abandonIdempotencyKey, claimIdempotencyKey, settleIdempotencyKey } from '../../idempotency/idempotency.service.js';
+import {
+  abandonIdempotencyKey,
+  claimIdempotencyKey,
+  settleIdempotencyKey,
+} from '../../idempotency/idempotency.service.js';
 import type { Deps } from '../../app/deps.js';
 import { parseInput } from '../../platform/validation.js';
 import type { AppContext, AppState } from '../context.js';
@@ -21,7 +25,13 @@ export function idempotency(deps: Deps, opts: IdempotencyOptions): Middleware<Ap
     if (header === undefined) return next();
     const key = parseInput(idempotencyKeyHeader, { 'Idempotency-Key': header })['Idempotency-Key'];
     const principal = principalOf(ctx as AppContext);
-    const result = await claimIdempotencyKey(deps, { principal, key, method: ctx.method, url: ctx.url, body: ctx.request.body });
+    const result = await claimIdempotencyKey(deps, {
+      principal,
+      key,
+      method: ctx.method,
+      url: ctx.url,
+      body: ctx.request.body,
+    });
     if (result.kind === 'replay') {
       ctx.status = result.status;
       ctx.body = result.body ?? undefined;
@@ -31,7 +41,9 @@ export function idempotency(deps: Deps, opts: IdempotencyOptions): Middleware<Ap
     try {
       await next();
     } catch (err) {
-      await abandonIdempotencyKey(deps, result.claim).catch((e: Error) => ctx.state.log.warn({ err: e.message }, 'idempotency key not released'));
+      await abandonIdempotencyKey(deps, result.claim).catch((e: Error) =>
+        ctx.state.log.warn({ err: e.message }, 'idempotency key not released'),
+      );
       throw err;
     }
     // Stored before the response leaves: a retry that arrives after the answer finds it, not an in-flight claim.

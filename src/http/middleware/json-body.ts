@@ -13,7 +13,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const DRAIN_FACTOR = 8;
 const DRAIN_MS = 5_000;
 
-const tooLarge = (maxBytes: number) => new AppError('payload_too_large', `Request bodies are limited to ${maxBytes} bytes`);
+const tooLarge = (maxBytes: number) =>
+  new AppError('payload_too_large', `Request bodies are limited to ${maxBytes} bytes`);
 
 /**
  * Reads and parses JSON bodies: 413 past the limit (checked while streaming, not only from Content-Length),
@@ -27,9 +28,11 @@ export function jsonBody(maxBytes: number): Middleware<AppState> {
     if (declared === 0 && ctx.get('transfer-encoding') === '') return next();
     const wantsJson = BODY_METHODS.has(ctx.method);
     const refusal =
-      declared > maxBytes ? tooLarge(maxBytes)
-      : wantsJson && !ctx.is('application/json') ? new AppError('unsupported_media_type', 'Send request bodies as Content-Type: application/json')
-      : null;
+      declared > maxBytes
+        ? tooLarge(maxBytes)
+        : wantsJson && !ctx.is('application/json')
+          ? new AppError('unsupported_media_type', 'Send request bodies as Content-Type: application/json')
+          : null;
 
     const read = declared > drainBytes ? unread : await readBody(ctx.req, refusal ? 0 : maxBytes, drainBytes);
     if (read.aborted) throw new AppError('invalid_json', 'The request body ended before it was complete');
@@ -40,7 +43,9 @@ export function jsonBody(maxBytes: number): Middleware<AppState> {
 
     if (exceedsJsonDepth(read.body)) {
       const message = `must not be nested deeper than ${MAX_JSON_DEPTH} levels`;
-      throw new AppError('validation_error', `Invalid request: (body): ${message}`, { fields: [{ field: '(body)', message }] });
+      throw new AppError('validation_error', `Invalid request: (body): ${message}`, {
+        fields: [{ field: '(body)', message }],
+      });
     }
     try {
       ctx.request.body = JSON.parse(read.body.toString('utf8'));
@@ -90,7 +95,8 @@ function readBody(req: IncomingMessage, keepBytes: number, drainBytes: number): 
       }
       if (size > drainBytes) stopDraining();
     };
-    const onEnd = () => finish({ body: size <= keepBytes ? Buffer.concat(chunks) : null, complete: true, aborted: false });
+    const onEnd = () =>
+      finish({ body: size <= keepBytes ? Buffer.concat(chunks) : null, complete: true, aborted: false });
     const onAbort = () => finish({ body: null, complete: false, aborted: true });
     const onClose = () => {
       if (!req.complete) onAbort();

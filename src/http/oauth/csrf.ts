@@ -11,8 +11,16 @@ import { FormError } from './form-body.js';
 export const csrfToken = (key: Buffer, uid: string, form: string): string =>
   createHmac('sha256', key).update(`${form}:${uid}`).digest('base64url');
 
-export function checkCsrf(ctx: Context, key: Buffer, uid: string, form: string, submitted: string, publicUrl: string): void {
+export function checkCsrf(
+  ctx: Context,
+  key: Buffer,
+  uid: string,
+  form: string,
+  submitted: string,
+  publicUrl: string,
+): void {
   const origin = ctx.get('origin');
   if (origin && origin !== new URL(publicUrl).origin) throw new FormError(403, 'This form was sent from another site.');
-  if (!safeEqual(submitted, csrfToken(key, uid, form))) throw new FormError(400, 'This form has expired. Start again from your MCP client.');
+  if (!safeEqual(submitted, csrfToken(key, uid, form)))
+    throw new FormError(400, 'This form has expired. Start again from your MCP client.');
 }

@@ -39,7 +39,8 @@ export async function readForm(ctx: Context, maxBytes: number): Promise<FormFiel
   if (/%(?![0-9A-Fa-f]{2})/.test(text)) throw new FormError(400, 'The form is malformed.');
   const fields: FormFields = new Map();
   for (const [name, value] of new URLSearchParams(text)) {
-    if (!isStorableText(name) || !isStorableText(value) || value.includes('\uFFFD')) throw new FormError(400, 'The form holds characters that are not allowed.');
+    if (!isStorableText(name) || !isStorableText(value) || value.includes('\uFFFD'))
+      throw new FormError(400, 'The form holds characters that are not allowed.');
     fields.set(name, [...(fields.get(name) ?? []), value]);
   }
   return fields;

@@ -49,7 +49,14 @@ export function createInteractionHandlers(deps: Deps, provider: Provider, public
     const client = await clientOf(details);
     const request = await judgeConsentRequest(deps, publicUrl, user, details.params);
     if ('invalid' in request) return finish(ctx, { error: 'invalid_target', error_description: request.invalid });
-    const body = consentView(client, user.email, request, actionOf(details.uid, 'confirm'), csrfToken(key, details.uid, 'confirm'), error);
+    const body = consentView(
+      client,
+      user.email,
+      request,
+      actionOf(details.uid, 'confirm'),
+      csrfToken(key, details.uid, 'confirm'),
+      error,
+    );
     renderPage(ctx, 'Allow access?', body, { status, formTargets: [client.redirectUri] });
   }
 
@@ -77,7 +84,8 @@ export function createInteractionHandlers(deps: Deps, provider: Provider, public
       const who = { ip: clientIp(ctx, deps.config.trustProxyHops), email };
       user = await limitSignIn(deps, who, () => verifyLogin(deps, email, password));
     } catch (err) {
-      if (err instanceof AppError && err.code === 'invalid_credential') return showLogin(ctx, details, 401, 'Email or password is incorrect.');
+      if (err instanceof AppError && err.code === 'invalid_credential')
+        return showLogin(ctx, details, 401, 'Email or password is incorrect.');
       if (err instanceof AppError && err.code === 'rate_limited') {
         const retryAfter = err.headers!['Retry-After']!;
         ctx.set('Retry-After', retryAfter);
@@ -114,7 +122,9 @@ export function createInteractionHandlers(deps: Deps, provider: Provider, public
     if (refused.length) grant.rejectResourceScope(request.resource.url, refused.join(' '));
     // Our scope names are also registered as plain scopes (see provider.ts); mark each one the client asked
     // for as decided so the library does not ask again. They grant nothing beyond the resource's access token.
-    const asked = String(details.params.scope ?? '').split(' ').filter(Boolean);
+    const asked = String(details.params.scope ?? '')
+      .split(' ')
+      .filter(Boolean);
     const oidcGranted = asked.filter((s) => choice.scopes.includes(s) || s === 'offline_access' || s === 'openid');
     const oidcRefused = asked.filter((s) => !oidcGranted.includes(s));
     if (oidcGranted.length) grant.addOIDCScope(oidcGranted.join(' '));
@@ -150,10 +160,20 @@ export function createInteractionHandlers(deps: Deps, provider: Provider, public
     } catch (err) {
       if (err instanceof FormError) return renderMessage(ctx, 'This form cannot be accepted', err.message, err.status);
       if (err instanceof errors.SessionNotFound || err instanceof errors.InvalidRequest) {
-        return renderMessage(ctx, 'This sign-in has expired', 'This sign-in link has expired or was opened in another browser. Start again from your MCP client.', 400);
+        return renderMessage(
+          ctx,
+          'This sign-in has expired',
+          'This sign-in link has expired or was opened in another browser. Start again from your MCP client.',
+          400,
+        );
       }
       ctx.state.log.error({ err }, 'OAuth interaction failed');
-      return renderMessage(ctx, 'Something went wrong', 'Something went wrong on our side; it has been logged. Start again from your MCP client.', 500);
+      return renderMessage(
+        ctx,
+        'Something went wrong',
+        'Something went wrong on our side; it has been logged. Start again from your MCP client.',
+        500,
+      );
     }
   };
 }

@@ -10,7 +10,10 @@ import type { createInteractionHandlers } from './interactions.js';
 // RFC 8414 metadata is served at the path-suffixed well-known URLs of that issuer.
 
 const INTERACTION = new RegExp(`^${OAUTH_MOUNT}/interaction/([A-Za-z0-9_-]{1,64})(?:/(login|confirm))?$`);
-const AS_METADATA_PATHS = new Set([`/.well-known/oauth-authorization-server${OAUTH_MOUNT}`, `/.well-known/openid-configuration${OAUTH_MOUNT}`]);
+const AS_METADATA_PATHS = new Set([
+  `/.well-known/oauth-authorization-server${OAUTH_MOUNT}`,
+  `/.well-known/openid-configuration${OAUTH_MOUNT}`,
+]);
 // A header name no proxy sets: the provider's idea of the client IP is the one TRUST_PROXY_HOPS decided.
 const CLIENT_IP_HEADER = 'x-switchboard-oauth-client-ip';
 
@@ -21,16 +24,23 @@ interface Loaded {
 
 /** The provider and its pages, built on the first OAuth request: the library is not loaded by API-only uses. */
 async function load(deps: Deps, publicUrl: string): Promise<Loaded> {
-  const [{ createOAuthProvider }, { createInteractionHandlers }] = await Promise.all([import('./provider.js'), import('./interactions.js')]);
+  const [{ createOAuthProvider }, { createInteractionHandlers }] = await Promise.all([
+    import('./provider.js'),
+    import('./interactions.js'),
+  ]);
   const provider = createOAuthProvider(deps, publicUrl);
   provider.proxyIpHeader = CLIENT_IP_HEADER;
-  return { callback: provider.callback() as Loaded['callback'], interaction: createInteractionHandlers(deps, provider, publicUrl) };
+  return {
+    callback: provider.callback() as Loaded['callback'],
+    interaction: createInteractionHandlers(deps, provider, publicUrl),
+  };
 }
 
 export function oauthServer(deps: Deps, publicUrl: string): Middleware<AppState> {
   const external = new URL(publicUrl);
   let loading: Promise<Loaded> | null = null;
-  const loaded = () => (loading ??= load(deps, publicUrl).catch((err: unknown) => ((loading = null), Promise.reject(err))));
+  const loaded = () =>
+    (loading ??= load(deps, publicUrl).catch((err: unknown) => ((loading = null), Promise.reject(err))));
 
   /** Hands the raw request to the provider, as if it had reached PUBLIC_URL at `path` under the mount. */
   async function delegate(ctx: Context, path: string) {

@@ -5,8 +5,7 @@ import type { Context } from 'koa';
 // resource, nothing secret in the markup. Every value from outside is HTML-escaped; the headers forbid framing
 // (clickjacking), caching and referrers.
 
-export const escapeHtml = (s: string): string =>
-  s.replace(/[&<>"'`=]/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (s: string): string => s.replace(/[&<>"'`=]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const STYLE = `body{font:15px/1.45 system-ui,sans-serif;background:#f4f5f7;color:#1d2430;margin:0}
 main{max-width:430px;margin:48px auto;background:#fff;border-radius:8px;box-shadow:0 1px 4px #0002;padding:28px}

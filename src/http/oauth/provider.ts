@@ -16,11 +16,13 @@ import { renderOAuthError } from './pages.js';
 /** Every authorization goes through our consent page: no earlier grant or session skips it. */
 function alwaysAskConsent(): interactionPolicy.DefaultPolicy {
   const policy = interactionPolicy.base();
-  policy.get('consent')!.checks.add(
-    new interactionPolicy.Check('switchboard_consent', 'a person must choose what this client may do', (ctx) =>
-      ctx.oidc.result?.consent ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
-    ),
-  );
+  policy
+    .get('consent')!
+    .checks.add(
+      new interactionPolicy.Check('switchboard_consent', 'a person must choose what this client may do', (ctx) =>
+        ctx.oidc.result?.consent ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT,
+      ),
+    );
   return policy;
 }
 
@@ -28,8 +30,10 @@ export function createOAuthProvider(deps: Deps, publicUrl: string): Provider {
   const { oauth } = deps.config;
 
   const configuration: Configuration = {
-    adapter: createStoreAdapter(deps, (model) =>
-      new errors.InvalidGrant(`${model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`),
+    adapter: createStoreAdapter(
+      deps,
+      (model) =>
+        new errors.InvalidGrant(`${model === 'RefreshToken' ? 'refresh token' : 'authorization code'} already used`),
     ),
     jwks: { keys: [signingJwk(deps.config.appSecret)] },
     cookies: {
@@ -65,7 +69,11 @@ export function createOAuthProvider(deps: Deps, publicUrl: string): Provider {
         enabled: oauth.clientIdMetadataDocuments,
         ack: 'draft-02',
         // The same address rules as webhooks before the library's own guarded fetch.
-        allowFetch: async (_ctx: KoaContextWithOIDC, clientId: string) => checkTargetUrl(deps.config, clientId).then(() => true, () => false),
+        allowFetch: async (_ctx: KoaContextWithOIDC, clientId: string) =>
+          checkTargetUrl(deps.config, clientId).then(
+            () => true,
+            () => false,
+          ),
       },
       resourceIndicators: {
         enabled: true,
@@ -77,8 +85,14 @@ export function createOAuthProvider(deps: Deps, publicUrl: string): Provider {
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, indicator) => {
           const resource = parseResource(publicUrl, indicator);
-          if (!resource) throw new errors.InvalidTarget('resource must be the URL of one of this server’s MCP endpoints');
-          return { scope: scopesOf(resource).join(' '), audience: resource.url, accessTokenTTL: oauth.accessTokenTtlSeconds, accessTokenFormat: 'opaque' };
+          if (!resource)
+            throw new errors.InvalidTarget('resource must be the URL of one of this server’s MCP endpoints');
+          return {
+            scope: scopesOf(resource).join(' '),
+            audience: resource.url,
+            accessTokenTTL: oauth.accessTokenTtlSeconds,
+            accessTokenFormat: 'opaque',
+          };
         },
       },
     },
@@ -95,7 +109,10 @@ export function createOAuthProvider(deps: Deps, publicUrl: string): Provider {
       BackchannelAuthenticationRequest: 600,
       PreAuthorizedCode: 600,
     },
-    interactions: { policy: alwaysAskConsent(), url: async (_ctx, interaction) => `${OAUTH_MOUNT}/interaction/${interaction.uid}` },
+    interactions: {
+      policy: alwaysAskConsent(),
+      url: async (_ctx, interaction) => `${OAUTH_MOUNT}/interaction/${interaction.uid}`,
+    },
     // Only the grant the person just consented to: an earlier grant never skips the consent page.
     loadExistingGrant: async (ctx) => {
       const grantId = ctx.oidc.result?.consent?.grantId;
@@ -110,7 +127,8 @@ export function createOAuthProvider(deps: Deps, publicUrl: string): Provider {
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     // Browser-based clients may call the token endpoint from the origin of one of their redirect URIs.
-    clientBasedCORS: (_ctx, origin, client) => origin !== 'null' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
+    clientBasedCORS: (_ctx, origin, client) =>
+      origin !== 'null' && (client.redirectUris ?? []).some((uri) => URL.parse(uri)?.origin === origin),
     renderError: async (ctx, out) => renderOAuthError(ctx, out),
   } as Configuration;
 

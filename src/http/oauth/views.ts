@@ -10,15 +10,26 @@ const SCOPE_TEXT: Record<string, string> = {
   'agent:activity:read': 'Read this agent’s activity',
   'agent:config:write': 'Change this agent’s configuration',
   'agent:trigger': 'Send this agent chat messages (spends credits)',
-  'read:agents': 'List and read agents', 'write:agents': 'Create, update and pause agents',
-  'read:contacts': 'Read contacts', 'write:contacts': 'Create and update contacts',
-  'read:messages': 'Read conversations and messages', 'write:messages': 'Create drafts',
-  'messages:send': 'Send real email and SMS (spends credits)', 'read:inboxes': 'Read inboxes', 'write:inboxes': 'Manage inboxes',
-  'read:webhooks': 'List webhooks', 'write:webhooks': 'Create and delete webhooks',
-  'integrations:read': 'Read integrations', 'integrations:manage': 'Connect and disconnect integrations',
-  'read:domains': 'Read sending domains', 'write:domains': 'Manage sending domains', 'read:billing': 'Read the credit balance and usage',
-  'read:account': 'Read account stats, logs and feed', 'read:activity': 'Read activity timelines',
-  'trigger:agents': 'Fire any agent (spends credits)', 'read:api_keys': 'List API key metadata',
+  'read:agents': 'List and read agents',
+  'write:agents': 'Create, update and pause agents',
+  'read:contacts': 'Read contacts',
+  'write:contacts': 'Create and update contacts',
+  'read:messages': 'Read conversations and messages',
+  'write:messages': 'Create drafts',
+  'messages:send': 'Send real email and SMS (spends credits)',
+  'read:inboxes': 'Read inboxes',
+  'write:inboxes': 'Manage inboxes',
+  'read:webhooks': 'List webhooks',
+  'write:webhooks': 'Create and delete webhooks',
+  'integrations:read': 'Read integrations',
+  'integrations:manage': 'Connect and disconnect integrations',
+  'read:domains': 'Read sending domains',
+  'write:domains': 'Manage sending domains',
+  'read:billing': 'Read the credit balance and usage',
+  'read:account': 'Read account stats, logs and feed',
+  'read:activity': 'Read activity timelines',
+  'trigger:agents': 'Fire any agent (spends credits)',
+  'read:api_keys': 'List API key metadata',
 };
 
 export interface ClientView {
@@ -49,7 +60,14 @@ ${error ? `<p class="error" role="alert">${h(error)}</p>` : ''}
 </form>`;
 }
 
-export function consentView(client: ClientView, email: string, req: ConsentRequest, action: string, csrf: string, error?: string): string {
+export function consentView(
+  client: ClientView,
+  email: string,
+  req: ConsentRequest,
+  action: string,
+  csrf: string,
+  error?: string,
+): string {
   const where =
     req.resource.kind === 'agent'
       ? `the agent <strong>${h(req.agentName ?? req.resource.agentId)}</strong> <span class="muted">(<code>${h(req.resource.agentId)}</code>)</span> and nothing else`

@@ -21,14 +21,23 @@ const DESCRIPTION = `The access-and-events layer of a platform that hosts softwa
 - **Webhooks**: the \`webhooks\` section describes each event's delivery (envelope \`apiVersion\` ${API_VERSION}) and its signature headers.`;
 
 const headers = {
-  XRequestId: { description: 'The request id (a sane incoming X-Request-Id is echoed); also in every error body', schema: { type: 'string' } },
-  WWWAuthenticate: { description: 'Bearer error="invalid_token" (error="insufficient_scope" on scope 403s)', schema: { type: 'string' } },
+  XRequestId: {
+    description: 'The request id (a sane incoming X-Request-Id is echoed); also in every error body',
+    schema: { type: 'string' },
+  },
+  WWWAuthenticate: {
+    description: 'Bearer error="invalid_token" (error="insufficient_scope" on scope 403s)',
+    schema: { type: 'string' },
+  },
   RetryAfter: { description: 'Seconds until the rate window resets', schema: { type: 'integer' } },
-  RateLimitLimit: { description: 'Money-spending requests allowed per window for the plan (free 60, pro 600)', schema: { type: 'integer' } },
+  RateLimitLimit: {
+    description: 'Money-spending requests allowed per window for the plan (free 60, pro 600)',
+    schema: { type: 'integer' },
+  },
   RateLimitRemaining: { description: 'Requests left in this window', schema: { type: 'integer' } },
   RateLimitReset: { description: 'Seconds until the window resets', schema: { type: 'integer' } },
-  Deprecation: { description: '`true` when the request used a rotated key\'s old secret', schema: { type: 'string' } },
-  Sunset: { description: "When that old secret stops working (HTTP date)", schema: { type: 'string' } },
+  Deprecation: { description: "`true` when the request used a rotated key's old secret", schema: { type: 'string' } },
+  Sunset: { description: 'When that old secret stops working (HTTP date)', schema: { type: 'string' } },
 };
 
 const parameters = {
@@ -36,7 +45,8 @@ const parameters = {
     name: 'Idempotency-Key',
     in: 'header',
     required: false,
-    description: 'Retrying with the same key replays the first answer instead of doing the work twice (24 h). 1 to 255 printable ASCII characters.',
+    description:
+      'Retrying with the same key replays the first answer instead of doing the work twice (24 h). 1 to 255 printable ASCII characters.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]*$' },
   },
 };
@@ -86,4 +96,5 @@ export function checkOperationIds(routes: readonly RouteRecord[]): void {
   }
 }
 
-const sortKeys = <T>(o: Record<string, T>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+const sortKeys = <T>(o: Record<string, T>) =>
+  Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));

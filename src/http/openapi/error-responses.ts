@@ -28,19 +28,30 @@ export const errorSchema = {
       additionalProperties: false,
       properties: {
         type: { type: 'string', enum: ERROR_TYPES },
-        code: { type: 'string', description: 'Stable, machine-readable; the codes each operation can answer are listed per status' },
+        code: {
+          type: 'string',
+          description: 'Stable, machine-readable; the codes each operation can answer are listed per status',
+        },
         message: { type: 'string', description: 'For people; may change' },
         requestId: { type: 'string', description: 'The X-Request-Id of the request' },
         details: {
           type: 'object',
-          description: 'validation_error: `fields` lists each field and its problem; insufficient_scope: `requiredScope`',
+          description:
+            'validation_error: `fields` lists each field and its problem; insufficient_scope: `requiredScope`',
         },
       },
     },
   },
 };
 
-const CREDENTIAL_ERRORS: ErrorCode[] = ['missing_credential', 'invalid_credential', 'key_expired', 'key_deactivated', 'session_expired', 'ip_not_allowed'];
+const CREDENTIAL_ERRORS: ErrorCode[] = [
+  'missing_credential',
+  'invalid_credential',
+  'key_expired',
+  'key_deactivated',
+  'session_expired',
+  'ip_not_allowed',
+];
 
 function accessErrors(route: RouteRecord): ErrorCode[] {
   const { access } = route;
@@ -112,5 +123,10 @@ export function errorResponseName(status: number): string {
 
 /** An example body of one code, as the error renderer writes it. */
 export const errorExample = (code: ErrorCode) => ({
-  error: { type: describeCode(code).type, code, message: `An example ${code} message`, requestId: 'req_7mZq3X9aVb2Lk0Pd' },
+  error: {
+    type: describeCode(code).type,
+    code,
+    message: `An example ${code} message`,
+    requestId: 'req_7mZq3X9aVb2Lk0Pd',
+  },
 });

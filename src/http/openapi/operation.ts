@@ -14,7 +14,13 @@ const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 function parametersOf(route: RouteRecord, schemas: SchemaSet): Json[] {
-  const params: Json[] = route.params.map((p) => ({ name: p.name, in: 'path', required: true, description: `${p.what} id`, schema: p.schema }));
+  const params: Json[] = route.params.map((p) => ({
+    name: p.name,
+    in: 'path',
+    required: true,
+    description: `${p.what} id`,
+    schema: p.schema,
+  }));
   if (route.doc.query) {
     const query = schemas.convert(route.doc.query, 'input');
     const required = new Set((query.required as string[] | undefined) ?? []);
@@ -33,7 +39,8 @@ function successResponses(route: RouteRecord, schemas: SchemaSet): Record<string
   const { doc } = route;
   const statuses = [doc.status ?? (doc.response ? 200 : 204)].flat();
   const headers: Json = { 'X-Request-Id': ref('XRequestId') };
-  if (route.access.kind !== 'public') Object.assign(headers, { Deprecation: ref('Deprecation'), Sunset: ref('Sunset') });
+  if (route.access.kind !== 'public')
+    Object.assign(headers, { Deprecation: ref('Deprecation'), Sunset: ref('Sunset') });
   const content = doc.response
     ? {
         content: {
@@ -46,9 +53,16 @@ function successResponses(route: RouteRecord, schemas: SchemaSet): Record<string
     : {};
   const other = Object.entries(doc.otherResponses ?? {}).map(([status, r]) => [
     status,
-    { description: r.description, headers: { 'X-Request-Id': ref('XRequestId') }, content: { 'application/json': { schema: schemas.convert(r.schema, 'output') } } },
+    {
+      description: r.description,
+      headers: { 'X-Request-Id': ref('XRequestId') },
+      content: { 'application/json': { schema: schemas.convert(r.schema, 'output') } },
+    },
   ]);
-  return Object.fromEntries([...statuses.map((s) => [String(s), { description: s === 204 ? 'Done; no body' : 'Success', headers, ...content }]), ...other]);
+  return Object.fromEntries([
+    ...statuses.map((s) => [String(s), { description: s === 204 ? 'Done; no body' : 'Success', headers, ...content }]),
+    ...other,
+  ]);
 }
 
 /**
@@ -78,7 +92,13 @@ const describeCodes = (codes: ErrorCode[]) => `One of: ${codes.map((c) => `\`${c
 function errorResponse(status: number, codes: ErrorCode[], description: string): Json {
   const headers: Json = { 'X-Request-Id': ref('XRequestId') };
   if (status === 401) headers['WWW-Authenticate'] = ref('WWWAuthenticate');
-  if (status === 429) Object.assign(headers, { 'Retry-After': ref('RetryAfter'), 'RateLimit-Limit': ref('RateLimitLimit'), 'RateLimit-Remaining': ref('RateLimitRemaining'), 'RateLimit-Reset': ref('RateLimitReset') });
+  if (status === 429)
+    Object.assign(headers, {
+      'Retry-After': ref('RetryAfter'),
+      'RateLimit-Limit': ref('RateLimitLimit'),
+      'RateLimit-Remaining': ref('RateLimitRemaining'),
+      'RateLimit-Reset': ref('RateLimitReset'),
+    });
   return {
     description,
     headers,
@@ -132,7 +152,11 @@ function mergeResponses(
 /** The operation of `route`; the error codes it answers are added to `used` (see sharedErrorResponses). */
 export function buildOperation(route: RouteRecord, schemas: SchemaSet, used: Map<number, Set<ErrorCode>>): Json {
   const { doc, access } = route;
-  const description = [doc.description, doc.security ? null : describeAccess(access), doc.spends ? 'Money-spending: charges credits; uncapped keys are rate-limited by plan.' : null]
+  const description = [
+    doc.description,
+    doc.security ? null : describeAccess(access),
+    doc.spends ? 'Money-spending: charges credits; uncapped keys are rate-limited by plan.' : null,
+  ]
     .filter(Boolean)
     .join('\n\n');
   const op: Json = {

@@ -33,7 +33,8 @@ export class SchemaSet {
     for (const [id, def] of Object.entries(defs)) {
       retarget(def);
       const known = this.components[id];
-      if (known && JSON.stringify(known) !== JSON.stringify(def)) throw new Error(`Two different schemas share the OpenAPI id ${id}`);
+      if (known && JSON.stringify(known) !== JSON.stringify(def))
+        throw new Error(`Two different schemas share the OpenAPI id ${id}`);
       this.components[id] = def;
     }
     retarget(json);

@@ -9,19 +9,22 @@ export const securitySchemes = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'ca_sess_…',
-    description: 'A session token from POST /v1/auth/signup or /v1/auth/login (12 h). Not limited by scopes; owner/admin sessions may do admin actions.',
+    description:
+      'A session token from POST /v1/auth/signup or /v1/auth/login (12 h). Not limited by scopes; owner/admin sessions may do admin actions.',
   },
   accountKey: {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'ca_acct_…',
-    description: 'An account key: reaches the whole account within its account scopes (resource:action), capped at member level.',
+    description:
+      'An account key: reaches the whole account within its account scopes (resource:action), capped at member level.',
   },
   agentKey: {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'ca_agt_…',
-    description: 'A per-agent key: reaches only /v1/agents/{its agent}/… within its agent scopes (agent:resource:action).',
+    description:
+      'A per-agent key: reaches only /v1/agents/{its agent}/… within its agent scopes (agent:resource:action).',
   },
   inboundToken: {
     type: 'apiKey',
@@ -43,7 +46,11 @@ export function securityOf(access: Access): Requirement[] {
     case 'admin':
       return [{ session: ['owner', 'admin'] }];
     case 'scope':
-      return [{ session: [] }, { accountKey: [access.scope] }, ...(access.agentScope ? [{ agentKey: [access.agentScope] }] : [])];
+      return [
+        { session: [] },
+        { accountKey: [access.scope] },
+        ...(access.agentScope ? [{ agentKey: [access.agentScope] }] : []),
+      ];
     case 'agentKey':
       return [{ agentKey: [] }];
     case 'agentKeyMinting':

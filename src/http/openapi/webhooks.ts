@@ -4,7 +4,12 @@ import type { SchemaSet } from './schema-set.js';
 
 // The OpenAPI 3.1 `webhooks` object: what Switchboard POSTs to a subscription's URL, one entry per event.
 
-const header = (name: string, description: string, required = true, schema: Record<string, unknown> = { type: 'string' }) => ({
+const header = (
+  name: string,
+  description: string,
+  required = true,
+  schema: Record<string, unknown> = { type: 'string' },
+) => ({
   name,
   in: 'header',
   required,
@@ -14,7 +19,10 @@ const header = (name: string, description: string, required = true, schema: Reco
 
 const DELIVERY_HEADERS = [
   header('X-Switchboard-Event', 'The event name (the envelope `event`).'),
-  header('X-Switchboard-Delivery', 'The delivery id (the envelope `id`), the same on every retry.', true, { type: 'string', format: 'uuid' }),
+  header('X-Switchboard-Delivery', 'The delivery id (the envelope `id`), the same on every retry.', true, {
+    type: 'string',
+    format: 'uuid',
+  }),
   header(
     'X-Switchboard-Signature',
     '`t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. ' +
@@ -39,7 +47,9 @@ const DELIVERY_HEADERS = [
 ];
 
 const RESPONSES = {
-  '2XX': { description: 'Delivered. Any 2xx ends the delivery; the body is ignored (its first 4 KiB are kept on the attempt).' },
+  '2XX': {
+    description: 'Delivered. Any 2xx ends the delivery; the body is ignored (its first 4 KiB are kept on the attempt).',
+  },
   default: {
     description:
       'Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried ' +
@@ -49,12 +59,21 @@ const RESPONSES = {
 
 /** `message.received` → `deliverMessageReceivedEvent`: what Switchboard does, in the routes' camelCase. */
 const deliveryOperationId = (event: string) =>
-  `deliver${event.split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Event`;
+  `deliver${event
+    .split(/[^A-Za-z0-9]+/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}Event`;
 
 export function buildWebhooks(schemas: SchemaSet): Record<string, unknown> {
   return Object.fromEntries(
     DELIVERED_EVENTS.map((event) => {
-      const info = event === TEST_EVENT ? { status: 'emitted', description: 'Sent by POST /v1/webhooks/{webhookId}/test to that subscription only; not subscribable' } : EVENT_TYPES[event];
+      const info =
+        event === TEST_EVENT
+          ? {
+              status: 'emitted',
+              description: 'Sent by POST /v1/webhooks/{webhookId}/test to that subscription only; not subscribable',
+            }
+          : EVENT_TYPES[event];
       return [
         event,
         {
@@ -64,7 +83,10 @@ export function buildWebhooks(schemas: SchemaSet): Record<string, unknown> {
             description: `${info.description}. Status: ${info.status}${info.status === 'planned' ? ' (may be subscribed to; not produced yet)' : ''}.`,
             tags: ['Webhooks'],
             parameters: DELIVERY_HEADERS,
-            requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(envelopeSchema(event), 'output') } } },
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: schemas.convert(envelopeSchema(event), 'output') } },
+            },
             responses: RESPONSES,
           },
         },

@@ -11,13 +11,35 @@ import { principalOf } from '../middleware/authenticate.js';
 import type { ApiRouter } from '../router.js';
 
 export function registerAuditRoutes(api: ApiRouter, deps: Deps) {
-  api.get('/v1/logs', requireScope('read:account'), { operationId: 'listAuditLog', summary: 'List the audit log', tag: 'Account', query: pageQuery, response: pageOf(auditResponse) }, async (ctx) => {
-    const page = await listAudit(deps.db, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
-    ctx.body = mapPage(page, toAuditResponse);
-  });
+  api.get(
+    '/v1/logs',
+    requireScope('read:account'),
+    {
+      operationId: 'listAuditLog',
+      summary: 'List the audit log',
+      tag: 'Account',
+      query: pageQuery,
+      response: pageOf(auditResponse),
+    },
+    async (ctx) => {
+      const page = await listAudit(deps.db, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
+      ctx.body = mapPage(page, toAuditResponse);
+    },
+  );
 
-  api.get('/v1/notifications', requireScope('read:account'), { operationId: 'listNotifications', summary: 'List notifications', tag: 'Account', query: pageQuery, response: pageOf(notificationResponse) }, async (ctx) => {
-    const page = await listNotifications(deps.db, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
-    ctx.body = mapPage(page, toNotificationResponse);
-  });
+  api.get(
+    '/v1/notifications',
+    requireScope('read:account'),
+    {
+      operationId: 'listNotifications',
+      summary: 'List notifications',
+      tag: 'Account',
+      query: pageQuery,
+      response: pageOf(notificationResponse),
+    },
+    async (ctx) => {
+      const page = await listNotifications(deps.db, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
+      ctx.body = mapPage(page, toNotificationResponse);
+    },
+  );
 }

@@ -9,7 +9,18 @@ import { principalOf } from '../middleware/authenticate.js';
 import type { ApiRouter } from '../router.js';
 
 export function registerFeedRoutes(api: ApiRouter, deps: Deps) {
-  api.get('/v1/feed', requireScope('read:account'), { operationId: 'listFeedEvents', summary: "List the account's recent events", tag: 'Events', query: pageQuery, response: pageOf(feedItemResponse) }, async (ctx) => {
-    ctx.body = await listFeed(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
-  });
+  api.get(
+    '/v1/feed',
+    requireScope('read:account'),
+    {
+      operationId: 'listFeedEvents',
+      summary: "List the account's recent events",
+      tag: 'Events',
+      query: pageQuery,
+      response: pageOf(feedItemResponse),
+    },
+    async (ctx) => {
+      ctx.body = await listFeed(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
+    },
+  );
 }

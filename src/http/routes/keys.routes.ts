@@ -20,61 +20,153 @@ import { idempotent, type ApiRouter } from '../router.js';
 
 const tag = 'Keys';
 const listQuery = pageQuery.extend(keyListQuery.shape);
-const KEY_EXAMPLE = { id: 'key_3Rt9UaPq0LmXw2Bv6Nc1', name: 'CI', keyType: 'account', keyPrefix: 'ca_acct_', agentId: null, scopes: ['read:agents'], status: 'active', expiresAt: null, allowedIps: [], spendCapCredits: null, spentCredits: 0, lastUsedAt: null, lastUsedIp: null, createdAt: '2026-11-01T09:30:00.000Z', rotationGraceUntil: null, key: '<API_KEY>' };
+const KEY_EXAMPLE = {
+  id: 'key_3Rt9UaPq0LmXw2Bv6Nc1',
+  name: 'CI',
+  keyType: 'account',
+  keyPrefix: 'ca_acct_',
+  agentId: null,
+  scopes: ['read:agents'],
+  status: 'active',
+  expiresAt: null,
+  allowedIps: [],
+  spendCapCredits: null,
+  spentCredits: 0,
+  lastUsedAt: null,
+  lastUsedIp: null,
+  createdAt: '2026-11-01T09:30:00.000Z',
+  rotationGraceUntil: null,
+  key: '<API_KEY>',
+};
 
 export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
   const id = (ctx: AppContext) => ctx.params.keyId!;
 
-  api.post('/v1/api_keys', adminOnly, {
-    operationId: 'createAccountKey', summary: 'Create an account key', tag, body: accountKeyInput, response: keyWithSecretResponse, status: 201, errors: ['invalid_scope'],
-    description: 'The secret (`key`) is shown in this answer only.',
-    examples: { request: { name: 'CI', scopes: ['read:agents'] }, response: KEY_EXAMPLE },
-  }, async (ctx) => {
-    const issued = await keys.createAccountKey(deps, callerOf(ctx), parseInput(accountKeyInput, ctx.request.body));
-    ctx.status = 201;
-    ctx.body = toKeyWithSecret(issued.row, issued.secret);
-  }, idempotent('key'));
+  api.post(
+    '/v1/api_keys',
+    adminOnly,
+    {
+      operationId: 'createAccountKey',
+      summary: 'Create an account key',
+      tag,
+      body: accountKeyInput,
+      response: keyWithSecretResponse,
+      status: 201,
+      errors: ['invalid_scope'],
+      description: 'The secret (`key`) is shown in this answer only.',
+      examples: { request: { name: 'CI', scopes: ['read:agents'] }, response: KEY_EXAMPLE },
+    },
+    async (ctx) => {
+      const issued = await keys.createAccountKey(deps, callerOf(ctx), parseInput(accountKeyInput, ctx.request.body));
+      ctx.status = 201;
+      ctx.body = toKeyWithSecret(issued.row, issued.secret);
+    },
+    idempotent('key'),
+  );
 
-  api.get('/v1/api_keys', requireScope('read:api_keys'), { operationId: 'listApiKeys', summary: 'List key metadata', tag, query: listQuery, response: pageOf(keyResponse) }, async (ctx) => {
-    const query = parseInput(listQuery, ctx.query);
-    const page = await keys.listKeys(deps, principalOf(ctx).accountId, query, { agentId: query.agentId });
-    ctx.body = mapPage(page, toKeyResponse);
-  });
+  api.get(
+    '/v1/api_keys',
+    requireScope('read:api_keys'),
+    { operationId: 'listApiKeys', summary: 'List key metadata', tag, query: listQuery, response: pageOf(keyResponse) },
+    async (ctx) => {
+      const query = parseInput(listQuery, ctx.query);
+      const page = await keys.listKeys(deps, principalOf(ctx).accountId, query, { agentId: query.agentId });
+      ctx.body = mapPage(page, toKeyResponse);
+    },
+  );
 
-  api.get('/v1/api_keys/:keyId', requireScope('read:api_keys'), { operationId: 'getApiKey', summary: "Get a key's metadata", tag, response: keyResponse }, async (ctx) => {
-    ctx.body = toKeyResponse(await keys.getKey(deps, principalOf(ctx).accountId, id(ctx)));
-  });
+  api.get(
+    '/v1/api_keys/:keyId',
+    requireScope('read:api_keys'),
+    { operationId: 'getApiKey', summary: "Get a key's metadata", tag, response: keyResponse },
+    async (ctx) => {
+      ctx.body = toKeyResponse(await keys.getKey(deps, principalOf(ctx).accountId, id(ctx)));
+    },
+  );
 
-  api.patch('/v1/api_keys/:keyId', adminOnly, { operationId: 'updateApiKey', summary: 'Edit a key (name, allowedIps, expiresAt, spendCapCredits)', tag, body: keyPatch, response: keyResponse, errors: ['conflict'], examples: { request: { name: 'CI (deploys)', allowedIps: ['203.0.113.0/24'], spendCapCredits: 500 } } }, async (ctx) => {
-    ctx.body = toKeyResponse(await keys.editKey(deps, callerOf(ctx), id(ctx), parseInput(keyPatch, ctx.request.body)));
-  });
+  api.patch(
+    '/v1/api_keys/:keyId',
+    adminOnly,
+    {
+      operationId: 'updateApiKey',
+      summary: 'Edit a key (name, allowedIps, expiresAt, spendCapCredits)',
+      tag,
+      body: keyPatch,
+      response: keyResponse,
+      errors: ['conflict'],
+      examples: { request: { name: 'CI (deploys)', allowedIps: ['203.0.113.0/24'], spendCapCredits: 500 } },
+    },
+    async (ctx) => {
+      ctx.body = toKeyResponse(
+        await keys.editKey(deps, callerOf(ctx), id(ctx), parseInput(keyPatch, ctx.request.body)),
+      );
+    },
+  );
 
-  api.post('/v1/api_keys/:keyId/rotate', adminOnly, {
-    operationId: 'rotateApiKey', summary: 'Rotate a key', tag, response: keyWithSecretResponse, errors: ['conflict'],
-    description: 'A new secret, shown once; the old one works until `rotationGraceUntil` (requests made with it get Deprecation and Sunset headers).',
-  }, async (ctx) => {
-    const issued = await keys.rotateKey(deps, callerOf(ctx), id(ctx));
-    ctx.body = toKeyWithSecret(issued.row, issued.secret);
-  });
+  api.post(
+    '/v1/api_keys/:keyId/rotate',
+    adminOnly,
+    {
+      operationId: 'rotateApiKey',
+      summary: 'Rotate a key',
+      tag,
+      response: keyWithSecretResponse,
+      errors: ['conflict'],
+      description:
+        'A new secret, shown once; the old one works until `rotationGraceUntil` (requests made with it get Deprecation and Sunset headers).',
+    },
+    async (ctx) => {
+      const issued = await keys.rotateKey(deps, callerOf(ctx), id(ctx));
+      ctx.body = toKeyWithSecret(issued.row, issued.secret);
+    },
+  );
 
-  api.post('/v1/api_keys/:keyId/deactivate', adminOnly, { operationId: 'deactivateApiKey', summary: 'Deactivate a key (effective on the next request)', tag, response: keyResponse }, async (ctx) => {
-    ctx.body = toKeyResponse(await keys.deactivateKey(deps, callerOf(ctx), id(ctx)));
-  });
+  api.post(
+    '/v1/api_keys/:keyId/deactivate',
+    adminOnly,
+    {
+      operationId: 'deactivateApiKey',
+      summary: 'Deactivate a key (effective on the next request)',
+      tag,
+      response: keyResponse,
+    },
+    async (ctx) => {
+      ctx.body = toKeyResponse(await keys.deactivateKey(deps, callerOf(ctx), id(ctx)));
+    },
+  );
 
-  api.delete('/v1/api_keys/:keyId', adminOnly, { operationId: 'deleteApiKey', summary: 'Delete a key (effective on the next request)', tag, response: null }, async (ctx) => {
-    await keys.deleteKey(deps, callerOf(ctx), id(ctx));
-    ctx.status = 204;
-  });
+  api.delete(
+    '/v1/api_keys/:keyId',
+    adminOnly,
+    { operationId: 'deleteApiKey', summary: 'Delete a key (effective on the next request)', tag, response: null },
+    async (ctx) => {
+      await keys.deleteKey(deps, callerOf(ctx), id(ctx));
+      ctx.status = 204;
+    },
+  );
 
-  api.post('/v1/agents/:agentId/api-keys', agentKeyMinting, {
-    operationId: 'createAgentKey', summary: 'Mint a per-agent key', tag, body: agentKeyInput, response: keyWithSecretResponse, status: 201, errors: ['invalid_scope'],
-    description: 'keyType and agentId come from the server. Scopes default to the agent read scopes; account scopes, `*` and write:api_keys are refused with 400 invalid_scope. ' +
-      'Also answers at POST /v1/agents/{agentId}/api_keys, the spelling of the other key routes (docs/decisions.md#key-route-spelling).',
-    examples: { request: { name: 'Support bot', scopes: ['agent:config:read', 'agent:trigger'] } },
-  }, async (ctx) => {
-    const input = parseInput(agentKeyInput, ctx.request.body);
-    const issued = await keys.mintAgentKey(deps, callerOf(ctx), ctx.params.agentId!, input);
-    ctx.status = 201;
-    ctx.body = toKeyWithSecret(issued.row, issued.secret);
-  }, { ...idempotent('key'), alias: '/v1/agents/:agentId/api_keys' });
+  api.post(
+    '/v1/agents/:agentId/api-keys',
+    agentKeyMinting,
+    {
+      operationId: 'createAgentKey',
+      summary: 'Mint a per-agent key',
+      tag,
+      body: agentKeyInput,
+      response: keyWithSecretResponse,
+      status: 201,
+      errors: ['invalid_scope'],
+      description:
+        'keyType and agentId come from the server. Scopes default to the agent read scopes; account scopes, `*` and write:api_keys are refused with 400 invalid_scope. ' +
+        'Also answers at POST /v1/agents/{agentId}/api_keys, the spelling of the other key routes (docs/decisions.md#key-route-spelling).',
+      examples: { request: { name: 'Support bot', scopes: ['agent:config:read', 'agent:trigger'] } },
+    },
+    async (ctx) => {
+      const input = parseInput(agentKeyInput, ctx.request.body);
+      const issued = await keys.mintAgentKey(deps, callerOf(ctx), ctx.params.agentId!, input);
+      ctx.status = 201;
+      ctx.body = toKeyWithSecret(issued.row, issued.secret);
+    },
+    { ...idempotent('key'), alias: '/v1/agents/:agentId/api_keys' },
+  );
 }

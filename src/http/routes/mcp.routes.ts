@@ -30,8 +30,16 @@ const jsonRpcError = z.object({
 // application/json or text/event-stream, so the document describes the envelope only.
 const mcpDoc = {
   tag: 'MCP' as const,
-  description: 'Model Context Protocol, Streamable HTTP, stateless. Send `Accept: application/json, text/event-stream`. `tools/list` shows the tools the credential allows. OAuth access tokens for this resource are accepted too (see /.well-known/oauth-protected-resource).',
-  body: z.object({ jsonrpc: z.literal('2.0'), method: text(), id: z.union([text(), z.number()]).optional(), params: z.record(text(), z.unknown()).optional() }).catchall(z.unknown()),
+  description:
+    'Model Context Protocol, Streamable HTTP, stateless. Send `Accept: application/json, text/event-stream`. `tools/list` shows the tools the credential allows. OAuth access tokens for this resource are accepted too (see /.well-known/oauth-protected-resource).',
+  body: z
+    .object({
+      jsonrpc: z.literal('2.0'),
+      method: text(),
+      id: z.union([text(), z.number()]).optional(),
+      params: z.record(text(), z.unknown()).optional(),
+    })
+    .catchall(z.unknown()),
   response: jsonRecord().describe('A JSON-RPC response (or, with text/event-stream, its events)'),
   examples: { request: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } },
   // A browser's request from an Origin that is neither PUBLIC_URL's nor in MCP_ALLOWED_ORIGINS (DNS rebinding).
@@ -43,14 +51,28 @@ const mcpDoc = {
       description: 'Stateless revision (2026-07-28): a method this server does not implement (JSON-RPC -32601)',
       schema: jsonRpcError,
     },
-    406: { description: 'The Accept header does not allow both application/json and text/event-stream (JSON-RPC error)', schema: jsonRpcError },
+    406: {
+      description: 'The Accept header does not allow both application/json and text/event-stream (JSON-RPC error)',
+      schema: jsonRpcError,
+    },
     415: { description: 'A request without Content-Type: application/json (JSON-RPC error)', schema: jsonRpcError },
   },
 };
 
 export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
-  const serve = async (ctx: AppContext, info: { name: string; instructions: string }, tools: McpTool[], params: Record<string, string>) => {
-    const toolCtx = { deps, principal: principalOf(ctx), ip: clientIp(ctx, deps.config.trustProxyHops), log: ctx.state.log, params };
+  const serve = async (
+    ctx: AppContext,
+    info: { name: string; instructions: string },
+    tools: McpTool[],
+    params: Record<string, string>,
+  ) => {
+    const toolCtx = {
+      deps,
+      principal: principalOf(ctx),
+      ip: clientIp(ctx, deps.config.trustProxyHops),
+      log: ctx.state.log,
+      params,
+    };
     const stepUp = missingScopeOf(tools, toolCtx, ctx.request.body);
     if (stepUp) throw withScopeChallenge(stepUp, ctx.state.publicUrl, ctx.path);
     const server = buildMcpServer(info, tools, toolCtx);
@@ -76,10 +98,18 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
   };
 
   // Account keys and every session of the account (a session is not limited by scopes, as on REST).
-  api.post('/v1/mcp', authenticated, { ...mcpDoc, operationId: 'sendAccountMcpMessage', summary: 'Account MCP endpoint' }, (ctx) => serve(ctx, accountServer, accountTools, {}));
+  api.post(
+    '/v1/mcp',
+    authenticated,
+    { ...mcpDoc, operationId: 'sendAccountMcpMessage', summary: 'Account MCP endpoint' },
+    (ctx) => serve(ctx, accountServer, accountTools, {}),
+  );
 
   // Only the agent's own per-agent key; every tool is bound to this agent.
-  api.post('/v1/agents/:agentId/mcp', agentKeyOnly('agentId'), { ...mcpDoc, operationId: 'sendAgentMcpMessage', summary: 'Per-agent MCP endpoint' }, (ctx) =>
-    serve(ctx, agentServer, agentTools, { agentId: ctx.params.agentId! }),
+  api.post(
+    '/v1/agents/:agentId/mcp',
+    agentKeyOnly('agentId'),
+    { ...mcpDoc, operationId: 'sendAgentMcpMessage', summary: 'Per-agent MCP endpoint' },
+    (ctx) => serve(ctx, agentServer, agentTools, { agentId: ctx.params.agentId! }),
   );
 }

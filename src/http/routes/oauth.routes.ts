@@ -25,7 +25,8 @@ function protectedResourceMetadata(ctx: AppContext, path: string) {
     authorization_servers: [issuerOf(publicUrl)],
     scopes_supported: scopesOf(resource),
     bearer_methods_supported: ['header'],
-    resource_name: resource.kind === 'agent' ? `Switchboard agent ${resource.agentId} (MCP)` : 'Switchboard account (MCP)',
+    resource_name:
+      resource.kind === 'agent' ? `Switchboard agent ${resource.agentId} (MCP)` : 'Switchboard account (MCP)',
   };
 }
 
@@ -43,17 +44,56 @@ const prmDoc = {
 export function registerOAuthRoutes(api: ApiRouter, deps: Deps) {
   // The path-suffixed forms (RFC 9728 §3.1) for each MCP endpoint; the root form describes /v1/mcp, for
   // clients that only look at the root.
-  api.get(`${PRM}${ACCOUNT_MCP_PATH}`, publicAccess, { ...prmDoc, operationId: 'getAccountMcpResourceMetadata', summary: 'Protected-resource metadata of /v1/mcp (RFC 9728)' }, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
-  api.get(`${PRM}/v1/agents/:agentId/mcp`, publicAccess, { ...prmDoc, operationId: 'getAgentMcpResourceMetadata', summary: "Protected-resource metadata of an agent's MCP endpoint (RFC 9728)" }, (ctx) => protectedResourceMetadata(ctx, agentMcpPath(ctx.params.agentId!)));
-  api.get(PRM, publicAccess, { ...prmDoc, operationId: 'getMcpResourceMetadata', summary: 'Protected-resource metadata (root form: /v1/mcp)' }, (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH));
+  api.get(
+    `${PRM}${ACCOUNT_MCP_PATH}`,
+    publicAccess,
+    {
+      ...prmDoc,
+      operationId: 'getAccountMcpResourceMetadata',
+      summary: 'Protected-resource metadata of /v1/mcp (RFC 9728)',
+    },
+    (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH),
+  );
+  api.get(
+    `${PRM}/v1/agents/:agentId/mcp`,
+    publicAccess,
+    {
+      ...prmDoc,
+      operationId: 'getAgentMcpResourceMetadata',
+      summary: "Protected-resource metadata of an agent's MCP endpoint (RFC 9728)",
+    },
+    (ctx) => protectedResourceMetadata(ctx, agentMcpPath(ctx.params.agentId!)),
+  );
+  api.get(
+    PRM,
+    publicAccess,
+    { ...prmDoc, operationId: 'getMcpResourceMetadata', summary: 'Protected-resource metadata (root form: /v1/mcp)' },
+    (ctx) => protectedResourceMetadata(ctx, ACCOUNT_MCP_PATH),
+  );
 
-  api.get('/v1/oauth/grants', adminOnly, { operationId: 'listOAuthGrants', summary: 'List OAuth grants', tag: 'OAuth', query: pageQuery, response: pageOf(grantResponse) }, async (ctx) => {
-    const page = await listOAuthGrants(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
-    ctx.body = mapPage(page, toGrantResponse);
-  });
+  api.get(
+    '/v1/oauth/grants',
+    adminOnly,
+    {
+      operationId: 'listOAuthGrants',
+      summary: 'List OAuth grants',
+      tag: 'OAuth',
+      query: pageQuery,
+      response: pageOf(grantResponse),
+    },
+    async (ctx) => {
+      const page = await listOAuthGrants(deps, principalOf(ctx).accountId, parseInput(pageQuery, ctx.query));
+      ctx.body = mapPage(page, toGrantResponse);
+    },
+  );
 
-  api.delete('/v1/oauth/grants/:grantId', adminOnly, { operationId: 'revokeOAuthGrant', summary: 'Revoke an OAuth grant and its tokens', tag: 'OAuth', response: null }, async (ctx) => {
-    await revokeOAuthGrant(deps, callerOf(ctx), ctx.params.grantId!);
-    ctx.status = 204;
-  });
+  api.delete(
+    '/v1/oauth/grants/:grantId',
+    adminOnly,
+    { operationId: 'revokeOAuthGrant', summary: 'Revoke an OAuth grant and its tokens', tag: 'OAuth', response: null },
+    async (ctx) => {
+      await revokeOAuthGrant(deps, callerOf(ctx), ctx.params.grantId!);
+      ctx.status = 204;
+    },
+  );
 }

@@ -10,11 +10,16 @@ import type { ApiRouter } from '../router.js';
  */
 export function registerOpenApiRoutes(api: ApiRouter, _deps: Deps) {
   const built = new Map<string, Record<string, unknown>>();
-  api.get('/openapi.json', publicAccess, { operationId: 'getOpenApiDocument', summary: 'This OpenAPI 3.1 document', tag: 'Meta', response: jsonRecord() }, (ctx) => {
-    const { publicUrl } = ctx.state;
-    let doc = built.get(publicUrl);
-    if (!doc) built.set(publicUrl, (doc = buildOpenApiDocument(api.routes, publicUrl)));
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.body = doc;
-  });
+  api.get(
+    '/openapi.json',
+    publicAccess,
+    { operationId: 'getOpenApiDocument', summary: 'This OpenAPI 3.1 document', tag: 'Meta', response: jsonRecord() },
+    (ctx) => {
+      const { publicUrl } = ctx.state;
+      let doc = built.get(publicUrl);
+      if (!doc) built.set(publicUrl, (doc = buildOpenApiDocument(api.routes, publicUrl)));
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.body = doc;
+    },
+  );
 }

@@ -60,64 +60,213 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
   const accountOf = (ctx: AppContext) => principalOf(ctx).accountId;
   const param = (ctx: AppContext, name: string) => String((ctx.params as Record<string, string>)[name]);
 
-  api.post('/v1/webhooks', write, {
-    operationId: 'createWebhook', summary: 'Subscribe a URL to events', tag, body: createWebhookInput, response: webhookWithSecretResponse, status: 201, errors: ['invalid_webhook_url'],
-    description: 'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only.',
-    examples: { request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' }, response: WEBHOOK_EXAMPLE },
-  }, async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await createWebhook(deps, callerOf(ctx), parseInput(createWebhookInput, ctx.request.body));
-  }, idempotent('secret'));
+  api.post(
+    '/v1/webhooks',
+    write,
+    {
+      operationId: 'createWebhook',
+      summary: 'Subscribe a URL to events',
+      tag,
+      body: createWebhookInput,
+      response: webhookWithSecretResponse,
+      status: 201,
+      errors: ['invalid_webhook_url'],
+      description:
+        'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only.',
+      examples: {
+        request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' },
+        response: WEBHOOK_EXAMPLE,
+      },
+    },
+    async (ctx) => {
+      ctx.status = 201;
+      ctx.body = await createWebhook(deps, callerOf(ctx), parseInput(createWebhookInput, ctx.request.body));
+    },
+    idempotent('secret'),
+  );
 
-  api.get('/v1/webhooks', read, { operationId: 'listWebhooks', summary: 'List webhook subscriptions', tag, query: pageQuery, response: pageOf(webhookResponse) }, async (ctx) => {
-    ctx.body = await listWebhookSubscriptions(deps, accountOf(ctx), parseInput(pageQuery, ctx.query));
-  });
+  api.get(
+    '/v1/webhooks',
+    read,
+    {
+      operationId: 'listWebhooks',
+      summary: 'List webhook subscriptions',
+      tag,
+      query: pageQuery,
+      response: pageOf(webhookResponse),
+    },
+    async (ctx) => {
+      ctx.body = await listWebhookSubscriptions(deps, accountOf(ctx), parseInput(pageQuery, ctx.query));
+    },
+  );
 
-  api.get('/v1/webhooks/:webhookId', read, { operationId: 'getWebhook', summary: 'Get a webhook subscription', tag, response: webhookResponse }, async (ctx) => {
-    ctx.body = await getWebhook(deps, accountOf(ctx), param(ctx, 'webhookId'));
-  });
+  api.get(
+    '/v1/webhooks/:webhookId',
+    read,
+    { operationId: 'getWebhook', summary: 'Get a webhook subscription', tag, response: webhookResponse },
+    async (ctx) => {
+      ctx.body = await getWebhook(deps, accountOf(ctx), param(ctx, 'webhookId'));
+    },
+  );
 
-  api.patch('/v1/webhooks/:webhookId', write, { operationId: 'updateWebhook', summary: 'Update a webhook subscription', tag, body: updateWebhookInput, response: webhookResponse, errors: ['invalid_webhook_url'], examples: { request: { events: ['message.received', 'message.sent'], rateLimitPerSecond: 20 } } }, async (ctx) => {
-    ctx.body = await changeWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'), parseInput(updateWebhookInput, ctx.request.body));
-  });
+  api.patch(
+    '/v1/webhooks/:webhookId',
+    write,
+    {
+      operationId: 'updateWebhook',
+      summary: 'Update a webhook subscription',
+      tag,
+      body: updateWebhookInput,
+      response: webhookResponse,
+      errors: ['invalid_webhook_url'],
+      examples: { request: { events: ['message.received', 'message.sent'], rateLimitPerSecond: 20 } },
+    },
+    async (ctx) => {
+      ctx.body = await changeWebhook(
+        deps,
+        callerOf(ctx),
+        param(ctx, 'webhookId'),
+        parseInput(updateWebhookInput, ctx.request.body),
+      );
+    },
+  );
 
-  api.delete('/v1/webhooks/:webhookId', write, { operationId: 'deleteWebhook', summary: 'Delete a webhook subscription', tag, response: null }, async (ctx) => {
-    await deleteWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'));
-    ctx.status = 204;
-  });
+  api.delete(
+    '/v1/webhooks/:webhookId',
+    write,
+    { operationId: 'deleteWebhook', summary: 'Delete a webhook subscription', tag, response: null },
+    async (ctx) => {
+      await deleteWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'));
+      ctx.status = 204;
+    },
+  );
 
-  api.post('/v1/webhooks/:webhookId/rotate-secret', write, { operationId: 'rotateWebhookSecret', summary: 'Rotate the signing secret (24 h overlap)', tag, response: rotatedSecretResponse }, async (ctx) => {
-    ctx.body = await rotateWebhookSecret(deps, callerOf(ctx), param(ctx, 'webhookId'));
-  });
+  api.post(
+    '/v1/webhooks/:webhookId/rotate-secret',
+    write,
+    {
+      operationId: 'rotateWebhookSecret',
+      summary: 'Rotate the signing secret (24 h overlap)',
+      tag,
+      response: rotatedSecretResponse,
+    },
+    async (ctx) => {
+      ctx.body = await rotateWebhookSecret(deps, callerOf(ctx), param(ctx, 'webhookId'));
+    },
+  );
 
-  api.post('/v1/webhooks/:webhookId/enable', write, {
-    operationId: 'enableWebhook', summary: 'Enable a subscription (zeroes its failure count)', tag, body: enableWebhookInput, bodyOptional: true, response: webhookEnabledResponse,
-    description: 'With `recoverSince`, the deliveries that failed since then are queued again.',
-    examples: { request: { recoverSince: '2026-11-01T08:00:00.000Z' } },
-  }, async (ctx) => {
-    const input = parseInput(enableWebhookInput, ctx.request.body ?? {});
-    ctx.body = await enableWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'), input.recoverSince);
-  });
+  api.post(
+    '/v1/webhooks/:webhookId/enable',
+    write,
+    {
+      operationId: 'enableWebhook',
+      summary: 'Enable a subscription (zeroes its failure count)',
+      tag,
+      body: enableWebhookInput,
+      bodyOptional: true,
+      response: webhookEnabledResponse,
+      description: 'With `recoverSince`, the deliveries that failed since then are queued again.',
+      examples: { request: { recoverSince: '2026-11-01T08:00:00.000Z' } },
+    },
+    async (ctx) => {
+      const input = parseInput(enableWebhookInput, ctx.request.body ?? {});
+      ctx.body = await enableWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'), input.recoverSince);
+    },
+  );
 
-  api.get('/v1/webhooks/:webhookId/attempts', read, { operationId: 'listWebhookAttempts', summary: 'List delivery attempts', tag, query: attemptsQuery, response: pageOf(attemptResponse) }, async (ctx) => {
-    ctx.body = await listWebhookAttempts(deps, accountOf(ctx), param(ctx, 'webhookId'), parseInput(attemptsQuery, ctx.query));
-  });
+  api.get(
+    '/v1/webhooks/:webhookId/attempts',
+    read,
+    {
+      operationId: 'listWebhookAttempts',
+      summary: 'List delivery attempts',
+      tag,
+      query: attemptsQuery,
+      response: pageOf(attemptResponse),
+    },
+    async (ctx) => {
+      ctx.body = await listWebhookAttempts(
+        deps,
+        accountOf(ctx),
+        param(ctx, 'webhookId'),
+        parseInput(attemptsQuery, ctx.query),
+      );
+    },
+  );
 
-  api.get('/v1/webhooks/:webhookId/stats', read, { operationId: 'getWebhookStats', summary: 'Endpoint health over a window', tag, query: statsQuery, response: webhookStatsResponse }, async (ctx) => {
-    ctx.body = await getWebhookStats(deps, accountOf(ctx), param(ctx, 'webhookId'), parseInput(statsQuery, ctx.query).window);
-  });
+  api.get(
+    '/v1/webhooks/:webhookId/stats',
+    read,
+    {
+      operationId: 'getWebhookStats',
+      summary: 'Endpoint health over a window',
+      tag,
+      query: statsQuery,
+      response: webhookStatsResponse,
+    },
+    async (ctx) => {
+      ctx.body = await getWebhookStats(
+        deps,
+        accountOf(ctx),
+        param(ctx, 'webhookId'),
+        parseInput(statsQuery, ctx.query).window,
+      );
+    },
+  );
 
-  api.get('/v1/webhooks/:webhookId/deliveries', read, { operationId: 'listWebhookDeliveries', summary: 'List deliveries', tag, query: pageQuery, response: pageOf(deliveryResponse) }, async (ctx) => {
-    ctx.body = await listWebhookDeliveries(deps, accountOf(ctx), param(ctx, 'webhookId'), parseInput(pageQuery, ctx.query));
-  });
+  api.get(
+    '/v1/webhooks/:webhookId/deliveries',
+    read,
+    {
+      operationId: 'listWebhookDeliveries',
+      summary: 'List deliveries',
+      tag,
+      query: pageQuery,
+      response: pageOf(deliveryResponse),
+    },
+    async (ctx) => {
+      ctx.body = await listWebhookDeliveries(
+        deps,
+        accountOf(ctx),
+        param(ctx, 'webhookId'),
+        parseInput(pageQuery, ctx.query),
+      );
+    },
+  );
 
-  api.post('/v1/webhooks/:webhookId/deliveries/:deliveryId/redeliver', write, { operationId: 'redeliverWebhookDelivery', summary: 'Deliver again (same envelope id)', tag, response: redeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
-    ctx.status = 202;
-    ctx.body = await redeliver(deps, callerOf(ctx), param(ctx, 'webhookId'), param(ctx, 'deliveryId'));
-  }, idempotent());
+  api.post(
+    '/v1/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
+    write,
+    {
+      operationId: 'redeliverWebhookDelivery',
+      summary: 'Deliver again (same envelope id)',
+      tag,
+      response: redeliveryResponse,
+      status: 202,
+      errors: ['conflict'],
+    },
+    async (ctx) => {
+      ctx.status = 202;
+      ctx.body = await redeliver(deps, callerOf(ctx), param(ctx, 'webhookId'), param(ctx, 'deliveryId'));
+    },
+    idempotent(),
+  );
 
-  api.post('/v1/webhooks/:webhookId/test', write, { operationId: 'sendWebhookTest', summary: 'Send a webhook.test event to this subscription', tag, response: testDeliveryResponse, status: 202, errors: ['conflict'] }, async (ctx) => {
-    ctx.status = 202;
-    ctx.body = await sendTestEvent(deps, callerOf(ctx), param(ctx, 'webhookId'));
-  }, idempotent());
+  api.post(
+    '/v1/webhooks/:webhookId/test',
+    write,
+    {
+      operationId: 'sendWebhookTest',
+      summary: 'Send a webhook.test event to this subscription',
+      tag,
+      response: testDeliveryResponse,
+      status: 202,
+      errors: ['conflict'],
+    },
+    async (ctx) => {
+      ctx.status = 202;
+      ctx.body = await sendTestEvent(deps, callerOf(ctx), param(ctx, 'webhookId'));
+    },
+    idempotent(),
+  );
 }
