@@ -19,36 +19,27 @@ const retryDelays = z
   .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'expected a comma-separated list of milliseconds, e.g. 30000,60000')
   .transform((s) => s.split(',').map((v) => Number(v.trim())));
 
+/** "a, b,,c" → ["a", "b", "c"]. */
+const commaList = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean),
+);
+
 // DNS servers for domain verification: "ip", "ip:port", "[ipv6]:port"; empty means the system resolvers.
-const dnsServers = z
-  .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((v) => v.trim())
-      .filter(Boolean),
-  )
-  .refine(
-    (list) =>
-      list.every((v) => {
-        const m =
-          /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(v) ??
-          /^([\d.]+)(?::(\d{1,5}))?$/.exec(v) ??
-          /^([0-9a-fA-F:]+)()$/.exec(v);
-        return m !== null && isIP(m[1]!) !== 0 && (!m[2] || Number(m[2]) <= 65535);
-      }),
-    'expected a comma-separated list of IP[:port], e.g. 1.1.1.1,[2606:4700::1111]:53',
-  );
+const dnsServers = commaList.refine(
+  (list) =>
+    list.every((v) => {
+      const m =
+        /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(v) ?? /^([\d.]+)(?::(\d{1,5}))?$/.exec(v) ?? /^([0-9a-fA-F:]+)()$/.exec(v);
+      return m !== null && isIP(m[1]!) !== 0 && (!m[2] || Number(m[2]) <= 65535);
+    }),
+  'expected a comma-separated list of IP[:port], e.g. 1.1.1.1,[2606:4700::1111]:53',
+);
 
 // Browser origins allowed on the MCP and OAuth endpoints besides PUBLIC_URL's: "https://a.example,http://localhost:1".
-const originList = z
-  .string()
-  .transform((s) =>
-    s
-      .split(',')
-      .map((v) => v.trim())
-      .filter(Boolean),
-  )
+const originList = commaList
   .refine(
     (list) => list.every((v) => /^https?:\/\/[^/?#\s]+$/i.test(v) && URL.canParse(v)),
     'expected origins separated by commas, each scheme://host[:port] with no path, e.g. https://app.example.com',

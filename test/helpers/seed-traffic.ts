@@ -2,6 +2,7 @@ import { ensureDayPartitions } from '../../src/maintenance/partitions.service.js
 import { dayStart } from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Deps } from '../../src/app/deps.js';
+import type { ArmedDelivery, AttemptRecord } from '../../src/webhooks/deliveries.repository.js';
 
 // Webhook traffic seeded in bulk, for the query-plan test and the scale benchmark: `rows` events, as many
 // deliveries (one per event) and as many attempts (one per delivery), spread evenly over [from, to), written
@@ -132,4 +133,24 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
     s.onDay?.(day, performance.now() - started);
   }
   if (s.analyze !== false) await db.raw('ANALYZE accounts, webhooks, events, webhook_deliveries, webhook_attempts');
+}
+
+/** A failed attempt (500, retry in a minute) for a seeded delivery: what the worker records, for plan tests. */
+export function failedAttemptOf(d: ArmedDelivery, accountId: string, webhookId: string): AttemptRecord {
+  return {
+    accountId,
+    deliveryId: d.id,
+    deliveryCreatedAt: d.created_at,
+    webhookId,
+    event: 'message.received',
+    url: 'https://example.com/',
+    seq: d.job_seq,
+    attemptNumber: 2,
+    responseStatus: 500,
+    responseBody: 'x',
+    error: 'http_status',
+    errorMessage: 'receiver answered 500',
+    durationMs: 3,
+    retryDelayMs: 60_000,
+  };
 }

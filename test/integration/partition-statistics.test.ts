@@ -19,7 +19,7 @@ import { findStaleQueuedRuns } from '../../src/runs/runs.repository.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
 import { findHealth, findStatBuckets, pruneStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
 import { captureStatements, explain, sequentialReads } from '../helpers/explain.js';
-import { seedAccountId, seedTraffic, seedWebhookId } from '../helpers/seed-traffic.js';
+import { seedAccountId, seedTraffic, seedWebhookId, failedAttemptOf } from '../helpers/seed-traffic.js';
 import { waitUntil } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
@@ -82,22 +82,7 @@ async function fillToday(db: Db, rows: number): Promise<void> {
   );
 }
 
-const record = (d: deliveries.ArmedDelivery): deliveries.AttemptRecord => ({
-  accountId: A,
-  deliveryId: d.id,
-  deliveryCreatedAt: d.created_at,
-  webhookId: W,
-  event: 'message.received',
-  url: 'https://example.com/',
-  seq: d.job_seq,
-  attemptNumber: 2,
-  responseStatus: 500,
-  responseBody: 'x',
-  error: 'http_status',
-  errorMessage: 'receiver answered 500',
-  durationMs: 3,
-  retryDelayMs: 60_000,
-});
+const record = (d: deliveries.ArmedDelivery) => failedAttemptOf(d, A, W);
 const page = { limit: 20 };
 
 /** Idle sweeps and everyday statements, with today's rows (ref is read before the fill from an older day). */

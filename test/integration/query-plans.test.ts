@@ -15,7 +15,14 @@ import {
 } from '../../src/webhooks/endpoint-stats.repository.js';
 import { deleteExpiredKeys } from '../../src/idempotency/idempotency.repository.js';
 import { captureStatements, explain, scannedRelations } from '../helpers/explain.js';
-import { seedAccountId, seedAccountSql, seedTraffic, seedWebhookId, seedWebhookSql } from '../helpers/seed-traffic.js';
+import {
+  seedAccountId,
+  seedAccountSql,
+  seedTraffic,
+  seedWebhookId,
+  seedWebhookSql,
+  failedAttemptOf,
+} from '../helpers/seed-traffic.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Every hot statement (request path, delivery path, sweeps) stays on an index when its tables are large: a
@@ -82,22 +89,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const record = (d: deliveries.ArmedDelivery): deliveries.AttemptRecord => ({
-  accountId: A,
-  deliveryId: d.id,
-  deliveryCreatedAt: d.created_at,
-  webhookId: W,
-  event: 'message.received',
-  url: 'https://example.com/',
-  seq: d.job_seq,
-  attemptNumber: 2,
-  responseStatus: 500,
-  responseBody: 'x',
-  error: 'http_status',
-  errorMessage: 'receiver answered 500',
-  durationMs: 3,
-  retryDelayMs: 60_000,
-});
+const record = (d: deliveries.ArmedDelivery) => failedAttemptOf(d, A, W);
 const page = { limit: 20 };
 
 /** The statements that must stay on an index at scale. Add every new statement on a large table here. */
