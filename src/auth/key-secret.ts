@@ -43,5 +43,3 @@ export function parseSecret(token: string): KeyType | null {
 
 export const looksLikeKey = (token: string): boolean =>
   token.startsWith(ACCOUNT_KEY_PREFIX) || token.startsWith(AGENT_KEY_PREFIX);
-
-export const SECRET_LENGTHS = { body: BODY_LENGTH, checksum: CHECKSUM_LENGTH };
