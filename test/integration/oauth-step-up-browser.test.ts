@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { getBrowser } from '../helpers/browser.js';
 import { client, signupAccount, type Client as Api } from '../helpers/http.js';
@@ -111,6 +111,48 @@ describe('an MCP client steps up to a wider scope through the consent page in a 
     expect(result.isError).toBeFalsy();
     expect(await autoReplyOf(agentId)).toBe('changed by step-up');
     await stepUp.mcp.close();
+  });
+
+  it('keeps the scopes held before when the application asks for them too (SEP-2350)', async (ctx) => {
+    if (!browser) return ctx.skip();
+    const agentId = await createAgent(t, owner.accountId, 'Accumulator', { autoReply: 'before' });
+    const { oauth, endpoint, mcp } = await connectNarrow(agentId, ['agent:config:read']);
+    await mcp.close();
+
+    // An application doing the accumulation itself: it reads the challenge from its own fetch and calls the SDK's
+    // exported auth() with the scopes it holds plus the challenged one, without its refresh token.
+    let challenge = '';
+    const watching: typeof fetch = async (url, init) => {
+      const res = await fetch(url, init);
+      if (res.status === 403) challenge = res.headers.get('www-authenticate') ?? '';
+      return res;
+    };
+    oauth.saved = { ...oauth.saved!, refresh_token: undefined };
+    const watched = new Client({ name: 'step-up-test', version: '1.0.0' });
+    await watched.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth, fetch: watching }));
+    await expect(watched.callTool(UPDATE)).rejects.toThrow(UnauthorizedError);
+    await watched.close();
+    const challenged = /scope="([^"]*)"/.exec(challenge)?.[1] ?? '';
+    expect(challenged).toBe('agent:config:write');
+    const scope = [...new Set([...oauth.saved.scope!.split(' '), ...challenged.split(' ')])].join(' ');
+    expect(await auth(oauth, { serverUrl: endpoint, scope })).toBe('REDIRECT');
+
+    const both = ['agent:config:read', 'agent:config:write'];
+    const offered = await consentInBrowser(browser, oauth.authorizationUrl!, owner, callback.url, {
+      decision: 'allow',
+      choose: both,
+    });
+    expect(offered.sort()).toEqual(both);
+    const authorizationCode = lastAnswer().get('code')!;
+    expect(await auth(oauth, { serverUrl: endpoint, authorizationCode })).toBe('AUTHORIZED');
+    expect(oauth.saved.scope?.split(' ').sort()).toEqual(both);
+
+    const after = new Client({ name: 'step-up-test', version: '1.0.0' });
+    await after.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth }));
+    expect(((await after.callTool(UPDATE)) as ToolResult).isError).toBeFalsy();
+    const read = (await after.callTool({ name: 'get_agent_config', arguments: {} })) as ToolResult;
+    expect(read.structuredContent).toMatchObject({ id: agentId, config: { autoReply: 'changed by step-up' } });
+    await after.close();
   });
 
   it('keeps refusing, and changes nothing, when the person denies the wider scope', async (ctx) => {
