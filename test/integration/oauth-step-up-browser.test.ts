@@ -21,6 +21,8 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 // with UnauthorizedError after redirectToAuthorization(); the application then opens the URL, passes the code to
 // transport.finishAuth() and retries. So the application's one step-up move is: when a call fails with the 403,
 // forget the refresh token (keeping the access token, which still carries the narrow scopes) and call again.
+// That SDK asks for the challenged scope alone (no SEP-2350 accumulation yet); an application that wants to keep
+// its scopes reads the challenge itself and calls the SDK's exported auth() with the union, as the second test does.
 
 let t: TestContext;
 let api: Api;
