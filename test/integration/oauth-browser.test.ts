@@ -1,70 +1,22 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { getBrowser } from '../helpers/browser.js';
 import { client, signupAccount, type Client as Api } from '../helpers/http.js';
 import { createAgent } from '../helpers/keys.js';
+import { BrowserOAuthClient, startCallbackPage } from '../helpers/oauth-browser-client.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // The whole connection as a hosted MCP client makes it: the MCP SDK's own OAuth support discovers, registers
 // and starts the flow; a person signs in and consents in a real headless chromium; the SDK exchanges the code.
 
-/** What an MCP client application keeps: everything in memory, the browser step handed to the test. */
-class BrowserOAuthClient implements OAuthClientProvider {
-  info?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = '';
-  authorizationUrl?: URL;
-
-  constructor(readonly redirectUrl: string) {}
-
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'Browser test client',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: 'none',
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
-
 let t: TestContext;
 let api: Api;
 let browser: Browser | null = null;
 let skip: string | null = null;
-let callbackServer: Server;
-const codes: string[] = [];
+let callback: Awaited<ReturnType<typeof startCallbackPage>>;
 let owner: Awaited<ReturnType<typeof signupAccount>>;
 let agentA: string;
 let agentB: string;
@@ -77,25 +29,19 @@ beforeAll(async () => {
   owner = await signupAccount(api);
   agentA = await createAgent(t, owner.accountId, 'Alpha', { autoReply: 'alpha here' });
   agentB = await createAgent(t, owner.accountId, 'Beta');
-  // The client's redirect URI: a local page that receives the code, as a desktop client's loopback listener.
-  callbackServer = createServer((req, res) => {
-    const code = new URL(req.url ?? '/', 'http://x').searchParams.get('code');
-    if (code) codes.push(code);
-    res.end('You can close this window.');
-  });
-  await new Promise<void>((resolve) => callbackServer.listen(0, '127.0.0.1', resolve));
+  callback = await startCallbackPage();
 }, 900_000);
 
 afterAll(async () => {
   await browser?.close();
-  callbackServer?.close();
+  callback?.server.close();
   await t?.close();
 });
 
 describe('an MCP client connects with OAuth through a real browser', () => {
   it('registers, signs in, consents to one agent and two scopes, and then sees and calls only the granted tools', async (ctx) => {
     if (!browser) return ctx.skip();
-    const redirectUrl = `http://127.0.0.1:${(callbackServer.address() as AddressInfo).port}/callback`;
+    const redirectUrl = callback.url;
     const oauth = new BrowserOAuthClient(redirectUrl);
     const endpoint = new URL(`/v1/agents/${agentA}/mcp`, t.url);
 
@@ -137,9 +83,9 @@ describe('an MCP client connects with OAuth through a real browser', () => {
     await Promise.all([page.waitForURL((url) => url.href.startsWith(redirectUrl)), page.click('button[value=allow]')]);
     await context.close();
 
-    expect(codes).toHaveLength(1);
+    expect(callback.answers).toHaveLength(1);
     const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: oauth });
-    await transport.finishAuth(codes[0]!);
+    await transport.finishAuth(callback.answers[0]!.get('code')!);
     expect(oauth.saved?.scope?.split(' ').sort()).toEqual(chosen.sort());
     expect(oauth.saved?.refresh_token).toBeTruthy();
 
@@ -153,23 +99,7 @@ describe('an MCP client connects with OAuth through a real browser', () => {
     };
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ id: agentA, name: 'Alpha', config: { autoReply: 'alpha here' } });
-    // Step-up: the 403 insufficient_scope challenge makes the SDK ask for the missing scope. Holding a refresh
-    // token, this SDK first refreshes (which keeps the granted scopes), so the call still fails with a 403...
-    const update = { name: 'update_agent_config', arguments: { config: { autoReply: 'x' } } };
-    await expect(mcp.callTool(update)).rejects.toThrow(/403/);
-    // ...without one it starts a new authorization naming the wider scope, which goes through the consent page.
-    const saved = oauth.saved!;
-    oauth.saved = { ...saved, refresh_token: undefined };
-    oauth.authorizationUrl = undefined;
-    const stepUp = new Client({ name: 'browser-test', version: '1.0.0' });
-    await stepUp.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth }));
-    await expect(stepUp.callTool(update)).rejects.toThrow(UnauthorizedError);
-    await stepUp.close();
-    oauth.saved = saved;
-    expect(oauth.authorizationUrl).toBeDefined();
-    const wider = oauth.authorizationUrl as unknown as URL;
-    expect(wider.searchParams.get('scope')?.split(' ')).toContain('agent:config:write');
-    expect(wider.searchParams.get('resource')).toBe(endpoint.href);
+    // Step-up to a wider scope through the consent page: oauth-step-up-browser.test.ts.
     await mcp.close();
 
     // The same token is that agent's key and nothing more.
