@@ -1,18 +1,30 @@
 import { z } from 'zod';
 import { requireScope } from '../auth/access.js';
-import { agentInput, agentPatch } from '../agents/agents.schema.js';
+import { agentInput, agentPatch, agentResponse } from '../agents/agents.schema.js';
 import { createAgent, getAgent, listAgents, updateAgent } from '../agents/agents.service.js';
+import { billingResponse } from '../billing/billing.schema.js';
 import { getBilling } from '../billing/billing.service.js';
+import { contactResponse } from '../contacts/contacts.schema.js';
 import { listContacts } from '../contacts/contacts.service.js';
+import { inboxResponse } from '../inboxes/inboxes.schema.js';
 import { listInboxes } from '../inboxes/inboxes.service.js';
-import { chatInput, conversationListQuery, draftInput } from '../messages/messages.schema.js';
+import {
+  chatInput,
+  conversationListQuery,
+  conversationResponse,
+  draftInput,
+  messageResponse,
+} from '../messages/messages.schema.js';
 import { createDraft, listConversations, sendMessage } from '../messages/messages.service.js';
+import { pageOf } from '../platform/output.js';
 import { pageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
+import { runQueuedResponse } from '../runs/runs.schema.js';
 import { triggerAgent } from '../runs/runs.service.js';
+import { statsResponse } from '../stats/stats.schema.js';
 import { getAccountStats } from '../stats/stats.service.js';
 import { getWebhookStats } from '../webhooks/endpoint-stats.service.js';
-import { statsQuery } from '../webhooks/webhooks.schema.js';
+import { statsQuery, webhookResponse, webhookStatsResponse } from '../webhooks/webhooks.schema.js';
 import { listWebhookSubscriptions } from '../webhooks/webhooks.service.js';
 import { additive, defineTool, destructive, readOnly, type McpTool } from './tools.js';
 import { idOf, text } from '../platform/input.js';
@@ -35,6 +47,7 @@ const listAgentsTool = defineTool({
     'Lists the agents of the account (id, name, status, config), newest first, one page at a time ({data, hasMore, nextCursor}).',
   access: requireScope('read:agents'),
   input: z.object(paging),
+  output: pageOf(agentResponse),
   annotations: readOnly,
   run: (ctx, args) => listAgents(ctx.deps, ctx.principal, parseInput(pageQuery, args)),
 });
@@ -45,6 +58,7 @@ const getAgentTool = defineTool({
   description: 'Returns one agent of the account by id: name, status (active or paused) and config.',
   access: requireScope('read:agents'),
   input: z.object({ agentId }),
+  output: agentResponse,
   annotations: readOnly,
   run: (ctx, args) => getAgent(ctx.deps, ctx.principal, args.agentId),
 });
@@ -59,6 +73,7 @@ const createAgentTool = defineTool({
     name: text().describe('A name for the agent (1-200 characters)'),
     config: config.optional().describe('Initial config, e.g. {"autoReply": "Hello!"}'),
   }),
+  output: agentResponse,
   annotations: additive,
   run: (ctx, args) => createAgent(ctx.deps, ctx, parseInput(agentInput, args)),
 });
@@ -75,6 +90,7 @@ const updateAgentTool = defineTool({
     status: z.enum(['active', 'paused']).optional().describe('"paused" or "active"'),
     config: config.optional().describe('A JSON merge patch for the config'),
   }),
+  output: agentResponse,
   annotations: destructive,
   run: (ctx, { agentId: id, ...patch }) => updateAgent(ctx.deps, ctx, id, parseInput(agentPatch, patch)),
 });
@@ -86,6 +102,7 @@ const listContactsTool = defineTool({
     'Lists the contacts of the account (id, name, email, phone, linked agent, metadata), newest first, one page at a time.',
   access: requireScope('read:contacts'),
   input: z.object(paging),
+  output: pageOf(contactResponse),
   annotations: readOnly,
   run: (ctx, args) => listContacts(ctx.deps, ctx.principal, parseInput(pageQuery, args)),
 });
@@ -97,6 +114,7 @@ const listConversationsTool = defineTool({
     'Lists conversations (email, SMS and chat threads between an agent and a contact), newest first, each with its latest messages. Pass agentId to see one agent’s conversations.',
   access: requireScope('read:messages'),
   input: z.object({ ...paging, agentId: agentId.optional() }),
+  output: pageOf(conversationResponse),
   annotations: readOnly,
   run: (ctx, args) => {
     const { agentId: id, ...page } = parseInput(conversationListQuery, args);
@@ -116,6 +134,7 @@ const createDraftTool = defineTool({
     subject: text().optional().describe('Subject line (email), one line'),
     text: text().describe('The message body, plain text'),
   }),
+  output: messageResponse,
   annotations: additive,
   run: (ctx, args) => createDraft(ctx.deps, ctx, parseInput(draftInput, args)),
 });
@@ -127,6 +146,7 @@ const sendMessageTool = defineTool({
     'Sends a draft created with create_draft as a real email or SMS. It costs credits (email 1, SMS 2) and cannot be undone; it may fail with spend_cap_exceeded, insufficient_credits or rate_limited, in which case nothing was sent. Returns the message with status "queued".',
   access: requireScope('messages:send'),
   input: z.object({ messageId: text().describe('The draft’s id (msg_…)') }),
+  output: messageResponse,
   annotations: { ...destructive, openWorldHint: true },
   run: (ctx, args) => sendMessage(ctx.deps, ctx, args.messageId),
 });
@@ -138,6 +158,7 @@ const listInboxesTool = defineTool({
     'Lists the account’s inboxes (email addresses and SMS numbers agents send from and receive on), newest first. Pass agentId to see one agent’s inboxes.',
   access: requireScope('read:inboxes'),
   input: z.object({ ...paging, agentId: agentId.optional() }),
+  output: pageOf(inboxResponse),
   annotations: readOnly,
   run: (ctx, args) => {
     const { agentId: id, ...page } = parseInput(agentFilteredPage, args);
@@ -152,6 +173,7 @@ const listWebhooksTool = defineTool({
     'Lists the account’s webhook subscriptions (url, subscribed events, status active or disabled), newest first. Secrets are never shown.',
   access: requireScope('read:webhooks'),
   input: z.object(paging),
+  output: pageOf(webhookResponse),
   annotations: readOnly,
   run: (ctx, args) => listWebhookSubscriptions(ctx.deps, ctx.principal.accountId, parseInput(pageQuery, args)),
 });
@@ -166,6 +188,7 @@ const getWebhookStatsTool = defineTool({
     webhookId: idOf('wh').describe('The subscription id (wh_…), see list_webhooks'),
     window: z.enum(['1h', '24h', '7d']).optional().describe('The window: 1h, 24h (default) or 7d'),
   }),
+  output: webhookStatsResponse,
   annotations: readOnly,
   run: (ctx, { webhookId, ...query }) =>
     getWebhookStats(ctx.deps, ctx.principal.accountId, webhookId, parseInput(statsQuery, query).window),
@@ -178,6 +201,7 @@ const getUsageTool = defineTool({
     'Returns the account plan, its credit balance and the credits used this month by reason (email, sms, agent triggers).',
   access: requireScope('read:billing'),
   input: z.object({}),
+  output: billingResponse,
   annotations: readOnly,
   run: (ctx) => getBilling(ctx.deps, ctx.principal.accountId),
 });
@@ -189,6 +213,7 @@ const getAccountStatsTool = defineTool({
     'Returns current counts of everything the account holds (agents, contacts, conversations, messages by status, inboxes, webhooks, …).',
   access: requireScope('read:account'),
   input: z.object({}),
+  output: statsResponse,
   annotations: readOnly,
   run: (ctx) => getAccountStats(ctx.deps, ctx.principal.accountId),
 });
@@ -200,6 +225,7 @@ const triggerAgentTool = defineTool({
     'Sends a chat message to an agent and queues a run that answers it; each call costs credits (one agent trigger) and may fail with spend_cap_exceeded, insufficient_credits, rate_limited or agent_paused, in which case nothing was charged. Returns the queued run {id, status}.',
   access: requireScope('trigger:agents'),
   input: z.object({ agentId, message: text().describe('The chat message for the agent') }),
+  output: runQueuedResponse,
   annotations: { ...destructive, openWorldHint: true },
   run: (ctx, args) =>
     triggerAgent(ctx.deps, ctx, args.agentId, parseInput(chatInput, { message: args.message }).message),

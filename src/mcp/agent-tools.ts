@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { requireScope } from '../auth/access.js';
+import { activityResponse } from '../activity/activity.schema.js';
 import { listAgentActivity } from '../agents/activity.service.js';
-import { agentPatch } from '../agents/agents.schema.js';
+import { agentPatch, agentResponse } from '../agents/agents.schema.js';
 import { getAgent, updateAgent } from '../agents/agents.service.js';
-import { chatInput } from '../messages/messages.schema.js';
+import { chatInput, conversationResponse } from '../messages/messages.schema.js';
 import { listAgentConversations } from '../messages/messages.service.js';
+import { pageOf } from '../platform/output.js';
 import { pageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
+import { runQueuedResponse } from '../runs/runs.schema.js';
 import { triggerAgent } from '../runs/runs.service.js';
 import { defineTool, destructive, readOnly, type McpTool, type ToolContext } from './tools.js';
 import { text } from '../platform/input.js';
@@ -30,6 +33,7 @@ const getAgentConfig = defineTool({
     'Returns this agent: id, name, status (active or paused) and its config object (runtime, autoReply and any custom keys). Call this before update_agent_config to see the current values.',
   access: requireScope('read:agents', { scope: 'agent:config:read', param: 'agentId' }),
   input: z.object({}),
+  output: agentResponse,
   annotations: readOnly,
   run: (ctx) => getAgent(ctx.deps, ctx.principal, agentIdOf(ctx)),
 });
@@ -41,6 +45,7 @@ const getAgentConversations = defineTool({
     'Returns this agent’s conversations (email, SMS and chat threads with contacts), newest first, each with its latest messages (direction inbound/outbound, status, text). Use limit to read fewer or more.',
   access: requireScope('read:messages', { scope: 'agent:conversations:read', param: 'agentId' }),
   input: z.object({ limit }),
+  output: pageOf(conversationResponse),
   annotations: readOnly,
   run: (ctx, args) => listAgentConversations(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(pageQuery, args)),
 });
@@ -52,6 +57,7 @@ const getAgentActivity = defineTool({
     'Returns this agent’s activity timeline, newest first: messages received and drafted, sends, runs queued/succeeded/failed, configuration changes. Each entry has kind, summary, subject and createdAt.',
   access: requireScope('read:activity', { scope: 'agent:activity:read', param: 'agentId' }),
   input: z.object({ limit }),
+  output: pageOf(activityResponse),
   annotations: readOnly,
   run: (ctx, args) => listAgentActivity(ctx.deps, ctx.principal, agentIdOf(ctx), parseInput(pageQuery, args)),
 });
@@ -67,6 +73,7 @@ const updateAgentConfig = defineTool({
       .record(text(), z.unknown())
       .describe('A JSON merge patch for the config, e.g. {"autoReply": "Thanks, we will get back to you"}'),
   }),
+  output: agentResponse,
   annotations: destructive,
   run: (ctx, args) => updateAgent(ctx.deps, ctx, agentIdOf(ctx), parseInput(agentPatch, { config: args.config })),
 });
@@ -78,6 +85,7 @@ const triggerAgentTool = defineTool({
     'Sends a chat message to this agent and queues a run that answers it; each call costs credits (one agent trigger) and may fail with spend_cap_exceeded, insufficient_credits, rate_limited or agent_paused, in which case nothing was charged. Returns the queued run {id, status}; the reply appears in get_agent_conversations and get_agent_activity once the run finishes.',
   access: requireScope('trigger:agents', { scope: 'agent:trigger', param: 'agentId' }),
   input: z.object({ message: text().describe('The chat message for the agent') }),
+  output: runQueuedResponse,
   annotations: { ...destructive, openWorldHint: true },
   run: (ctx, args) => triggerAgent(ctx.deps, ctx, agentIdOf(ctx), parseInput(chatInput, args).message),
 });

@@ -25,7 +25,8 @@ export interface ToolContext extends Caller {
 
 /**
  * One MCP tool. `access` is the very declaration of the REST route the tool mirrors, so the scope rule is
- * `authorize()` itself: no second implementation of it exists for MCP.
+ * `authorize()` itself: no second implementation of it exists for MCP. `output` is that route's `response` schema
+ * (docs/mcp.md#tools): the tool's outputSchema, which the SDK checks every successful result against.
  */
 export interface McpTool<S extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -33,6 +34,7 @@ export interface McpTool<S extends z.ZodObject = z.ZodObject> {
   description: string;
   access: Access;
   input: S;
+  output: z.ZodObject;
   annotations: ToolAnnotations;
   run(ctx: ToolContext, args: z.output<S>): Promise<unknown>;
 }
@@ -115,6 +117,19 @@ function toAppError(err: unknown): AppError | null {
 }
 
 /**
+ * A tool's outputSchema as JSON Schema (draft-07, as the SDK emits). MCP wants `type: "object"` at the root, but
+ * z.toJSONSchema writes a named schema (`.meta({ id })`, e.g. Agent) as a root `$ref` into `definitions`: that
+ * definition is copied to the root (and kept, for any reference to it from inside).
+ */
+function objectJsonSchema(schema: z.ZodObject): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { target: 'draft-7', io: 'output' }) as Record<string, unknown>;
+  const { $ref: ref, ...rest } = json;
+  if (typeof ref !== 'string') return json;
+  const definitions = json.definitions as Record<string, Record<string, unknown>>;
+  return { ...rest, ...definitions[ref.replace('#/definitions/', '')] };
+}
+
+/**
  * A fresh server for one request. Every tool is registered (so a call to one the credential lacks reaches
  * `authorize` and comes back as a tool error naming the missing scope), while tools/list answers only the
  * tools the credential may use.
@@ -132,7 +147,13 @@ export function buildMcpServer(
   for (const tool of tools) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: tool.annotations },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: tool.annotations,
+      },
       async (args: unknown) => {
         try {
           authorize(ctx.principal, tool.access, ctx.params);
@@ -163,6 +184,7 @@ export function buildMcpServer(
         title: tool.title,
         description: tool.description,
         inputSchema: z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }) as Tool['inputSchema'],
+        outputSchema: objectJsonSchema(tool.output) as Tool['outputSchema'],
         annotations: { title: tool.title, ...tool.annotations },
       }));
   // Replaces the SDK's list handler (which lists every registered tool) with the credential's view.

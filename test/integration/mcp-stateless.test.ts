@@ -109,6 +109,7 @@ describe('stateless MCP: tools/list', () => {
     expect(all.body.result).toMatchObject({ resultType: 'complete', cacheScope: 'private' });
     const names = all.body.result.tools.map((tool: { name: string }) => tool.name).sort();
     expect(names).toEqual(AGENT_TOOLS);
+    for (const tool of all.body.result.tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
 
     const readKey = (await createAgentKey(api, owner.token, agentA, { scopes: ['agent:config:read'] })).key;
     const read = await post(agentPath(agentA), readKey, request('tools/list'));
