@@ -20,7 +20,7 @@ import * as deliveries from '../../src/webhooks/deliveries.repository.js';
 import { findHealth, findStatBuckets, pruneStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
 import { captureStatements, explain, sequentialReads } from '../helpers/explain.js';
 import { seedAccountId, seedTraffic, seedWebhookId } from '../helpers/seed-traffic.js';
-import { waitUntil } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Today's day partitions filled faster than autoanalyze looks at them (issue 27). A partition is created days

@@ -7,7 +7,8 @@ import { transactWithEvents } from '../../src/events/emit.js';
 import { enableWebhook, redeliver } from '../../src/webhooks/webhooks.service.js';
 import { withDeadQueue } from '../helpers/dead-queue.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Nothing due is stranded by the queue: a pending delivery's row names the job that may make its next attempt,

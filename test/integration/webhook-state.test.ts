@@ -8,7 +8,8 @@ import {
 } from '../../src/webhooks/deliveries.repository.js';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // The delivery state machine never goes back, a redeliver never makes a waiting retry send twice, a secret
