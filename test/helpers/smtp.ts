@@ -53,7 +53,7 @@ export async function startSmtpSink(opts: { rejectAll?: boolean } = {}): Promise
     received,
     connections: () => connections,
     async waitFor(count, timeoutMs = 5000) {
-      await waitUntil(() => received.length >= count, timeoutMs, `${count} mails (got ${received.length})`);
+      await waitUntil(() => received.length >= count, timeoutMs, `${count} mails`);
       return received;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
