@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { Queue } from 'bullmq';
 import { Pool } from 'undici';
 import { createWorkerRedis } from '../src/platform/redis.js';
-import { startReceiver, waitUntil, type Receiver } from '../test/helpers/receiver.js';
+import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
+import { waitUntil } from '../test/helpers/wait.js';
 import { freePort } from '../test/helpers/ports.js';
 import type { BenchDeps, Benchmark } from './run.js';
 import {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, type CreatedKey } from '../helpers/keys.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Postgres really stopped (a private cluster the test owns, made with the installed server binaries) while

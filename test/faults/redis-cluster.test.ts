@@ -5,7 +5,8 @@ import { schedules } from '../../workers/schedules.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey } from '../helpers/keys.js';
 import { startPrivateCluster, type PrivateCluster } from '../helpers/private-cluster.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, TEST_APP_SECRET, type TestContext } from '../helpers/test-context.js';
 import { verifySwitchboardSignature } from '../helpers/webhook-verify.js';
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccountKey, type CreatedKey } from '../helpers/keys.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Redis stopped for seconds under load, then back with its data and then back empty (a private redis-server the

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Env } from '../../src/platform/config.js';
 import { freePort } from './ports.js';
-import { waitUntil } from './receiver.js';
+import { waitUntil } from './wait.js';
 import type { TestContext } from './test-context.js';
 import { childEnv } from './worker-child.js';
 

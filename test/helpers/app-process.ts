@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort } from './ports.js';
-import { waitUntil } from './receiver.js';
+import { waitUntil } from './wait.js';
 
 // An entry point of the service (src/main.ts is `npm start`) as a person starts it: its own process, in a
 // working directory of the test's choosing (where its .data/ goes), with exactly the environment given (nothing

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { redisAnswers } from '../../src/platform/redis.js';
 import { freePort } from './ports.js';
-import { waitUntil } from './receiver.js';
+import { waitUntil } from './wait.js';
 
 // A Redis Cluster of the test's own: `masters` redis-server children in cluster mode on spare ports (each with
 // its own directory and nodes file, and its bus on a second spare port: Redis 7's cluster-port, so the bus does

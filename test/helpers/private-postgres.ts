@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canConnect } from '../../src/platform/db.js';
 import { freePort } from './ports.js';
-import { waitUntil } from './receiver.js';
+import { waitUntil } from './wait.js';
 
 // A Postgres cluster of the test's own, made with the server binaries of the installed PostgreSQL, on a spare
 // port, so a fault test can really stop and start a server without touching the shared one. initdb and pg_ctl

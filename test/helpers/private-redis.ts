@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { redisAnswers } from '../../src/platform/redis.js';
 import { freePort } from './ports.js';
-import { waitUntil } from './receiver.js';
+import { waitUntil } from './wait.js';
 
 // A redis-server of the test's own on a spare port, for fault tests: the shared Redis is never stopped. Its
 // data lives in a temporary directory, so it can come back with its data (saved at stop) or empty.

@@ -90,21 +90,6 @@ export async function startReceiver(respond: Responder = () => undefined): Promi
   return receiver;
 }
 
-/** Polls `check` until it returns a truthy value (or throws after timeoutMs). */
-export async function waitUntil<T>(
-  check: () => Promise<T> | T,
-  timeoutMs = 10_000,
-  what = 'condition',
-): Promise<Exclude<T, false | null | undefined | 0 | ''>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as Exclude<T, false | null | undefined | 0 | ''>;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 /** A port on 127.0.0.1 that nothing listens on (connections are refused). */
 export async function closedPort(): Promise<number> {
   const server = createServer();

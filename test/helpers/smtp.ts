@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { waitUntil } from './wait.js';
 
 export interface ReceivedMail {
   from: string;
@@ -52,11 +53,7 @@ export async function startSmtpSink(opts: { rejectAll?: boolean } = {}): Promise
     received,
     connections: () => connections,
     async waitFor(count, timeoutMs = 5000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} mails, got ${received.length}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      await waitUntil(() => received.length >= count, timeoutMs, `${count} mails`);
       return received;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

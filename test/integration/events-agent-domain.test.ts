@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
+import { waitFor } from '../helpers/wait.js';
 
 // Every action of the agent domain writes exactly its event into the outbox, in the same transaction:
 // a failed action leaves no event behind.
@@ -87,14 +88,11 @@ describe('agent-domain events', () => {
     // Queueing a send emits nothing; message.sent comes from the worker once the transport accepted it.
     const queued = await eventsDuring(() => api.post(`/v1/messages/${draft.id}/send`, { token }));
     expect(queued).toHaveLength(0);
-    const deadline = Date.now() + 8000;
-    while (
-      (await t.deps.db('events').where({ message_id: draft.id, type: 'message.sent' })).length === 0 &&
-      Date.now() < deadline
-    ) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const sent = await t.deps.db('events').where({ message_id: draft.id, type: 'message.sent' });
+    const sent = await waitFor(
+      () => t.deps.db('events').where({ message_id: draft.id, type: 'message.sent' }),
+      (rows) => rows.length > 0,
+      { what: 'message.sent' },
+    );
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({ inbox_id: inbox.id, payload: { id: draft.id, status: 'sent' } });
 

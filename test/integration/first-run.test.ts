@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppProcess, type AppProcess } from '../helpers/app-process.js';
-import { waitUntil } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // `npm start` on a fresh checkout, in development: no OPS_*, no APP_SECRET, no LOG_FORMAT. It generates what it

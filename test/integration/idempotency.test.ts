@@ -5,7 +5,8 @@ import { createApp } from '../../src/http/app.js';
 import { claimIdempotencyKey, sweepIdempotencyKeys } from '../../src/idempotency/idempotency.service.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent } from '../helpers/keys.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Idempotency-Key on the creating and spending POSTs, over real HTTP. An in-flight claim holds its key for 1 s here.

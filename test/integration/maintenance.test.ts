@@ -4,7 +4,7 @@ import { client, signupAccount } from '../helpers/http.js';
 import { enqueue, jobs } from '../../src/platform/queues.js';
 import { QueueEvents } from 'bullmq';
 import { createWorkerRedis } from '../../src/platform/redis.js';
-import { waitUntil } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 
 let t: TestContext;
 beforeAll(async () => {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
-import { client, signupAccount, type Client } from '../helpers/http.js';
-import { createAccountKey, createAgent } from '../helpers/keys.js';
+import { client, type Client } from '../helpers/http.js';
+import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
+import { createAccountKey } from '../helpers/keys.js';
 import { callTool, connectMcp, toolNames, type McpConnection } from '../helpers/mcp.js';
 
 const ACCOUNT_TOOLS = [
@@ -23,8 +24,8 @@ const ACCOUNT_TOOLS = [
 
 let t: TestContext;
 let api: Client;
-let owner: Awaited<ReturnType<typeof signupAccount>>;
-let other: Awaited<ReturnType<typeof signupAccount>>;
+let owner: SetupAccount;
+let other: SetupAccount;
 let agentId: string;
 let otherAgentId: string;
 const open: McpConnection[] = [];
@@ -40,10 +41,9 @@ const keyWith = async (scopes: string[], extra: Record<string, unknown> = {}) =>
 beforeAll(async () => {
   t = await createTestContext();
   api = client(t.url);
-  owner = await signupAccount(api);
-  other = await signupAccount(api, 'Other');
-  agentId = await createAgent(t, owner.accountId, 'Support', { autoReply: 'hello' });
-  otherAgentId = await createAgent(t, other.accountId, 'Theirs');
+  const made = await setupAccount(t, { agent: { name: 'Support', config: { autoReply: 'hello' } } });
+  const theirs = await setupAccount(t, { name: 'Other', agent: { name: 'Theirs' } });
+  [owner, other, agentId, otherAgentId] = [made, theirs, made.agentId, theirs.agentId];
 });
 afterAll(async () => {
   await Promise.all(open.map((c) => c.close()));

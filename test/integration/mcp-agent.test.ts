@@ -3,6 +3,7 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
 import { callTool, connectMcp, toolNames, type McpConnection } from '../helpers/mcp.js';
+import { waitFor } from '../helpers/wait.js';
 
 const ALL_AGENT_SCOPES = [
   'agent:config:read',
@@ -154,14 +155,6 @@ describe('per-agent MCP: tools', () => {
   });
 });
 
-async function waitFor<T>(read: () => Promise<T>, done: (v: T) => boolean, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 const texts = (res: { structuredContent?: any }) =>
   res.structuredContent.data.flatMap((c: { recentMessages: Array<{ text: string }> }) =>
     c.recentMessages.map((m) => m.text),

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
-import { client, signupAccount, type Client } from '../helpers/http.js';
+import { client, type Client } from '../helpers/http.js';
+import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
 import { connectMcp, toolNames } from '../helpers/mcp.js';
 
@@ -30,8 +31,8 @@ const AGENT_TOOLS = [
 
 let t: TestContext;
 let api: Client;
-let owner: Awaited<ReturnType<typeof signupAccount>>;
-let other: Awaited<ReturnType<typeof signupAccount>>;
+let owner: SetupAccount;
+let other: SetupAccount;
 let agentA: string;
 let agentB: string;
 let otherAgent: string;
@@ -69,12 +70,14 @@ const callTool = (name: string, args: Record<string, unknown> = {}) => request('
 beforeAll(async () => {
   t = await createTestContext();
   api = client(t.url);
-  owner = await signupAccount(api);
-  other = await signupAccount(api, 'Other');
-  agentA = await createAgent(t, owner.accountId, 'Alpha', { autoReply: 'alpha here' });
+  const alpha = { name: 'Alpha', config: { autoReply: 'alpha here' } };
+  const made = await setupAccount(t, { agent: alpha, agentKey: { scopes: ALL_AGENT_SCOPES } });
+  owner = made;
+  [agentA, keyA] = [made.agentId, made.agentKey.key];
   agentB = await createAgent(t, owner.accountId, 'Beta');
-  otherAgent = await createAgent(t, other.accountId, 'Theirs');
-  keyA = (await createAgentKey(api, owner.token, agentA, { scopes: ALL_AGENT_SCOPES })).key;
+  const theirs = await setupAccount(t, { name: 'Other', agent: { name: 'Theirs' } });
+  other = theirs;
+  otherAgent = theirs.agentId;
 });
 afterAll(async () => {
   await t.close();

@@ -4,6 +4,7 @@ import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey } from '../helpers/keys.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: TestContext;
 let api: Client;
@@ -16,13 +17,12 @@ const balance = async (accountId: string) =>
   Number((await t.deps.db('accounts').where({ id: accountId }).first()).credits_balance);
 
 async function waitForStatus(messageId: string, token: string, status: string, timeoutMs = 8000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.get(`/v1/messages/${messageId}`, { token });
-    if (res.body.status === status) return res.body;
-    if (Date.now() > deadline) throw new Error(`message ${messageId} stayed ${res.body.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const res = await waitFor(
+    () => api.get(`/v1/messages/${messageId}`, { token }),
+    (r) => r.body.status === status,
+    { timeoutMs, what: `message ${messageId} to be ${status}` },
+  );
+  return res.body;
 }
 
 async function draft(token: string, body: Record<string, unknown> = {}) {

@@ -8,7 +8,8 @@ import { AppError } from '../../src/platform/errors.js';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, updateKeyRow } from '../helpers/keys.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Operational events: written in the transaction of the change they report, once per crossing under

@@ -19,8 +19,8 @@ import { findStaleQueuedRuns } from '../../src/runs/runs.repository.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
 import { findHealth, findStatBuckets, pruneStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
 import { captureStatements, explain, sequentialReads } from '../helpers/explain.js';
-import { seedAccountId, seedTraffic, seedWebhookId, failedAttemptOf } from '../helpers/seed-traffic.js';
-import { waitUntil } from '../helpers/receiver.js';
+import { failedAttemptOf, seedAccountId, seedTraffic, seedWebhookId } from '../helpers/seed-traffic.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Today's day partitions filled faster than autoanalyze looks at them (issue 27). A partition is created days

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectMcp, toolNames } from '../helpers/mcp.js';
 import { freePort } from '../helpers/ports.js';
-import { waitUntil } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // The README's quickstart, run as written: its `quickstart:server` block starts the service (npm start) and its

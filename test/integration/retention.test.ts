@@ -9,7 +9,7 @@ import { dayStart, listPartitions, partitionName } from '../../src/maintenance/p
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { waitUntil } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Retention by whole days (WEBHOOK_RETENTION_DAYS=3 here): reads stop showing rows past retention at once, the

@@ -5,6 +5,7 @@ import { executeRun } from '../../src/runs/run-executor.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
+import { waitFor } from '../helpers/wait.js';
 
 // A run or message committed as queued whose job never reached Redis is enqueued again by the sweep.
 
@@ -94,13 +95,11 @@ describe('requeue-stuck-work sweep', () => {
 
     // And the workers then finish them.
     await t.startWorkers();
-    const deadline = Date.now() + 8000;
-    let run;
-    do {
-      run = (await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token: owner.token })).body;
-      if (run.status === 'succeeded') break;
-      await new Promise((r) => setTimeout(r, 50));
-    } while (Date.now() < deadline);
+    const run = await waitFor(
+      async () => (await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token: owner.token })).body,
+      (r) => r.status === 'succeeded',
+      { what: 'the requeued run to succeed' },
+    );
     expect(run.status).toBe('succeeded');
   });
 });

@@ -3,6 +3,7 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgentKey } from '../helpers/keys.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: TestContext;
 let api: Client;
@@ -17,13 +18,12 @@ async function newAgent(config: Record<string, unknown> = {}) {
 }
 
 async function waitForRun(agentId: string, runId: string, token = owner.token, timeoutMs = 8000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token });
-    if (res.body.status === 'succeeded' || res.body.status === 'failed') return res.body;
-    if (Date.now() > deadline) throw new Error(`run ${runId} stayed ${res.body.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const res = await waitFor(
+    () => api.get(`/v1/agents/${agentId}/runs/${runId}`, { token }),
+    (r) => r.body.status === 'succeeded' || r.body.status === 'failed',
+    { timeoutMs, what: `run ${runId} to finish` },
+  );
+  return res.body;
 }
 
 beforeAll(async () => {

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, TEST_APP_SECRET, type TestContext } from '../helpers/test-context.js';
+import { waitUntil } from '../helpers/wait.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -14,16 +15,19 @@ async function freePort(): Promise<number> {
 }
 
 async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited early with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not become healthy');
+  await waitUntil(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`server exited early with ${child.exitCode}`);
+      try {
+        return (await fetch(`${url}/healthz`)).ok;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    15_000,
+    'the server to become healthy',
+    100,
+  );
 }
 
 describe('graceful shutdown (npm run start:web) on SIGTERM', () => {

@@ -4,7 +4,8 @@ import type { EventType } from '../../src/events/event-types.js';
 import { uuidV7Time } from '../../src/platform/ids.js';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { closedPort, startReceiver, waitUntil, type Receiver, type Received } from '../helpers/receiver.js';
+import { closedPort, startReceiver, type Receiver, type Received } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { INLINE_FAN_OUT_MAX } from '../../src/webhooks/dispatch.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Fan-out at commit: an event and its delivery rows are written by the emitting transaction; after commit the

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Receivers an operator's worst day brings, all at once, next to a healthy receiver of another account: each

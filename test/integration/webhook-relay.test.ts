@@ -6,8 +6,9 @@ import { deliveryJobId, relayOverdueDeliveries } from '../../src/webhooks/dispat
 import { transactWithEvents } from '../../src/events/emit.js';
 import { enableWebhook, redeliver } from '../../src/webhooks/webhooks.service.js';
 import { withDeadQueue } from '../helpers/dead-queue.js';
-import { client, signupAccount, type Client } from '../helpers/http.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { setupAccount } from '../helpers/setup-account.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Nothing due is stranded by the queue: a pending delivery's row names the job that may make its next attempt,
@@ -16,7 +17,6 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 // Workers are started per test, so the queue can be inspected before they run.
 
 let t: TestContext;
-let api: Client;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
@@ -25,7 +25,6 @@ beforeAll(async () => {
     WEBHOOK_RETRY_DELAYS_MS: '50,100',
     WEBHOOK_RELAY_AFTER_MS: '0',
   });
-  api = client(t.url);
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
@@ -44,12 +43,10 @@ async function startWorkers(): Promise<{ close(): Promise<void> }> {
 }
 
 async function setup(respond?: Parameters<typeof startReceiver>[0]) {
-  const owner = await signupAccount(api);
   const r = await startReceiver(respond);
   receivers.push(r);
-  const wh = (
-    await api.post('/v1/webhooks', { token: owner.token, body: { url: r.url, events: ['message.received'] } })
-  ).body as { id: string };
+  const owner = await setupAccount(t, { webhook: { url: r.url } });
+  const wh = owner.webhook;
   const principal: SessionPrincipal = {
     type: 'session',
     accountId: owner.accountId,

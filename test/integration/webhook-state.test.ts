@@ -7,8 +7,10 @@ import {
   type AttemptRecord,
 } from '../../src/webhooks/deliveries.repository.js';
 import { transactWithEvents } from '../../src/events/emit.js';
-import { client, signupAccount, type Client } from '../helpers/http.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { client, type Client } from '../helpers/http.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { setupAccount } from '../helpers/setup-account.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // The delivery state machine never goes back, a redeliver never makes a waiting retry send twice, a secret
@@ -30,13 +32,10 @@ afterAll(async () => {
 });
 
 async function setup(respond?: Parameters<typeof startReceiver>[0]) {
-  const owner = await signupAccount(api);
   const r = await startReceiver(respond);
   receivers.push(r);
-  const wh = (
-    await api.post('/v1/webhooks', { token: owner.token, body: { url: r.url, events: ['message.received'] } })
-  ).body as { id: string; secret: string };
-  return { ...owner, r, wh };
+  const owner = await setupAccount(t, { webhook: { url: r.url } });
+  return { ...owner, r, wh: owner.webhook };
 }
 
 const emit = (accountId: string, id: string) =>

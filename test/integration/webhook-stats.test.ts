@@ -4,7 +4,8 @@ import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey } from '../helpers/keys.js';
 import { callTool, connectMcp } from '../helpers/mcp.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Endpoint health (GET /v1/webhooks/:id/stats and the MCP tool get_webhook_stats) from real deliveries to a real

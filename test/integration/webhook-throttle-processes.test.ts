@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { startReceiver, waitUntil, type Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
 
