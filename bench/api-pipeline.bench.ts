@@ -14,6 +14,7 @@ import {
   processCpuMs,
   spawnWorkerProcess,
   WEBHOOK_ENV,
+  serviceEnv,
 } from './webhook-helpers.js';
 
 // Through the HTTP API (issue 26; docs/performance.md#through-the-http-api-npm-start): one `npm start` as a
@@ -40,18 +41,7 @@ async function startService(bench: BenchDeps, workers: string): Promise<Service>
   const { config } = bench.deps;
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: {
-      ...process.env,
-      ...WEBHOOK_ENV,
-      NODE_ENV: 'production',
-      LOG_FORMAT: 'json',
-      PORT: String(port),
-      WORKERS: workers,
-      DATABASE_URL: config.database.url,
-      REDIS_URL: config.redis.url,
-      BULLMQ_PREFIX: config.bullmqPrefix,
-      APP_SECRET: config.appSecret,
-    },
+    env: serviceEnv(config, { NODE_ENV: 'production', LOG_FORMAT: 'json', PORT: String(port), WORKERS: workers }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const orphan = () => proc.kill('SIGKILL');

@@ -1,3 +1,4 @@
+import type { Config } from '../src/platform/config.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { SessionPrincipal } from '../src/auth/principal.js';
@@ -102,17 +103,7 @@ export function spawnWorkerProcess(
 ): Promise<ChildProcess> {
   const { config } = deps;
   const proc = spawn(process.execPath, ['--import', 'tsx', script], {
-    env: {
-      ...process.env,
-      ...WEBHOOK_ENV,
-      ...env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: config.database.url,
-      REDIS_URL: config.redis.url,
-      BULLMQ_PREFIX: config.bullmqPrefix,
-      APP_SECRET: config.appSecret,
-    },
+    env: serviceEnv(config, { ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   // Never outlive the bench, even when it fails before its own cleanup.
@@ -320,4 +311,17 @@ export async function commitToArrival(deps: Deps, receiver: Receiver, rate: numb
   const path = `/c/${Math.round(rate)}/${nextN}`;
   const { principal } = await subscriber(deps, 2, `${receiver.url}${path}`, 'message.sent');
   return arrivalLatency(receiver, path, rate, commitEvent(deps, principal.accountId), opts);
+}
+
+/** The environment of a service process the bench starts: its database, Redis, prefix and secret, plus `extra`. */
+export function serviceEnv(config: Config, extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...WEBHOOK_ENV,
+    ...extra,
+    DATABASE_URL: config.database.url,
+    REDIS_URL: config.redis.url,
+    BULLMQ_PREFIX: config.bullmqPrefix,
+    APP_SECRET: config.appSecret,
+  };
 }

@@ -57,3 +57,12 @@ export async function updateKeyRow(t: TestContext, keyId: string, patch: Record<
   await invalidateKeyHashes(t.deps, [row.secret_hash, row.previous_secret_hash]);
   await t.deps.db('api_keys').where({ id: keyId }).update(patch);
 }
+
+/** Every scope a per-agent key can hold, written out (not read from src) so that a scope added or lost shows. */
+export const ALL_AGENT_SCOPES = [
+  'agent:config:read',
+  'agent:conversations:read',
+  'agent:activity:read',
+  'agent:config:write',
+  'agent:trigger',
+];

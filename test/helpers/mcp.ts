@@ -27,3 +27,12 @@ export async function callTool(conn: McpConnection, name: string, args: Record<s
   const result = await conn.client.callTool({ name, arguments: args });
   return result as { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text?: string }> };
 }
+
+/** The per-agent endpoint's tools for a key holding every agent scope, sorted, written out as a client sees them. */
+export const AGENT_TOOLS = [
+  'get_agent_activity',
+  'get_agent_config',
+  'get_agent_conversations',
+  'trigger_agent',
+  'update_agent_config',
+];

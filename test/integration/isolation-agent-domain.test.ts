@@ -6,7 +6,7 @@ import { triggerAgent } from '../../src/runs/runs.service.js';
 import type { KeyPrincipal } from '../../src/auth/principal.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { createAccountKey, createAgentKey } from '../helpers/keys.js';
+import { createAccountKey, createAgentKey, ALL_AGENT_SCOPES } from '../helpers/keys.js';
 
 // The per-agent REST surface: a per-agent key reaches its own agent only (403 elsewhere), and another
 // account's credentials get 404 on every per-agent route, never the data.
@@ -19,14 +19,6 @@ let agentB: string;
 let runA: string;
 let keyA: string;
 let keyB: string;
-
-const ALL_AGENT_SCOPES = [
-  'agent:config:read',
-  'agent:conversations:read',
-  'agent:activity:read',
-  'agent:config:write',
-  'agent:trigger',
-];
 
 /** Every per-agent route (open to a per-agent key) of the router, with the agent param filled in. */
 function perAgentRoutes(agentId: string, runId: string) {

@@ -1,24 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
-import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
-import { callTool, connectMcp, toolNames, type McpConnection } from '../helpers/mcp.js';
+import { createAccountKey, createAgent, createAgentKey, ALL_AGENT_SCOPES } from '../helpers/keys.js';
+import { callTool, connectMcp, toolNames, type McpConnection, AGENT_TOOLS } from '../helpers/mcp.js';
 import { waitFor } from '../helpers/wait.js';
-
-const ALL_AGENT_SCOPES = [
-  'agent:config:read',
-  'agent:conversations:read',
-  'agent:activity:read',
-  'agent:config:write',
-  'agent:trigger',
-];
-const AGENT_TOOLS = [
-  'get_agent_activity',
-  'get_agent_config',
-  'get_agent_conversations',
-  'trigger_agent',
-  'update_agent_config',
-];
 
 let t: TestContext;
 let api: Client;

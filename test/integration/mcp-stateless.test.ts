@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, type Client } from '../helpers/http.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
-import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
-import { connectMcp, toolNames } from '../helpers/mcp.js';
+import { createAccountKey, createAgent, createAgentKey, ALL_AGENT_SCOPES } from '../helpers/keys.js';
+import { connectMcp, toolNames, AGENT_TOOLS } from '../helpers/mcp.js';
 
 // The stateless MCP revision (2026-07-28) over raw HTTP, as its pages describe the wire (docs/mcp-2026.md), on the
 // same URLs that keep answering the initialize era's SDK client.
@@ -14,20 +14,6 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'raw-http-test', version: '1.0.0' },
 };
-const ALL_AGENT_SCOPES = [
-  'agent:config:read',
-  'agent:conversations:read',
-  'agent:activity:read',
-  'agent:config:write',
-  'agent:trigger',
-];
-const AGENT_TOOLS = [
-  'get_agent_activity',
-  'get_agent_config',
-  'get_agent_conversations',
-  'trigger_agent',
-  'update_agent_config',
-];
 
 let t: TestContext;
 let api: Client;
