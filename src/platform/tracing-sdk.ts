@@ -1,3 +1,4 @@
+import { IncomingMessage } from 'node:http';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { KoaInstrumentation, KoaLayerType } from '@opentelemetry/instrumentation-koa';
@@ -25,6 +26,9 @@ import { tracingState } from './tracing.js';
 // delivery: spans are exported in the background in batches, the queue of spans waiting for export is bounded,
 // an export gives up after the OTLP timeout, and what is lost either way is counted for /metrics.
 
+/** What a recorded value that could hold a secret is replaced with (the semantic conventions' word). */
+const REDACTED = 'REDACTED';
+
 /** Requests never worth a trace: probes and scrapes, every few seconds. */
 const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -50,15 +54,30 @@ export function startTracing(config: TracingConfig, serviceName: string): void {
     instrumentations: [
       new HttpInstrumentation({
         ignoreIncomingRequestHook: (req) => UNTRACED_PATHS.has((req.url ?? '').split('?')[0]!),
+        // A query string may carry a secret (an OAuth code, a signed link): its value is never recorded.
+        requestHook: (span, req) => {
+          const target = req instanceof IncomingMessage ? req.url : req.path;
+          if (target?.includes('?')) span.setAttribute('url.query', REDACTED);
+        },
       }),
       // Every middleware as a span would bury the route: the router's layer is kept (it names the route).
       new KoaInstrumentation({ ignoreLayersType: [KoaLayerType.MIDDLEWARE] }),
       // Only inside a trace: the workers' polling and the schedulers' queries would each make a trace of their own.
       new PgInstrumentation({ requireParentSpan: true }),
-      new IORedisInstrumentation({ requireParentSpan: true }),
+      // The command's name only: its arguments hold cached key rows and job data.
+      new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
       // The outbound POST of each delivery attempt (and of HTTP agent runtimes): a client span, and the
       // traceparent header receivers get (docs/webhooks.md).
-      new UndiciInstrumentation({ requireParentforSpans: true }),
+      new UndiciInstrumentation({
+        requireParentforSpans: true,
+        // A receiver's URL is the customer's secret as often as not (a token in its path or query, as chat
+        // webhooks have): the span keeps its origin only.
+        requestHook: (span, request) => {
+          span.setAttribute('url.full', request.origin);
+          span.setAttribute('url.path', REDACTED);
+          span.setAttribute('url.query', REDACTED);
+        },
+      }),
     ],
   });
   tracingState.shutdown = () => provider.shutdown();

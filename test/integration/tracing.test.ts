@@ -8,6 +8,7 @@ import { createQueues } from '../../src/platform/queues.js';
 import { startAppProcess, type AppProcess } from '../helpers/app-process.js';
 import { client, signupAccount } from '../helpers/http.js';
 import { freePort } from '../helpers/ports.js';
+import { attributeOf as attr, SPAN_KIND as KIND, spansOf, startCollector, type OtlpSpan } from '../helpers/otlp.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitFor, waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -21,36 +22,7 @@ import { childEnv } from '../helpers/worker-child.js';
 const OPS = { OPS_USERNAME: 'operator', OPS_PASSWORD: 'ops-password-123' };
 const AUTH = { authorization: `Basic ${Buffer.from(`${OPS.OPS_USERNAME}:${OPS.OPS_PASSWORD}`).toString('base64')}` };
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
-const KIND = { server: 2, client: 3, producer: 4, consumer: 5 };
 const TSX = createRequire(import.meta.url).resolve('tsx');
-
-interface OtlpSpan {
-  service: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: Array<{ key: string; value: Record<string, unknown> }>;
-}
-
-/** Every span an OTLP/HTTP JSON receiver got, with the service.name of its resource. */
-function spansOf(collector: Receiver): OtlpSpan[] {
-  type Batch = {
-    resourceSpans?: Array<{
-      resource: { attributes: OtlpSpan['attributes'] };
-      scopeSpans: Array<{ spans: OtlpSpan[] }>;
-    }>;
-  };
-  return collector.received.flatMap((r) =>
-    ((r.body as Batch)?.resourceSpans ?? []).flatMap((rs) => {
-      const service = String(rs.resource.attributes.find((a) => a.key === 'service.name')?.value.stringValue);
-      return rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => ({ ...s, service })));
-    }),
-  );
-}
-
-const attr = (s: OtlpSpan, key: string) => s.attributes.find((a) => a.key === key)?.value;
 
 let t: TestContext;
 let dir: string;
@@ -86,11 +58,15 @@ async function startPair(name: string, env: Record<string, string>) {
   return { web, worker, prefix };
 }
 
-/** Signs up on `url`, subscribes `receiver.url` and sends the subscription's test event; the 202 is asserted. */
+/** The secrets a receiver's URL can hold (chat webhooks put one in the path): never in a span. */
+const SECRET_PATH = '/hooks/path-secret-4f1a?token=query-secret-9c2e';
+
+/** Signs up on `url`, subscribes the receiver (at SECRET_PATH) and sends its test event; the 202 is asserted. */
 async function emitTestEvent(url: string, receiver: Receiver): Promise<void> {
   const api = client(url);
   const { token } = await signupAccount(api);
-  const created = await api.post('/v1/webhooks', { token, body: { url: receiver.url, events: ['message.received'] } });
+  const body = { url: `${receiver.url}${SECRET_PATH}`, events: ['message.received'] };
+  const created = await api.post('/v1/webhooks', { token, body });
   expect(created.status).toBe(201);
   expect((await api.post(`/v1/webhooks/${created.body.id}/test`, { token })).status).toBe(202);
 }
@@ -129,7 +105,7 @@ function runPreloaded(env: Record<string, string>, code: string) {
 beforeAll(async () => {
   t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   dir = mkdtempSync(join(tmpdir(), 'sb-tracing-'));
-  collector = await startReceiver(() => ({ headers: { 'content-type': 'application/json' }, body: '{}' }));
+  collector = await startCollector();
   subscriber = await startReceiver();
 }, 60_000);
 
@@ -188,6 +164,9 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     // The job carries ids only: the delivery, its job number and the enqueue's traceparent.
     const data = await jobDataOf(prefix, String(delivery!.headers['x-switchboard-delivery']));
     expect(data).toEqual({ deliveryId: expect.any(String), seq: 1, traceparent: `00-${traceId}-${enqueue.spanId}-01` });
+    // The receiver's URL is the customer's: its origin is recorded, never its path or query.
+    expect(attr(post, 'url.full')?.stringValue).toBe(subscriber.url);
+    expect(JSON.stringify(spansOf(collector))).not.toMatch(/path-secret|query-secret/);
     // No probe or scrape makes a trace of its own.
     await fetch(`${web.url}/healthz`);
     expect(spansOf(collector).some((s) => attr(s, 'url.path')?.stringValue === '/healthz')).toBe(false);
