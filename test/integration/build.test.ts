@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminQuery } from '../../src/platform/db.js';
 import { startAppProcess } from '../helpers/app-process.js';
-import { spansOf, startCollector } from '../helpers/otlp.js';
+import { attributeOf, SPAN_KIND, spansOf, startCollector } from '../helpers/otlp.js';
 import type { Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -100,7 +100,13 @@ describe('the compiled build', () => {
       const root = await fetch(`${app.url}/`, { redirect: 'manual' });
       expect(root.headers.get('location')).toBe('/docs');
       await waitUntil(
-        () => spansOf(collector).some((s) => s.service === 'switchboard-api' && s.name === 'GET /'),
+        () =>
+          spansOf(collector).some(
+            (s) =>
+              s.service === 'switchboard-api' &&
+              s.kind === SPAN_KIND.server &&
+              attributeOf(s, 'url.path')?.stringValue === '/',
+          ),
         20_000,
         'the span of GET / from the API child process',
       );
