@@ -31,8 +31,8 @@ let subscriber: Receiver;
 const started: AppProcess[] = [];
 const prefixes: string[] = [];
 
-/** A web process and a worker process on the context's database, with their own BullMQ prefix, and `env`. */
-async function startPair(name: string, env: Record<string, string>) {
+/** A web process and a worker process on the context's database, with their own BullMQ prefix, `env` (and `webEnv`). */
+async function startPair(name: string, env: Record<string, string>, webEnv: Record<string, string> = {}) {
   const base = childEnv(t, {}) as Record<string, string>;
   const prefix = `${t.deps.config.bullmqPrefix}${name}`;
   prefixes.push(prefix);
@@ -51,7 +51,7 @@ async function startPair(name: string, env: Record<string, string>) {
     ...env,
   };
   const [web, worker] = await Promise.all([
-    startAppProcess('web', { cwd: dir, env: common }),
+    startAppProcess('web', { cwd: dir, env: { ...common, ...webEnv } }),
     startAppProcess('worker', { cwd: dir, env: common }),
   ]);
   started.push(web, worker);
@@ -123,15 +123,19 @@ afterAll(async () => {
 
 describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   it('makes one trace of an event, from the API request in one process to the POST in another', async () => {
-    const { web, prefix } = await startPair('t', {
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    });
+    const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' };
+    // The API process holds its spans for ten minutes: they reach the collector because SIGTERM flushes them.
+    const { web, prefix } = await startPair('t', otlp, { OTEL_BSP_SCHEDULE_DELAY: '600000' });
     await emitTestEvent(web.url, subscriber);
     const [delivery] = await subscriber.waitFor(1, 30_000);
     const header = String(delivery!.headers.traceparent);
     expect(header).toMatch(TRACEPARENT);
     const [, traceId, postSpanId] = TRACEPARENT.exec(header)!;
+    // A probe, then the shutdown whose flush carries every span the API made before it.
+    expect((await fetch(`${web.url}/healthz`)).status).toBe(200);
+    expect(spansOf(collector).filter((s) => s.service === 'switchboard-api')).toEqual([]);
+    await web.stop();
+    expect(web.proc.exitCode).toBe(0);
 
     const inTrace = () => spansOf(collector).filter((s) => s.traceId === traceId);
     const has = (spans: OtlpSpan[], service: string, kind: number, name?: string) =>
@@ -167,8 +171,7 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     // The receiver's URL is the customer's: its origin is recorded, never its path or query.
     expect(attr(post, 'url.full')?.stringValue).toBe(subscriber.url);
     expect(JSON.stringify(spansOf(collector))).not.toMatch(/path-secret|query-secret/);
-    // No probe or scrape makes a trace of its own.
-    await fetch(`${web.url}/healthz`);
+    // No probe makes a trace of its own (the flush above came after the probe).
     expect(spansOf(collector).some((s) => attr(s, 'url.path')?.stringValue === '/healthz')).toBe(false);
   }, 60_000);
 
