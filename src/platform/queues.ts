@@ -4,7 +4,7 @@ import { createCoalescer } from './coalescer.js';
 import type { Config } from './config.js';
 import { isBackendUnavailable } from './outage.js';
 import type { RedisClient } from './redis.js';
-import { TRACEPARENT_PATTERN, withEnqueueSpan } from './tracing.js';
+import { TRACEPARENT, tracingState, withEnqueueSpan } from './tracing.js';
 
 // The job catalog: every job the service runs, its queue, its payload schema and its retry policy.
 // Job data carries ids only; processors reload rows and return early when the work is already done.
@@ -26,7 +26,7 @@ const defineJob = <S extends z.ZodType>(def: JobDefinition<S>) => def;
 const keep = { removeOnComplete: { count: 1000, age: 24 * 3600 }, removeOnFail: { count: 5000, age: 7 * 24 * 3600 } };
 const empty = z.object({}).strict();
 /** The W3C traceparent of the span that enqueued the job, when traced: ids and the sampled flag, nothing else. */
-const traceparent = z.string().regex(TRACEPARENT_PATTERN).optional();
+const traceparent = z.string().regex(TRACEPARENT).optional();
 
 export const jobs = {
   fanOutEvent: defineJob({
@@ -174,15 +174,28 @@ export async function enqueueBulk<J extends JobDefinition>(
   job: J,
   items: Array<{ data: JobData<J>; opts?: JobsOptions }>,
 ): Promise<void> {
+  // Traces on (docs/tracing.md): the adds run in a producer span whose traceparent each job carries.
+  if (job.traced && tracingState.on) {
+    const add = (traceparent?: string) => addItems(queues, config, job, items, traceparent);
+    return withEnqueueSpan(job.queue, job.name, items.length, add);
+  }
+  await addItems(queues, config, job, items);
+}
+
+function addItems<J extends JobDefinition>(
+  queues: Queues,
+  config: Config,
+  job: J,
+  items: Array<{ data: JobData<J>; opts?: JobsOptions }>,
+  traceparent?: string,
+): Promise<void> {
   const base = job.options(config);
-  const add = (traceparent?: string) =>
-    queues.addJobs(
-      job.queue,
-      items.map(({ data, opts }) => ({
-        name: job.name,
-        data: job.schema.parse(traceparent ? { ...(data as object), traceparent } : data),
-        opts: { ...base, ...opts },
-      })),
-    );
-  await (job.traced ? withEnqueueSpan(job.queue, job.name, items.length, add) : add());
+  return queues.addJobs(
+    job.queue,
+    items.map(({ data, opts }) => ({
+      name: job.name,
+      data: job.schema.parse(traceparent ? { ...(data as object), traceparent } : data),
+      opts: { ...base, ...opts },
+    })),
+  );
 }

@@ -26,8 +26,7 @@ export const tracingState = {
 const tracer = () => trace.getTracer('switchboard');
 
 /** version 00, 32 hex trace id, 16 hex parent id, 2 hex flags: ids only, no tracestate, no baggage. */
-const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
-export const TRACEPARENT_PATTERN = TRACEPARENT;
+export const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 /** The W3C traceparent of a span. */
 function traceparentOf(span: Span): string | undefined {
@@ -38,7 +37,8 @@ function traceparentOf(span: Span): string | undefined {
 
 /**
  * Runs `add` inside a producer span for the jobs it puts on `queue`, handing it the traceparent each job is to
- * carry; with tracing off, or outside any trace (a schedule), `add` gets undefined and no span is made.
+ * carry; outside any trace (a scheduled job's own enqueues are inside its span, a start-up task's are not), `add`
+ * gets undefined and no span is made.
  */
 export async function withEnqueueSpan<T>(
   queue: string,
