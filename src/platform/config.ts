@@ -137,6 +137,9 @@ const SAMPLERS = [
 ] as const;
 const tracingSchema = z.object({
   OTEL_SDK_DISABLED: bool.optional(),
+  OTEL_TRACES_EXPORTER: z
+    .enum(['otlp', 'none'], { message: 'expected otlp or none (no other exporter is built in)' })
+    .optional(),
   OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl.optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpUrl.optional(),
   OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
@@ -277,7 +280,7 @@ export function loadTracingConfig(env: Record<string, string | undefined> = proc
 }
 
 function tracingFrom(e: z.infer<typeof tracingSchema>) {
-  if (e.OTEL_SDK_DISABLED) return null;
+  if (e.OTEL_SDK_DISABLED || e.OTEL_TRACES_EXPORTER === 'none') return null;
   // The signal-specific endpoint is taken as it is; the generic one gets /v1/traces appended (the OTLP spec's rule).
   const url =
     e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??

@@ -223,6 +223,9 @@ describe('tracing config', () => {
     expect(loadTracingConfig({})).toBeNull();
     expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: '' })).toBeNull();
     expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' })).toBeNull();
+    expect(
+      loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }),
+    ).toBeNull();
     expect(load(base).tracing).toBeNull();
   });
 
@@ -256,6 +259,7 @@ describe('tracing config', () => {
     const bad: Array<[string, string]> = [
       ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
       ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc'],
+      ['OTEL_TRACES_EXPORTER', 'zipkin'],
       ['OTEL_EXPORTER_OTLP_TIMEOUT', 'soon'],
       ['OTEL_TRACES_SAMPLER', 'sometimes'],
       ['OTEL_TRACES_SAMPLER_ARG', '2'],
