@@ -1,7 +1,7 @@
 import { startReceiver, type Receiver } from './receiver.js';
 
-// An OTLP/HTTP collector for tracing tests: a real receiver on 127.0.0.1 that accepts what the SDK's exporter posts
-// with OTEL_EXPORTER_OTLP_PROTOCOL=http/json, and the spans read back from it.
+// An OTLP/HTTP collector for tracing tests: a real receiver on 127.0.0.1 that accepts what the SDK's exporter posts,
+// and the spans read back from it when they came as JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json).
 
 export interface OtlpSpan {
   /** service.name of the resource the span came with. */
@@ -17,9 +17,13 @@ export interface OtlpSpan {
 
 export const SPAN_KIND = { server: 2, client: 3, producer: 4, consumer: 5 } as const;
 
-/** A collector answering every export with an empty success (`{}`). */
+/** A collector answering every export with an empty success, in the encoding it came in. */
 export function startCollector(): Promise<Receiver> {
-  return startReceiver(() => ({ headers: { 'content-type': 'application/json' }, body: '{}' }));
+  return startReceiver((req) =>
+    String(req.headers['content-type']).includes('protobuf')
+      ? { headers: { 'content-type': 'application/x-protobuf' }, body: '' }
+      : { headers: { 'content-type': 'application/json' }, body: '{}' },
+  );
 }
 
 /** Every span the collector got so far. */
