@@ -35,4 +35,6 @@ EXPOSE 3000 9464
 HEALTHCHECK --interval=10s --timeout=3s --retries=5 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]
-CMD ["node", "dist/src/web.js"]
+# --import: traces when OTEL_EXPORTER_OTLP_ENDPOINT is set, nothing loaded otherwise (docs/tracing.md). A role
+# started with another command keeps it: node --import ./dist/src/instrumentation.js dist/src/worker.js.
+CMD ["node", "--import", "./dist/src/instrumentation.js", "dist/src/web.js"]

@@ -3,6 +3,7 @@ import { Worker, type WorkerOptions } from 'bullmq';
 import type { Deps } from '../src/app/deps.js';
 import { QUEUE_NAMES, type QueueName } from '../src/platform/queues.js';
 import { createWorkerRedis, type RedisClient } from '../src/platform/redis.js';
+import { tracingState, withJobSpan } from '../src/platform/tracing.js';
 import type { Processor } from './processor.js';
 import { ensureSchedules, watchSchedules } from './schedules.js';
 import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
@@ -56,7 +57,11 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
       async (job, token) => {
         const processor = byName.get(job.name);
         if (!processor) throw new Error(`no processor for job ${job.name} on ${queue}`);
-        return processor.process(deps, processor.job.schema.parse(job.data), job, token);
+        const data = processor.job.schema.parse(job.data);
+        if (!tracingState.on) return processor.process(deps, data, job, token);
+        const { traceparent } = data as { traceparent?: string };
+        const traced = { queue, name: job.name, id: job.id, attempt: job.attemptsMade + 1, traceparent };
+        return withJobSpan(traced, () => processor.process(deps, data, job, token));
       },
       {
         connection,

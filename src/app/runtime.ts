@@ -14,12 +14,26 @@ import { createServiceLogger, type Logger } from '../platform/logger.js';
 import { createServiceMetrics } from '../platform/metrics.js';
 import { createQueues } from '../platform/queues.js';
 import { createApiRedis, describeRedis, whenRedisReady } from '../platform/redis.js';
+import { flushTraces, tracingState } from '../platform/tracing.js';
 
 export interface Runtime {
   deps: Deps;
   /** What this process started itself (development fallbacks), for the start-up banner. */
   started: LocalServices['started'];
   close(): Promise<void>;
+}
+
+/** Says where spans go, or that an OTLP endpoint is set in a process started without the instrumentation. */
+function reportTracing(config: Config, logger: Logger): void {
+  if (!config.tracing) return;
+  if (tracingState.on) {
+    logger.info({ traces: config.tracing.url, protocol: config.tracing.protocol }, 'traces exported over OTLP');
+  } else {
+    logger.warn(
+      'OTEL_EXPORTER_OTLP_ENDPOINT is set but this process was started without --import of src/instrumentation: ' +
+        'no traces (docs/tracing.md)',
+    );
+  }
 }
 
 /** Connects to (or starts, in development) Postgres and Redis, and applies migrations when asked to. */
@@ -38,6 +52,7 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
   });
   const queues = createQueues(redis, resolved.bullmqPrefix, (err) => logger.warn({ err: err.message }, 'queue error'));
   const deps = createDeps({ config: resolved, db, redis, queues, logger });
+  reportTracing(config, logger);
   return {
     deps,
     started: local.started,
@@ -148,6 +163,8 @@ export function onShutdown(
       Math.floor(timeoutMs * 0.9),
     );
     stop(deadline)
+      // The spans of the last requests and jobs, within what is left before the forced exit.
+      .then(() => flushTraces(Math.floor(timeoutMs * 0.08)))
       .then(() => process.exit(0))
       .catch((err) => {
         logger.error({ err }, 'shutdown failed');

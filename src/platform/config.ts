@@ -119,6 +119,42 @@ const namedIntervals = (names: readonly string[], min: number) =>
 const HOST_EXPECTED = 'expected an IP address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1';
 const PORT_EXPECTED = 'expected a port number (1-65535)';
 
+// Traces (docs/tracing.md): the standard OTEL_* variables the service validates itself; the SDK reads these and
+// the others it knows (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES …) from the environment as usual.
+const otlpUrl = z
+  .string()
+  .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), 'expected an http(s) URL, e.g. http://collector:4318');
+const otlpProtocol = z.enum(['http/protobuf', 'http/json'], {
+  message: "expected http/protobuf or http/json (grpc is not built in: use the collector's HTTP port, 4318)",
+});
+const SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+const tracingSchema = z.object({
+  OTEL_SDK_DISABLED: bool.optional(),
+  OTEL_TRACES_EXPORTER: z
+    .enum(['otlp', 'none'], { message: 'expected otlp or none (no other exporter is built in)' })
+    .optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: otlpUrl.optional(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.optional(),
+  OTEL_EXPORTER_OTLP_TIMEOUT: intIn(1, 600_000).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: intIn(1, 600_000).optional(),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).max(200).optional(),
+  OTEL_TRACES_SAMPLER: z.enum(SAMPLERS, { message: `expected one of ${SAMPLERS.join(', ')}` }).optional(),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).optional(),
+  OTEL_BSP_MAX_QUEUE_SIZE: intIn(1, 1_000_000).optional(),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: intIn(1, 1_000_000).optional(),
+  OTEL_BSP_SCHEDULE_DELAY: intIn(0, 600_000).optional(),
+  OTEL_BSP_EXPORT_TIMEOUT: intIn(1, 600_000).optional(),
+});
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: intIn(0, 65535).default(3000),
@@ -201,6 +237,7 @@ const envSchema = z.object({
   SIGN_IN_LIMIT_PER_IP: intIn(1, 1_000_000).default(200),
   SIGN_IN_LIMIT_PER_EMAIL: intIn(1, 1_000_000).default(10),
   SIGN_IN_WINDOW_MS: intIn(1000, 24 * 3600_000).default(15 * 60_000),
+  ...tracingSchema.shape,
 });
 
 export type Env = Partial<Record<keyof typeof envSchema.shape, string>>;
@@ -219,16 +256,52 @@ export interface LoadOptions {
   terminal?: boolean;
 }
 
-export function loadConfig(env: Record<string, string | undefined> = process.env, opts: LoadOptions = {}) {
-  const dataDir = opts.dataDir ?? resolve('.data');
+/** Parses the environment against `schema`; the first bad variable stops start-up with one line naming it. */
+function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
   // Empty strings mean "unset", as they do in most dotenv files and compose files.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const parsed = envSchema.safeParse(cleaned);
+  const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(`${String(issue.path[0])}: ${issue.message}`);
   }
-  const e = parsed.data;
+  return parsed.data;
+}
+
+/** OTLP/HTTP default: the SDK's own timeout is 10 s; a collector that does not answer is given up on sooner. */
+const OTLP_TIMEOUT_MS = 5000;
+
+/**
+ * Traces, read on their own by src/instrumentation.ts before anything else is loaded: null (off, nothing of the
+ * SDK loaded) unless an OTLP endpoint is set and OTEL_SDK_DISABLED is not true (docs/tracing.md).
+ */
+export function loadTracingConfig(env: Record<string, string | undefined> = process.env) {
+  return tracingFrom(parseEnv(tracingSchema, env));
+}
+
+function tracingFrom(e: z.infer<typeof tracingSchema>) {
+  if (e.OTEL_SDK_DISABLED || e.OTEL_TRACES_EXPORTER === 'none') return null;
+  // The signal-specific endpoint is taken as it is; the generic one gets /v1/traces appended (the OTLP spec's rule).
+  const url =
+    e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ??
+    (e.OTEL_EXPORTER_OTLP_ENDPOINT && `${e.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, '')}/v1/traces`);
+  if (!url) return null;
+  return {
+    url,
+    protocol: e.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? e.OTEL_EXPORTER_OTLP_PROTOCOL ?? 'http/protobuf',
+    timeoutMs: e.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? e.OTEL_EXPORTER_OTLP_TIMEOUT ?? OTLP_TIMEOUT_MS,
+    /** null: a name by role (switchboard-api, switchboard-worker, switchboard). */
+    serviceName: e.OTEL_SERVICE_NAME ?? null,
+    // The span queue's bound: what is ended and not yet exported. Past it spans are dropped, and counted.
+    maxQueueSize: e.OTEL_BSP_MAX_QUEUE_SIZE ?? 2048,
+  };
+}
+
+export type TracingConfig = NonNullable<ReturnType<typeof loadTracingConfig>>;
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, opts: LoadOptions = {}) {
+  const dataDir = opts.dataDir ?? resolve('.data');
+  const e = parseEnv(envSchema, env);
   if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
     throw new ConfigError('APP_SECRET: required when NODE_ENV=production (at least 32 characters)');
   }
@@ -333,6 +406,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [] },
     // Every attempt counts against its IP; against its email only until it succeeds (src/auth/sign-in-limits.ts).
     signIn: { perIp: e.SIGN_IN_LIMIT_PER_IP, perEmail: e.SIGN_IN_LIMIT_PER_EMAIL, windowMs: e.SIGN_IN_WINDOW_MS },
+    // Traces (docs/tracing.md): started by src/instrumentation.ts; null when no OTLP endpoint is set.
+    tracing: tracingFrom(e),
   };
 }
 

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { now } from './clock.js';
 import { QUEUE_NAMES, type Queues } from './queues.js';
+import { tracingState } from './tracing.js';
 
 // The service's Prometheus metrics, the same set in every process (web, worker, or both in one): each process
 // counts what it did, and the queue gauges are read from Redis at scrape time. docs/production.md lists
@@ -50,6 +51,17 @@ export function createServiceMetrics(queues: Queues) {
         const readySince = oldest ? oldest.timestamp + (oldest.delay ?? 0) : at;
         this.set({ queue: name }, Math.max(0, at - readySince) / 1000);
       }
+    },
+  });
+  new Counter({
+    name: 'switchboard_trace_spans_dropped_total',
+    help: 'Spans never exported: the export queue was full (queue_full) or the collector failed or timed out (export_failed)',
+    labelNames: ['reason'] as const,
+    registers,
+    // The SDK counts in this process (src/platform/tracing-sdk.ts); 0 when tracing is off.
+    collect() {
+      this.reset();
+      for (const [reason, count] of Object.entries(tracingState.dropped)) this.inc({ reason }, count);
     },
   });
   return {

@@ -4,6 +4,7 @@ import { createCoalescer } from './coalescer.js';
 import type { Config } from './config.js';
 import { isBackendUnavailable } from './outage.js';
 import type { RedisClient } from './redis.js';
+import { TRACEPARENT, tracingState, withEnqueueSpan } from './tracing.js';
 
 // The job catalog: every job the service runs, its queue, its payload schema and its retry policy.
 // Job data carries ids only; processors reload rows and return early when the work is already done.
@@ -16,19 +17,24 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   queue: QueueName;
   schema: S;
   options: (config: Config) => JobsOptions;
+  /** Its data has `traceparent`: the enqueue's trace continues in the worker (docs/tracing.md). */
+  traced?: true;
 }
 
 const defineJob = <S extends z.ZodType>(def: JobDefinition<S>) => def;
 
 const keep = { removeOnComplete: { count: 1000, age: 24 * 3600 }, removeOnFail: { count: 5000, age: 7 * 24 * 3600 } };
 const empty = z.object({}).strict();
+/** The W3C traceparent of the span that enqueued the job, when traced: ids and the sampled flag, nothing else. */
+const traceparent = z.string().regex(TRACEPARENT).optional();
 
 export const jobs = {
   fanOutEvent: defineJob({
     name: 'fan-out-event',
     queue: 'webhook-fanout',
-    schema: z.object({ eventId: z.string() }).strict(),
+    schema: z.object({ eventId: z.string(), traceparent }).strict(),
     options: () => ({ attempts: 8, backoff: { type: 'exponential', delay: 1000 }, ...keep }),
+    traced: true,
   }),
   // One attempt of one delivery by the job its row names (seq = the row's job_seq; jobs enqueued before job_seq
   // existed carry none and count as the first). A receiver's failure is not a job failure: the next attempt is a
@@ -43,21 +49,25 @@ export const jobs = {
         deliveryId: z.string().uuid(),
         seq: z.number().int().positive().default(1),
         slotRps: z.number().int().min(1).max(1000).optional(),
+        traceparent,
       })
       .strict(),
     options: () => ({ attempts: 5, backoff: { type: 'exponential', delay: 1000 }, ...keep }),
+    traced: true,
   }),
   runAgent: defineJob({
     name: 'run-agent',
     queue: 'agent-runs',
-    schema: z.object({ runId: z.string() }).strict(),
+    schema: z.object({ runId: z.string(), traceparent }).strict(),
     options: () => ({ attempts: 3, backoff: { type: 'exponential', delay: 2000 }, ...keep }),
+    traced: true,
   }),
   sendMessage: defineJob({
     name: 'send-message',
     queue: 'message-send',
-    schema: z.object({ messageId: z.string() }).strict(),
+    schema: z.object({ messageId: z.string(), traceparent }).strict(),
     options: () => ({ attempts: 5, backoff: { type: 'exponential', delay: 5000 }, ...keep }),
+    traced: true,
   }),
   sweepExpiredSessions: defineJob({
     name: 'sweep-expired-sessions',
@@ -164,9 +174,28 @@ export async function enqueueBulk<J extends JobDefinition>(
   job: J,
   items: Array<{ data: JobData<J>; opts?: JobsOptions }>,
 ): Promise<void> {
+  // Traces on (docs/tracing.md): the adds run in a producer span whose traceparent each job carries.
+  if (job.traced && tracingState.on) {
+    const add = (traceparent?: string) => addItems(queues, config, job, items, traceparent);
+    return withEnqueueSpan(job.queue, job.name, items.length, add);
+  }
+  await addItems(queues, config, job, items);
+}
+
+function addItems<J extends JobDefinition>(
+  queues: Queues,
+  config: Config,
+  job: J,
+  items: Array<{ data: JobData<J>; opts?: JobsOptions }>,
+  traceparent?: string,
+): Promise<void> {
   const base = job.options(config);
-  await queues.addJobs(
+  return queues.addJobs(
     job.queue,
-    items.map(({ data, opts }) => ({ name: job.name, data: job.schema.parse(data), opts: { ...base, ...opts } })),
+    items.map(({ data, opts }) => ({
+      name: job.name,
+      data: job.schema.parse(traceparent ? { ...(data as object), traceparent } : data),
+      opts: { ...base, ...opts },
+    })),
   );
 }

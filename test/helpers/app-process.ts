@@ -31,7 +31,11 @@ export async function startAppProcess(
   opts: { cwd: string; env: Record<string, string>; built?: boolean },
 ): Promise<AppProcess> {
   const port = await freePort();
-  const args = opts.built ? [`${ROOT}dist/src/${entry}.js`] : ['--import', TSX, `${ROOT}src/${entry}.ts`];
+  // With the instrumentation preloaded as npm start, the Procfile and the image do (it does nothing unless an
+  // OTLP endpoint is set: docs/tracing.md).
+  const args = opts.built
+    ? ['--import', `${ROOT}dist/src/instrumentation.js`, `${ROOT}dist/src/${entry}.js`]
+    : ['--import', TSX, '--import', `${ROOT}src/instrumentation.ts`, `${ROOT}src/${entry}.ts`];
   const proc = spawn(process.execPath, args, {
     cwd: opts.cwd,
     env: {

@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminQuery } from '../../src/platform/db.js';
 import { startAppProcess } from '../helpers/app-process.js';
+import { startCollector } from '../helpers/otlp.js';
+import type { Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // The production build as the image and the Procfile run it: `npm run build`, then plain node on dist/ (no tsx).
@@ -29,9 +32,11 @@ function run(
 let t: TestContext;
 let dir: string;
 let env: Record<string, string>;
+let collector: Receiver;
 
 beforeAll(async () => {
   t = await createTestContext();
+  collector = await startCollector();
   dir = mkdtempSync(join(tmpdir(), 'sb-build-'));
   const { config } = t.deps;
   env = {
@@ -50,6 +55,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
+  await collector?.close();
   await t?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
@@ -81,12 +87,22 @@ describe('the compiled build', () => {
     }
   }, 120_000);
 
-  it('starts with node dist/src/main.js and answers /healthz, and / leads to /docs', async () => {
-    const app = await startAppProcess('main', { cwd: dir, env, built: true });
+  it('starts with node dist/src/main.js and answers /healthz, / leads to /docs, and its API process traces', async () => {
+    // The instrumentation preloaded as the image does, and handed on to npm start's children; the default
+    // protocol, http/protobuf, whose strings (the service name) are plain bytes in the body.
+    const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '100' };
+    const app = await startAppProcess('main', { cwd: dir, env: { ...env, ...traced }, built: true });
     try {
       expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
       const root = await fetch(`${app.url}/`, { redirect: 'manual' });
       expect(root.headers.get('location')).toBe('/docs');
+      const exported = await waitUntil(
+        () => collector.received.find((r) => r.raw.includes('switchboard-api')),
+        20_000,
+        'spans from the API child process',
+      );
+      expect(exported.path).toBe('/v1/traces');
+      expect(exported.headers['content-type']).toBe('application/x-protobuf');
     } finally {
       await app.stop();
     }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, ENV_NAMES, hashTagOf, loadConfig } from '../../src/platform/config.js';
+import { ConfigError, ENV_NAMES, hashTagOf, loadConfig, loadTracingConfig } from '../../src/platform/config.js';
 
 const base = { APP_SECRET: 'x'.repeat(40) };
 // Generated development files go here, never into the checkout's .data/.
@@ -215,5 +215,60 @@ describe('config', () => {
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe('switchboard: LOG_FORMAT: Invalid option: expected one of "pretty"|"json"');
     expect(res.stdout).toBe('');
+  });
+});
+
+describe('tracing config', () => {
+  it('is off without an OTLP endpoint, or with OTEL_SDK_DISABLED=true', () => {
+    expect(loadTracingConfig({})).toBeNull();
+    expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: '' })).toBeNull();
+    expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_SDK_DISABLED: 'true' })).toBeNull();
+    expect(
+      loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_EXPORTER: 'none' }),
+    ).toBeNull();
+    expect(load(base).tracing).toBeNull();
+  });
+
+  it('appends /v1/traces to the generic endpoint, takes the traces endpoint as it is, defaults to http/protobuf', () => {
+    expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' })).toEqual({
+      url: 'http://collector:4318/v1/traces',
+      protocol: 'http/protobuf',
+      timeoutMs: 5000,
+      serviceName: null,
+      maxQueueSize: 2048,
+    });
+    const both = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://b.example/otlp/traces',
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_TIMEOUT: '2000',
+      OTEL_EXPORTER_OTLP_TRACES_TIMEOUT: '3000',
+      OTEL_SERVICE_NAME: 'sb-eu',
+      OTEL_BSP_MAX_QUEUE_SIZE: '100',
+    };
+    expect(loadTracingConfig(both)).toEqual({
+      url: 'https://b.example/otlp/traces',
+      protocol: 'http/json',
+      timeoutMs: 3000,
+      serviceName: 'sb-eu',
+      maxQueueSize: 100,
+    });
+  });
+
+  it('names the variable of a bad value', () => {
+    const bad: Array<[string, string]> = [
+      ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+      ['OTEL_EXPORTER_OTLP_PROTOCOL', 'grpc'],
+      ['OTEL_TRACES_EXPORTER', 'zipkin'],
+      ['OTEL_EXPORTER_OTLP_TIMEOUT', 'soon'],
+      ['OTEL_TRACES_SAMPLER', 'sometimes'],
+      ['OTEL_TRACES_SAMPLER_ARG', '2'],
+      ['OTEL_BSP_MAX_QUEUE_SIZE', '0'],
+    ];
+    for (const [name, value] of bad) {
+      const err = thrownBy(() => loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', [name]: value }));
+      expect(err).toBeInstanceOf(ConfigError);
+      expect(err!.message).toMatch(new RegExp(`^${name}: `));
+    }
   });
 });
