@@ -92,20 +92,46 @@ const STEPS: Array<[string, RegExp]> = [
 ];
 
 async function statements(deps: Deps, events: number) {
-  const { rows } = await deps.db.raw(`SELECT query, calls, total_exec_time, wal_bytes FROM pg_stat_statements
+  const { rows } = await deps.db
+    .raw(`SELECT query, calls, total_exec_time, wal_bytes, plans, total_plan_time FROM pg_stat_statements
      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC`);
-  const steps: Record<string, { callsPerEvent: number; execUsPerEvent: number; walBytesPerEvent: number }> = {};
-  for (const r of rows as Array<{ query: string; calls: string; total_exec_time: number; wal_bytes: string }>) {
+  type Step = {
+    callsPerEvent: number;
+    execUsPerEvent: number;
+    walBytesPerEvent: number;
+    plansPerEvent: number;
+    planUsPerEvent: number;
+  };
+  const steps: Record<string, Step> = {};
+  type Row = {
+    query: string;
+    calls: string;
+    total_exec_time: number;
+    wal_bytes: string;
+    plans: string;
+    total_plan_time: number;
+  };
+  for (const r of rows as Row[]) {
     const step = STEPS.find(([, re]) => re.test(r.query))?.[0] ?? `other: ${r.query.replace(/\s+/g, ' ').slice(0, 60)}`;
-    const s = (steps[step] ??= { callsPerEvent: 0, execUsPerEvent: 0, walBytesPerEvent: 0 });
+    const s = (steps[step] ??= {
+      callsPerEvent: 0,
+      execUsPerEvent: 0,
+      walBytesPerEvent: 0,
+      plansPerEvent: 0,
+      planUsPerEvent: 0,
+    });
     s.callsPerEvent += Number(r.calls) / events;
     s.execUsPerEvent += (r.total_exec_time * 1000) / events;
     s.walBytesPerEvent += Number(r.wal_bytes) / events;
+    s.plansPerEvent += Number(r.plans) / events;
+    s.planUsPerEvent += (r.total_plan_time * 1000) / events;
   }
   for (const s of Object.values(steps)) {
     s.callsPerEvent = +s.callsPerEvent.toFixed(2);
     s.execUsPerEvent = Math.round(s.execUsPerEvent);
     s.walBytesPerEvent = Math.round(s.walBytesPerEvent);
+    s.plansPerEvent = +s.plansPerEvent.toFixed(2);
+    s.planUsPerEvent = Math.round(s.planUsPerEvent);
   }
   // Statements under 2 µs an event are left out.
   return Object.fromEntries(Object.entries(steps).filter(([, s]) => s.execUsPerEvent >= 2 || !s.execUsPerEvent));
@@ -272,6 +298,8 @@ export const webhookBudgetBenchmark: Benchmark = {
     const pgServer = await startPrivatePostgres({
       shared_preload_libraries: 'pg_stat_statements',
       'pg_stat_statements.track': 'top',
+      // Planning time and plans per call: a named statement that keeps a generic plan is planned once per connection.
+      'pg_stat_statements.track_planning': 'on',
     });
     const redisServer = await startPrivateRedis();
     const env = createBenchEnv(
