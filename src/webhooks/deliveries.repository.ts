@@ -75,8 +75,8 @@ const INSERT_EVENT_WITH_DELIVERIES = prepare<{ event_id: string; delivery_ids: s
      SELECT sb_uuid_v7(e.created_at), e.account_id, w.id, e.id, e.type, e.created_at, e.created_at
        FROM e JOIN webhooks w ON w.account_id = e.account_id
       WHERE w.status = 'active' AND w.deleted_at IS NULL
-        AND CASE WHEN $7::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = $7 END
-        AND w.id IS DISTINCT FROM $8::text
+        AND CASE WHEN $7::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = $8 END
+        AND w.id IS DISTINCT FROM $9::text
      RETURNING id
    )
    SELECT (SELECT id FROM e) AS event_id, coalesce((SELECT array_agg(id) FROM d), '{}') AS delivery_ids`,
@@ -102,6 +102,7 @@ export async function insertEventWithDeliveries(
     e.inboxId ?? null,
     e.messageId ?? null,
     JSON.stringify(e.payload),
+    onlyTo,
     onlyTo,
     except,
   ]);
