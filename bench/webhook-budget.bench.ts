@@ -28,9 +28,10 @@ import {
 // paced rate by this process (the API side) and delivered by the service's workers in their own process, on a
 // Postgres and a Redis of the bench's own, so that every CPU tick of the servers is this pipeline's. Reported per
 // event: CPU of each process (/proc), Postgres time and WAL per statement (pg_stat_statements), Redis calls and
-// time per command (INFO commandstats), and each node process's CPU profile split by part. The floor, at the same
-// rate and the same way: the same commits for an account with no subscription, and bare BullMQ jobs POSTed by
-// bench/bare-worker.ts.
+// time per command (INFO commandstats), and each node process's CPU profile split by part. The CPU is taken in a
+// round without the profiler; a second round, profiled, only splits it by part. The floor, at the same rate and
+// the same way (never profiled): the same commits for an account with no subscription, and bare BullMQ jobs
+// POSTed by bench/bare-worker.ts.
 
 const RATE = Number(process.env.BENCH_BUDGET_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_BUDGET_S ?? 10);
