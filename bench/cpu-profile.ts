@@ -14,6 +14,8 @@ export interface CpuProfile {
 
 const PARTS: Array<[string, RegExp]> = [
   ['idle', /^\(idle\)$/],
+  // The profiler's own calls (starting, stopping, serializing the profile): the bench's work, left out like idle.
+  ['profiler', /^node:inspector$/],
   ['gc', /^\(garbage collector\)$/],
   ['receiver (bench)', /test\/helpers\/receiver|bench\/bare-worker/],
   ['undici POST', /node_modules\/undici\/|internal\/deps\/undici/],
@@ -61,6 +63,7 @@ export function summarizeProfile(profile: CpuProfile): { totalMs: number; parts:
     parts[part] = (parts[part] ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000;
   });
   delete parts.idle;
+  delete parts.profiler;
   const totalMs = Object.values(parts).reduce((a, b) => a + b, 0);
   return { totalMs, parts };
 }

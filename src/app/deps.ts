@@ -1,6 +1,7 @@
 import type { KeyCache } from '../keys/key-cache.js';
 import type { EventFanOut } from '../events/emit.js';
 import type { DeliveryBatches } from '../webhooks/delivery-batches.js';
+import type { SigningKeyring } from '../webhooks/signature.js';
 import type { WebhookThrottle } from '../webhooks/throttle.js';
 import type { WebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import type { Config } from '../platform/config.js';
@@ -28,6 +29,8 @@ export interface Deps {
   http: HttpClient;
   /** Sealers for secrets at rest, one per purpose. */
   sealers: Sealers;
+  /** Webhook secrets as signing keys, each opened once (from sealers.webhook). */
+  webhookKeys: SigningKeyring;
   /** This instance's cache of key rows, checked against Redis epochs on every request. */
   keyCache: KeyCache;
   /** The delivery pipeline's statements, coalesced across the concurrent jobs of this process. */

@@ -3,6 +3,7 @@ import { createDeliveryBatches } from '../webhooks/delivery-batches.js';
 import { insertEventWithDeliveries } from '../webhooks/deliveries.repository.js';
 import { dispatchCommitted } from '../webhooks/dispatch.js';
 import { createWebhookThrottle } from '../webhooks/throttle.js';
+import { createSigningKeyring } from '../webhooks/signature.js';
 import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createSealers } from '../platform/crypto.js';
@@ -94,10 +95,12 @@ export async function migrate(db: Db, logger: Logger): Promise<void> {
 /** Everything a runtime keeps, built on its connections (the composition root of the service). */
 export function createDeps(connections: Connections): Deps {
   const { config, db, redis, queues, logger } = connections;
+  const sealers = createSealers(config.appSecret);
   return {
     ...connections,
     http: createHttpClient(config),
-    sealers: createSealers(config.appSecret),
+    sealers,
+    webhookKeys: createSigningKeyring(sealers.webhook),
     keyCache: createKeyCache(redis),
     deliveryBatches: createDeliveryBatches(db),
     webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),

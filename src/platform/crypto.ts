@@ -71,31 +71,10 @@ export function createSealer(appSecret: string, purpose: string) {
 
 export type Sealer = ReturnType<typeof createSealer>;
 
-/**
- * A sealer that remembers what it opened: a sealed value never changes (a rotation writes a new one), and
- * decrypting a webhook secret on every attempt cost more than signing with it. Bounded; it lives as long as
- * the runtime that owns it, which holds APP_SECRET anyway.
- */
-export function withOpenMemo(sealer: Sealer, maxEntries = 10_000): Sealer {
-  const opened = new Map<string, string>();
-  return {
-    seal: sealer.seal,
-    open(sealed) {
-      let plain = opened.get(sealed);
-      if (plain === undefined) {
-        plain = sealer.open(sealed);
-        if (opened.size >= maxEntries) opened.clear();
-        opened.set(sealed, plain);
-      }
-      return plain;
-    },
-  };
-}
-
 /** The sealers of one runtime, one per purpose (each has its own derived key). */
 export function createSealers(appSecret: string) {
   return {
-    webhook: withOpenMemo(createSealer(appSecret, 'webhook-secret')),
+    webhook: createSealer(appSecret, 'webhook-secret'),
     integration: createSealer(appSecret, 'integration'),
     dkim: createSealer(appSecret, 'dkim'),
   };

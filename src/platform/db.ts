@@ -35,14 +35,45 @@ export function createDb(url: string, opts: { logger?: Logger; pool?: { min: num
   });
 }
 
+/** A hot statement: a name that belongs to this one SQL text ($1, $2 … placeholders), and the rows it answers. */
+export interface Prepared<Row> {
+  name: string;
+  text: string;
+  /** Never set: carries the row type. */
+  row?: Row;
+}
+
+/** node-postgres's client as knex's pool hands it out (only what runPrepared uses). */
+interface PgConnection {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
 /**
- * A hot statement as a named prepared statement: Postgres parses it once per connection instead of on every
- * call, and after five executions may keep a generic plan, which is most of the server's work saved for the small
- * batches of a lightly loaded worker. `name` must belong to this one SQL text (node-postgres refuses a name
- * reused for another text).
+ * Declares a hot statement. Run by `runPrepared` as a named prepared statement: Postgres parses it once per
+ * connection instead of on every call, and after five executions may keep a generic plan, which is most of the
+ * server's work saved for the small batches of a lightly loaded worker. `name` must belong to this one SQL text
+ * (node-postgres refuses a name reused for another text).
  */
-export function preparedRaw(conn: Conn, name: string, sql: string, bindings: Knex.RawBinding[] | Knex.ValueDict) {
-  return conn.raw(sql, bindings as Knex.ValueDict).options({ name });
+export const prepare = <Row>(name: string, text: string): Prepared<Row> => ({ name, text });
+
+/**
+ * Runs a prepared statement on the node-postgres client under `conn`: one of the pool's connections, or the
+ * transaction's own. Knex's query building, binding formatting and runner cost about as much node CPU per call
+ * as the driver's protocol work (docs/performance.md#delivery-pipeline-cost-per-event), so the statements on
+ * every event's path skip them. It still goes through knex's pool, its acquire timeout and its transaction, and
+ * sends knex's `query` event, so what listens to knex (test/helpers/explain.ts) sees these statements too.
+ */
+export async function runPrepared<Row>(conn: Conn, statement: Prepared<Row>, values: unknown[]): Promise<Row[]> {
+  if (conn.isTransaction && (conn as Trx).isCompleted()) throw new Error('Transaction query already complete');
+  const client = conn.client as Knex.Client;
+  const connection = (await client.acquireConnection()) as PgConnection;
+  try {
+    client.emit('query', { sql: statement.text, bindings: values, options: { name: statement.name } });
+    const { rows } = await connection.query({ name: statement.name, text: statement.text, values });
+    return rows as Row[];
+  } finally {
+    await client.releaseConnection(connection);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomFillSync, randomUUID } from 'node:crypto';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -23,14 +23,26 @@ export type IdPrefix =
   | 'act'
   | 'ogr';
 
+// Random bytes are drawn from the CSPRNG a few kilobytes at a time, as node's randomUUID does: one randomBytes
+// call per id was 4 % of the API process's CPU on the event path (docs/performance.md). A byte is used once.
+const POOL_BYTES = 4096;
+const pool = Buffer.alloc(POOL_BYTES);
+let poolAt = POOL_BYTES;
+
+function randomByte(): number {
+  if (poolAt === POOL_BYTES) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  return pool[poolAt++]!;
+}
+
 /** Uniform random base62 string (rejection sampling, so no modulo bias). */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += BASE62[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < 248) out += BASE62[byte % 62];
   }
   return out;
 }

@@ -125,7 +125,7 @@ async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord
 
 /** The signature headers, with the previous secret too while its overlap lasts and the legacy one if set. */
 function signedHeaders(deps: Deps, ctx: SendContext, body: string): Record<string, string> {
-  const sealer = deps.sealers.webhook;
+  const keyring = deps.webhookKeys;
   const previousValid =
     ctx.previous_secret_sealed && ctx.previous_secret_expires_at && new Date(ctx.previous_secret_expires_at) > now();
   return {
@@ -133,9 +133,9 @@ function signedHeaders(deps: Deps, ctx: SendContext, body: string): Record<strin
     'x-switchboard-event': ctx.event,
     'x-switchboard-delivery': ctx.id,
     ...signatureHeaders(ctx.id, body, Math.floor(now().getTime() / 1000), {
-      current: sealer.open(ctx.secret_sealed),
-      previous: previousValid ? sealer.open(ctx.previous_secret_sealed!) : null,
-      legacy: ctx.legacy_secret_sealed ? sealer.open(ctx.legacy_secret_sealed) : null,
+      current: keyring.keyOf(ctx.secret_sealed),
+      previous: previousValid ? keyring.keyOf(ctx.previous_secret_sealed!) : null,
+      legacy: ctx.legacy_secret_sealed ? keyring.keyOf(ctx.legacy_secret_sealed) : null,
     }),
   };
 }

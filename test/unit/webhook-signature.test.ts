@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, signatureHeaders } from '../../src/webhooks/signature.js';
+import { generateWebhookSecret, signatureHeaders, signingKey } from '../../src/webhooks/signature.js';
 
 const id = '7d9b2a4e-1c3f-4a5b-9c8d-0e1f2a3b4c5d';
 const body = '{"id":"7d9b2a4e-1c3f-4a5b-9c8d-0e1f2a3b4c5d","event":"message.received"}';
@@ -8,7 +8,7 @@ const secret = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
 
 describe('webhook signatures', () => {
   it('signs t.<body> keyed by the whole whsec_ string, and the Standard Webhooks form with the decoded key', () => {
-    const h = signatureHeaders(id, body, 1_790_000_000, { current: secret });
+    const h = signatureHeaders(id, body, 1_790_000_000, { current: signingKey(secret) });
     const hex = createHmac('sha256', secret).update(`1790000000.${body}`).digest('hex');
     expect(h['x-switchboard-signature']).toBe(`t=1790000000,v1=${hex}`);
     const std = createHmac('sha256', Buffer.alloc(32, 7)).update(`${id}.1790000000.${body}`).digest('base64');
@@ -20,7 +20,11 @@ describe('webhook signatures', () => {
 
   it('adds a second v1 for the previous secret and the legacy header when there is one', () => {
     const previous = generateWebhookSecret();
-    const h = signatureHeaders(id, body, 1, { current: secret, previous, legacy: 'a-legacy-secret-of-16+' });
+    const h = signatureHeaders(id, body, 1, {
+      current: signingKey(secret),
+      previous: signingKey(previous),
+      legacy: signingKey('a-legacy-secret-of-16+'),
+    });
     expect(h['x-switchboard-signature']).toBe(
       `t=1,v1=${createHmac('sha256', secret).update(`1.${body}`).digest('hex')},v1=${createHmac('sha256', previous).update(`1.${body}`).digest('hex')}`,
     );
