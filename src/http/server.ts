@@ -4,6 +4,7 @@ import { StartupError } from '../platform/local-services.js';
 import type { Deps } from '../app/deps.js';
 import { createApp } from './app.js';
 import { answerClientError } from './client-error.js';
+import { endEventStreams } from './event-stream.js';
 
 export interface RunningServer {
   server: Server;
@@ -46,6 +47,8 @@ export async function startServer(
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));
         server.closeIdleConnections();
+        // A held-open stream (subscriptions/listen, a webhook stream) is never answered: it ends now.
+        endEventStreams(app);
         // Answers written from now on say "Connection: close", so clients stop reusing their connections.
         server.on('request', (_req, res) => {
           res.shouldKeepAlive = false;

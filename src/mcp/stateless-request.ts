@@ -15,6 +15,7 @@ export const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
 export const META_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 export const META_CLIENT = 'io.modelcontextprotocol/clientInfo';
 export const META_SERVER = 'io.modelcontextprotocol/serverInfo';
+export const META_SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
 
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/index#error-codes
 // JSON-RPC's own codes, and the three the revision defines.

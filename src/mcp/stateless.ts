@@ -2,8 +2,11 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { text } from '../platform/input.js';
 import {
   META_SERVER,
+  META_SUBSCRIPTION,
   rpcCode,
   rpcError,
   readStatelessRequest,
@@ -21,7 +24,16 @@ import {
 // https://modelcontextprotocol.io/specification/2026-07-28/server/tools
 // The methods of a tools-only server. initialize, ping and logging/setLevel are not methods of this revision
 // (https://modelcontextprotocol.io/specification/2026-07-28/changelog), so they answer Method not found.
-const METHODS = new Set(['server/discover', 'tools/list', 'tools/call']);
+const METHODS = new Set(['server/discover', 'tools/list', 'tools/call', 'subscriptions/listen']);
+
+// https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions#notification-filter
+// Every field is optional; a field this revision does not define is not a notification type the server knows.
+const listenFilter = z.looseObject({
+  toolsListChanged: z.boolean().optional(),
+  promptsListChanged: z.boolean().optional(),
+  resourcesListChanged: z.boolean().optional(),
+  resourceSubscriptions: z.array(text()).optional(),
+});
 
 // https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching#cacheable-results
 // discover and tools/list MUST carry caching hints. Both answer a credential (tools/list shows what it may use),
@@ -30,6 +42,33 @@ const cacheHints = {
   'server/discover': { ttlMs: 300_000, cacheScope: 'private' },
   'tools/list': { ttlMs: 60_000, cacheScope: 'private' },
 } as const;
+
+/**
+ * What the endpoint answers: a JSON-RPC message, or (`holdOpen`) the first message of an event stream that stays
+ * open until the client closes it or the server drains.
+ */
+export type StatelessAnswer = RpcAnswer & { holdOpen?: true };
+
+/**
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
+ * The stream opens with notifications/subscriptions/acknowledged, carrying the subscription's id (the request's)
+ * in `_meta` and the subset of the filter the server agreed to honour, omitting what it does not support. This
+ * server sends no notification at all: no prompts or resources, and a tool list that is fixed for a credential
+ * (`listChanged` is false), so the subset is empty and the stream carries the acknowledgment alone.
+ */
+function listen(request: StatelessRequest): StatelessAnswer {
+  const filter = listenFilter.safeParse(request.params.notifications);
+  if (!filter.success) {
+    const message = 'Invalid params: notifications must be a filter object (toolsListChanged, resourceSubscriptions…)';
+    return rpcError(400, request.id, rpcCode.invalidParams, message);
+  }
+  const acknowledged = {
+    jsonrpc: '2.0',
+    method: 'notifications/subscriptions/acknowledged',
+    params: { notifications: {}, _meta: { [META_SUBSCRIPTION]: request.id } },
+  };
+  return { status: 200, body: acknowledged, holdOpen: true };
+}
 
 /** A response of the SDK server, as far as this layer reads it. */
 interface Reply {
@@ -91,7 +130,7 @@ export async function answerStatelessRequest(
   toolNames: string[],
   headers: IncomingHttpHeaders,
   body: unknown,
-): Promise<RpcAnswer> {
+): Promise<StatelessAnswer> {
   try {
     const read = readStatelessRequest(headers, body);
     if (!read.ok) return read.answer;
@@ -101,6 +140,7 @@ export async function answerStatelessRequest(
     if (!METHODS.has(request.method)) {
       return rpcError(404, request.id, rpcCode.methodNotFound, `Method not found: ${request.method}`);
     }
+    if (request.method === 'subscriptions/listen') return listen(request);
     // https://modelcontextprotocol.io/specification/2026-07-28/server/tools#error-handling
     // An unknown tool is a protocol error, -32602 (the SDK answers a tool error instead: that is the initialize
     // era's behaviour, and it stays there).

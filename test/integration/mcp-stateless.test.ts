@@ -4,6 +4,7 @@ import { client, type Client } from '../helpers/http.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import { createAccountKey, createAgent, createAgentKey, ALL_AGENT_SCOPES } from '../helpers/keys.js';
 import { connectMcp, toolNames, AGENT_TOOLS } from '../helpers/mcp.js';
+import { startServer } from '../../src/http/server.js';
 
 // The stateless MCP revision (2026-07-28) over raw HTTP, as its pages describe the wire (docs/mcp-2026.md), on the
 // same URLs that keep answering the initialize era's SDK client.
@@ -239,5 +240,62 @@ describe("stateless MCP: bad input is refused with the revision's error, and run
     } finally {
       await conn.close();
     }
+  });
+});
+
+describe('stateless MCP: subscriptions/listen', () => {
+  it('acknowledges an empty subset as the first event, holds the stream open, and ends it when the server drains', async () => {
+    // A second instance of the same service, so that draining it leaves the test's own server running.
+    const instance = await startServer(t.deps, 0, '127.0.0.1', { publicUrl: t.url });
+    const body = { ...request('subscriptions/listen', { notifications: { toolsListChanged: true } }), id: 7 };
+    const res = await fetch(`${instance.url}${agentPath(agentA)}`, {
+      method: 'POST',
+      headers: { ...headersFor(body), authorization: `Bearer ${keyA}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('\n\n')) text += (await reader.read()).value ?? '';
+    const first = JSON.parse(/^data: (.*)$/m.exec(text)![1]!);
+    // Tools never change for a credential: nothing requested is honoured, and the acknowledgment says so.
+    expect(first).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: {}, _meta: { 'io.modelcontextprotocol/subscriptionId': 7 } },
+    });
+
+    // Still open after a later request on the same instance has been answered (the sentinel).
+    let ended = false;
+    const rest = (async () => {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += chunk.value;
+      ended = true;
+    })();
+    const sentinel = await fetch(`${instance.url}${agentPath(agentA)}`, {
+      method: 'POST',
+      headers: {
+        ...headersFor(request('tools/list')),
+        authorization: `Bearer ${keyA}`,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(request('tools/list')),
+    });
+    expect(sentinel.status).toBe(200);
+    expect(ended).toBe(false);
+
+    // Draining ends the stream at once, with nothing after the acknowledgment but keep-alive comments.
+    const closed = instance.close();
+    await rest;
+    expect(text.split('\n\n').filter((e) => e.startsWith('data:'))).toHaveLength(1);
+    instance.server.closeAllConnections();
+    await closed;
+  });
+
+  it('refuses a filter that is not an object with -32602 and opens nothing', async () => {
+    const res = await post(agentPath(agentA), keyA, request('subscriptions/listen', { notifications: 'all' }));
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32602);
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
   });
 });

@@ -10,6 +10,7 @@ import { text } from '../../platform/input.js';
 import { jsonRecord, outText } from '../../platform/output.js';
 import { z } from 'zod';
 import { clientIp } from '../client-ip.js';
+import { openEventStream } from '../event-stream.js';
 import type { AppContext } from '../context.js';
 import { withScopeChallenge } from '../oauth/challenge.js';
 import { principalOf } from '../middleware/authenticate.js';
@@ -80,6 +81,10 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
     if (isStatelessRequest(ctx.req.headers, ctx.request.body)) {
       const names = tools.map((tool) => tool.name);
       const answer = await answerStatelessRequest(server, names, ctx.req.headers, ctx.request.body);
+      if (answer.holdOpen) {
+        openEventStream(ctx).send(answer.body);
+        return;
+      }
       ctx.status = answer.status;
       ctx.body = answer.body;
       return;
