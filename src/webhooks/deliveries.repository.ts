@@ -476,10 +476,19 @@ export function findDelivery(
   return whereDelivery(q, deliveryId).first();
 }
 
-export function listDeliveries(conn: Conn, accountId: string, webhookId: string, page: PageQuery, since: Date) {
+export function listDeliveries(
+  conn: Conn,
+  accountId: string,
+  webhookId: string,
+  page: PageQuery,
+  since: Date,
+  only: { status?: DeliveryRow['status']; event?: string } = {},
+) {
   const q = conn('webhook_deliveries')
     .where({ account_id: accountId, webhook_id: webhookId })
     .where('created_at', '>=', since);
+  if (only.status) q.where('status', only.status);
+  if (only.event) q.where('event', only.event);
   return paginate<DeliveryRow>(q, 'webhook_deliveries', page);
 }
 

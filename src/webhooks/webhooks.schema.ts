@@ -54,6 +54,12 @@ export const updateWebhookInput = z
 /** `?deliveryId=` narrows the attempts list to one delivery. */
 export const attemptsQuery = pageQuery.extend({ deliveryId: text().uuid().optional() });
 
+/** `?status=` and `?event=` narrow the deliveries list (the dashboard's filters). */
+export const deliveriesQuery = pageQuery.extend({
+  status: z.enum(['pending', 'succeeded', 'failed', 'exhausted']).optional(),
+  event: text().max(100).optional(),
+});
+
 export const enableWebhookInput = z.object({ recoverSince: z.iso.datetime({ offset: true }).optional() }).strict();
 
 /** GET /v1/webhooks/:webhookId/stats?window=1h|24h|7d (default 24h). */
@@ -63,6 +69,7 @@ export const statsQuery = z
 
 export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
 export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
+export type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
 
 export const webhookResponse = z
   .object({
@@ -138,6 +145,9 @@ export const webhookStatsResponse = z
     byStatusClass: counts,
     lastSuccessAt: timestamp().nullable(),
     lastFailureAt: timestamp().nullable(),
+    buckets: z
+      .array(z.object({ start: timestamp(), attempts: z.number().int(), succeeded: z.number().int() }))
+      .describe('The 5-minute buckets of the window that saw attempts, oldest first'),
     consecutiveFailures: z.object({
       attempts: z.number().int(),
       deliveries: z.number().int(),

@@ -22,7 +22,7 @@ import {
 import { toAttemptResponse, toDeliveryResponse } from './deliveries.schema.js';
 import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { generateWebhookSecret } from './signature.js';
-import type { attemptsQuery, CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
+import type { attemptsQuery, CreateWebhookInput, DeliveriesQuery, UpdateWebhookInput } from './webhooks.schema.js';
 import {
   activateWebhook,
   findWebhook,
@@ -84,9 +84,13 @@ export async function listWebhookAttempts(deps: Deps, accountId: string, id: str
   );
 }
 
-export async function listWebhookDeliveries(deps: Deps, accountId: string, id: string, page: PageQuery) {
+export async function listWebhookDeliveries(deps: Deps, accountId: string, id: string, query: DeliveriesQuery) {
   await requireWebhook(deps, accountId, id);
-  return mapPage(await listDeliveries(deps.db, accountId, id, page, retainedSince(deps.config)), toDeliveryResponse);
+  const { status, event, ...page } = query;
+  return mapPage(
+    await listDeliveries(deps.db, accountId, id, page, retainedSince(deps.config), { status, event }),
+    toDeliveryResponse,
+  );
 }
 
 export async function getWebhook(deps: Deps, accountId: string, id: string) {

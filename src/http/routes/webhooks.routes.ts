@@ -7,6 +7,7 @@ import { attemptResponse, deliveryResponse } from '../../webhooks/deliveries.sch
 import {
   attemptsQuery,
   createWebhookInput,
+  deliveriesQuery,
   enableWebhookInput,
   redeliveryResponse,
   rotatedSecretResponse,
@@ -221,7 +222,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       operationId: 'listWebhookDeliveries',
       summary: 'List deliveries',
       tag,
-      query: pageQuery,
+      query: deliveriesQuery,
       response: pageOf(deliveryResponse),
     },
     async (ctx) => {
@@ -229,7 +230,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
         deps,
         accountOf(ctx),
         param(ctx, 'webhookId'),
-        parseInput(pageQuery, ctx.query),
+        parseInput(deliveriesQuery, ctx.query),
       );
     },
   );

@@ -1,0 +1,21 @@
+import type { z } from 'zod';
+import type { keyResponse } from '../../keys/keys.schema.js';
+import type { Page } from '../../platform/pagination.js';
+import type { attemptResponse, deliveryResponse } from '../../webhooks/deliveries.schema.js';
+import type {
+  rotatedSecretResponse,
+  webhookResponse,
+  webhookStatsResponse,
+  webhookWithSecretResponse,
+} from '../../webhooks/webhooks.schema.js';
+
+// The API's answers as the pages read them: the types of the very schemas the API's responses are documented by.
+
+export type Webhook = z.infer<typeof webhookResponse>;
+export type WebhookWithSecret = z.infer<typeof webhookWithSecretResponse>;
+export type WebhookStats = z.infer<typeof webhookStatsResponse>;
+export type RotatedSecret = z.infer<typeof rotatedSecretResponse>;
+export type Delivery = z.infer<typeof deliveryResponse>;
+export type Attempt = z.infer<typeof attemptResponse>;
+export type Key = z.infer<typeof keyResponse>;
+export type { Page };
