@@ -162,11 +162,22 @@ export async function enqueueBulk<J extends JobDefinition>(
   queues: Queues,
   config: Config,
   job: J,
-  items: Array<{ data: JobData<J>; opts?: JobsOptions }>,
+  items: Array<{ data: JobData<J>; opts?: JobsOptions; label?: string }>,
 ): Promise<void> {
   const base = job.options(config);
   await queues.addJobs(
     job.queue,
-    items.map(({ data, opts }) => ({ name: job.name, data: job.schema.parse(data), opts: { ...base, ...opts } })),
+    items.map(({ data, opts, label }) => ({
+      name: jobName(job, label),
+      data: job.schema.parse(data),
+      opts: { ...base, ...opts },
+    })),
   );
 }
+
+/**
+ * A job's name in Redis: its catalog name, then an optional label for people reading bull-board (never data the
+ * processor relies on: workers dispatch on the catalog name, `catalogNameOf`).
+ */
+export const jobName = (job: JobDefinition, label?: string): string => (label ? `${job.name} ${label}` : job.name);
+export const catalogNameOf = (name: string): string => name.split(' ', 1)[0]!;
