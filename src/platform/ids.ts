@@ -21,7 +21,8 @@ export type IdPrefix =
   | 'int'
   | 'conv'
   | 'act'
-  | 'ogr';
+  | 'ogr'
+  | 'plk';
 
 /** Uniform random base62 string (rejection sampling, so no modulo bias). */
 export function randomBase62(length: number): string {

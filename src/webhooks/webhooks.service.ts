@@ -62,6 +62,7 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
       secret_sealed: sealer.seal(secret),
       legacy_secret_sealed: input.legacySecret ? sealer.seal(input.legacySecret) : null,
       rate_limit_per_second: input.rateLimitPerSecond ?? null,
+      tenant: input.tenant ?? null,
     });
     await audit(trx, caller, 'webhook.created', inserted.id, { url: inserted.url, events: inserted.events });
     return inserted;
@@ -70,8 +71,8 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
 }
 
 /** The account's subscriptions as the API shows them (never a secret). REST and MCP both list through here. */
-export async function listWebhookSubscriptions(deps: Deps, accountId: string, page: PageQuery) {
-  return mapPage(await listWebhooks(deps.db, accountId, page), toWebhookResponse);
+export async function listWebhookSubscriptions(deps: Deps, accountId: string, page: PageQuery, tenant?: string) {
+  return mapPage(await listWebhooks(deps.db, accountId, page, tenant), toWebhookResponse);
 }
 
 /** Recorded attempts of one subscription, optionally of one delivery. */
@@ -106,6 +107,7 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   if (input.events !== undefined) patch.events = input.events;
   if (input.description !== undefined) patch.description = input.description;
   if (input.rateLimitPerSecond !== undefined) patch.rate_limit_per_second = input.rateLimitPerSecond;
+  if (input.tenant !== undefined) patch.tenant = input.tenant;
   if (input.legacySecret !== undefined)
     patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
   const row = await deps.db.transaction(async (trx) => {

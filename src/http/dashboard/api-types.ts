@@ -1,6 +1,11 @@
 import type { z } from 'zod';
 import type { keyResponse } from '../../keys/keys.schema.js';
 import type { Page } from '../../platform/pagination.js';
+import type {
+  portalLinkResponse,
+  portalLinkWithTokenResponse,
+  portalScopeResponse,
+} from '../../webhooks/portal-links.schema.js';
 import type { attemptResponse, deliveryResponse } from '../../webhooks/deliveries.schema.js';
 import type {
   rotatedSecretResponse,
@@ -18,4 +23,7 @@ export type RotatedSecret = z.infer<typeof rotatedSecretResponse>;
 export type Delivery = z.infer<typeof deliveryResponse>;
 export type Attempt = z.infer<typeof attemptResponse>;
 export type Key = z.infer<typeof keyResponse>;
+export type PortalLink = z.infer<typeof portalLinkResponse>;
+export type PortalLinkWithToken = z.infer<typeof portalLinkWithTokenResponse>;
+export type PortalLinkScope = z.infer<typeof portalScopeResponse>;
 export type { Page };

@@ -28,18 +28,23 @@ export interface Shell {
   /** The header's links and the signed-in person, or null on the sign-in and error pages. */
   nav?: SafeHtml | null;
   status?: number;
+  /**
+   * A portal page: another site may frame it (the account embeds it in its own app). Only the link's holder can
+   * open one, so framing it gives a site nothing the link does not (docs/decisions.md#portal-links).
+   */
+  embeddable?: boolean;
 }
 
 export function renderShell(ctx: Context, shell: Shell, body: SafeHtml): void {
   const nonce = randomBytes(16).toString('base64');
   ctx.set('Content-Type', 'text/html; charset=utf-8');
   ctx.set('Cache-Control', 'no-store');
-  ctx.set('X-Frame-Options', 'DENY');
+  if (!shell.embeddable) ctx.set('X-Frame-Options', 'DENY');
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('Referrer-Policy', 'same-origin');
   ctx.set(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; style-src 'nonce-${nonce}'; img-src data:; form-action 'self'; frame-ancestors ${shell.embeddable ? '*' : "'none'"}; base-uri 'none'`,
   );
   ctx.status = shell.status ?? 200;
   ctx.body = html`<!doctype html>

@@ -1,4 +1,4 @@
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { Deps } from '../../app/deps.js';
 import { resolveSession } from '../../accounts/sessions.service.js';
 import { isAdminSession } from '../../auth/principal.js';
@@ -61,8 +61,32 @@ export function pageSetup(deps: Deps) {
     return fields;
   }
 
-  return { key, signedIn, signedForm };
+  /** A signed-in page: anyone else is sent to sign in; failures become pages. */
+  const page =
+    (handler: (ctx: Context, s: Signed) => Promise<void>): Middleware =>
+    async (ctx) => {
+      const s = await signedIn(ctx);
+      if (!s) return ctx.redirect('/dashboard/sign-in');
+      try {
+        await handler(ctx, s);
+      } catch (err) {
+        renderFailure(ctx, s.viewer, err);
+      }
+    };
+
+  /** A path parameter that could name a record; anything else is not found (the API would say the same). */
+  const id = (ctx: Context, name: string) => {
+    const value = String((ctx as Context & { params: Record<string, string> }).params[name]);
+    if (!ID.test(value)) throw new AppError('not_found', 'Not found');
+    return value;
+  };
+
+  return { key, signedIn, signedForm, page, id };
 }
+
+export type PageSetup = ReturnType<typeof pageSetup>;
+
+const ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function show(ctx: Context, viewer: Viewer | null, title: string, body: SafeHtml, status = 200): void {
   renderShell(ctx, { title, nav: viewer ? nav(viewer) : null, status }, body);

@@ -8,19 +8,10 @@ import { AppError } from '../../platform/errors.js';
 import { clientIp } from '../client-ip.js';
 import { readForm, single } from '../oauth/form-body.js';
 import { errorOf, type ApiError } from './api-client.js';
-import type {
-  Attempt,
-  Delivery,
-  Key,
-  Page,
-  RotatedSecret,
-  Webhook,
-  WebhookStats,
-  WebhookWithSecret,
-} from './api-types.js';
+import type { Attempt, Delivery, Page, RotatedSecret, Webhook, WebhookStats, WebhookWithSecret } from './api-types.js';
 import { attemptsChartDataUri } from './chart.js';
 import { html } from './html.js';
-import { keysPage } from './key-views.js';
+import { registerAccountPages } from './account-routes.js';
 import { FORM_MAX_BYTES, pageSetup, refusal, renderFailure, show, type Signed } from './pages.js';
 import { checkLoginCsrf, checkOrigin, loginCsrf, SESSION_COOKIE, setCookie } from './session.js';
 import { csrfField } from './views.js';
@@ -29,36 +20,17 @@ import { deliveryPage, secretPage, webhookPage, webhooksPage, type CreateForm } 
 // The /dashboard pages. Each handler turns a form into the API request a client would send and the API's answer
 // into a page; see api-client.ts for why nothing here reads the database.
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const NOTICES: Record<string, string> = {
   test: 'A webhook.test event was queued for this subscription.',
   enabled: 'The subscription is enabled.',
   redelivered: 'Queued again with the same envelope id: a new attempt will appear below.',
-  deactivated: 'The key is deactivated.',
 };
 
 export function dashboardRouter(deps: Deps): Middleware {
   const router = new Router({ prefix: '/dashboard' });
-  const { key, signedIn, signedForm } = pageSetup(deps);
+  const setup = pageSetup(deps);
+  const { key, signedForm, page, id } = setup;
   const secure = deps.config.env === 'production';
-
-  /** A signed-in page: anyone else is sent to sign in; failures become pages. */
-  const page =
-    (handler: (ctx: Context, s: Signed) => Promise<void>): Middleware =>
-    async (ctx) => {
-      const s = await signedIn(ctx);
-      if (!s) return ctx.redirect('/dashboard/sign-in');
-      try {
-        await handler(ctx, s);
-      } catch (err) {
-        renderFailure(ctx, s.viewer, err);
-      }
-    };
-  const id = (ctx: Context, name: string) => {
-    const value = String((ctx as Context & { params: Record<string, string> }).params[name]);
-    if (!ID.test(value)) throw new AppError('not_found', 'Not found');
-    return value;
-  };
 
   function signInPage(ctx: Context, error?: string, status = 200) {
     const csrf = loginCsrf(ctx, key, secure);
@@ -135,7 +107,8 @@ export function dashboardRouter(deps: Deps): Middleware {
       const url = fields.get('url')?.[0] ?? '';
       const events = fields.get('events') ?? [];
       const rate = (fields.get('rateLimitPerSecond')?.[0] ?? '').trim();
-      const body: Record<string, unknown> = { url, events };
+      const tenant = (fields.get('tenant')?.[0] ?? '').trim();
+      const body: Record<string, unknown> = { url, events, ...(tenant ? { tenant } : {}) };
       // The API's own rule judges the number; a text that is not one is sent as is and refused by it.
       if (rate) body.rateLimitPerSecond = /^-?\d+$/.test(rate) ? Number(rate) : rate;
       const res = await s.api<WebhookWithSecret>('POST', '/v1/webhooks', body);
@@ -144,11 +117,11 @@ export function dashboardRouter(deps: Deps): Middleware {
           ctx,
           s.viewer,
           'Subscription created',
-          secretPage(s.viewer, res.body.id, res.body.secret ?? '', 'The subscription is active.'),
+          secretPage(`/dashboard/webhooks/${res.body.id}`, res.body.secret ?? '', 'The subscription is active.'),
           201,
         );
       if (res.status >= 500 || res.status === 401) throw refusal(res, 'The subscription');
-      await listPage(ctx, s, { url, events, rateLimitPerSecond: rate, error: errorOf(res) }, res.status);
+      await listPage(ctx, s, { url, events, rateLimitPerSecond: rate, tenant, error: errorOf(res) }, res.status);
     }),
   );
 
@@ -193,7 +166,7 @@ export function dashboardRouter(deps: Deps): Middleware {
       const res = await s.api<RotatedSecret>('POST', `/v1/webhooks/${webhookId}/rotate-secret`);
       if (res.status !== 200) throw refusal(res, 'This subscription');
       const what = 'The secret is rotated; deliveries are signed with both secrets until the old one expires.';
-      show(ctx, s.viewer, 'New signing secret', secretPage(s.viewer, webhookId, res.body.secret, what));
+      show(ctx, s.viewer, 'New signing secret', secretPage(`/dashboard/webhooks/${webhookId}`, res.body.secret, what));
     }),
   );
   router.post(
@@ -229,7 +202,12 @@ export function dashboardRouter(deps: Deps): Middleware {
       if (res.status !== 200) throw refusal(res, 'This delivery');
       const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
       const attempts = [...res.body.data].sort((a, b) => a.attemptNumber - b.attemptNumber);
-      show(ctx, s.viewer, 'Delivery', deliveryPage(s.viewer, webhookId, deliveryId, attempts, note));
+      show(
+        ctx,
+        s.viewer,
+        'Delivery',
+        deliveryPage(s.viewer, `/dashboard/webhooks/${webhookId}`, deliveryId, attempts, note),
+      );
     }),
   );
   router.post(
@@ -243,24 +221,7 @@ export function dashboardRouter(deps: Deps): Middleware {
     }),
   );
 
-  router.get(
-    '/keys',
-    page(async (ctx, s) => {
-      const res = await s.api<Page<Key>>('GET', '/v1/api_keys?limit=100');
-      if (res.status !== 200) throw refusal(res, 'The keys');
-      const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
-      show(ctx, s.viewer, 'Account API keys', keysPage(s.viewer, res.body.data, note));
-    }),
-  );
-  router.post(
-    '/keys/:keyId/deactivate',
-    page(async (ctx, s) => {
-      await signedForm(ctx, s);
-      const res = await s.api('POST', `/v1/api_keys/${id(ctx, 'keyId')}/deactivate`);
-      if (res.status >= 300) throw refusal(res, 'This key');
-      ctx.redirect('/dashboard/keys?notice=deactivated');
-    }),
-  );
+  registerAccountPages(router, setup);
 
   return router.routes() as unknown as Middleware;
 }

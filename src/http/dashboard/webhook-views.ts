@@ -11,6 +11,7 @@ export interface CreateForm {
   url?: string;
   events?: string[];
   rateLimitPerSecond?: string;
+  tenant?: string;
   error?: ApiError | null;
 }
 
@@ -48,7 +49,7 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
       </tbody>
     </table>
     <h2>New subscription</h2>
-    ${formError(form.error, ['url', 'events', 'rateLimitPerSecond'])}
+    ${formError(form.error, ['url', 'events', 'rateLimitPerSecond', 'tenant'])}
     <form method="post" action="/dashboard/webhooks">
       ${csrfField(v.csrf)} <label for="url">URL</label
       ><input id="url" name="url" type="text" value="${form.url ?? ''}" placeholder="https://example.com/hooks" />
@@ -66,14 +67,18 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
       <label for="rate">Throttle, deliveries per second (empty: none)</label>
       <input id="rate" name="rateLimitPerSecond" type="text" value="${form.rateLimitPerSecond ?? ''}" />
       ${fieldError(form.error, 'rateLimitPerSecond')}
+      <label for="tenant">Tenant (optional: the customer a portal link may hand this subscription to)</label>
+      <input id="tenant" name="tenant" type="text" value="${form.tenant ?? ''}" />
+      ${fieldError(form.error, 'tenant')}
       <p><button type="submit">Create subscription</button></p>
     </form>`;
 }
 
-export function secretPage(v: Viewer, webhookId: string, secret: string, what: string): SafeHtml {
+/** A new signing secret, shown once; `back` is the subscription's page. */
+export function secretPage(back: string, secret: string, what: string): SafeHtml {
   return html`<p>${what} Copy the signing secret now: it is shown this once and cannot be read again.</p>
     <p class="secret" data-secret>${secret}</p>
-    <p><a href="/dashboard/webhooks/${webhookId}">Back to the subscription</a></p>`;
+    <p><a href="${back}">Back to the subscription</a></p>`;
 }
 
 export interface DetailData {
@@ -198,14 +203,14 @@ export function webhookPage(v: Viewer, d: DetailData): SafeHtml {
     </table>`;
 }
 
+/** One delivery's attempts; `base` is the page of its subscription (in the dashboard or a portal). */
 export function deliveryPage(
   v: Viewer,
-  webhookId: string,
+  base: string,
   deliveryId: string,
   attempts: Attempt[],
   note?: string | null,
 ): SafeHtml {
-  const base = `/dashboard/webhooks/${webhookId}`;
   const items = attempts.map(
     (a) =>
       html`<section data-attempt="${a.attemptNumber}">

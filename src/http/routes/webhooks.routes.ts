@@ -47,6 +47,7 @@ const WEBHOOK_EXAMPLE = {
   hasLegacySecret: false,
   consecutiveFailures: 0,
   rateLimitPerSecond: null,
+  tenant: null,
   disabledAt: null,
   disabledReason: null,
   previousSecretExpiresAt: null,
