@@ -11,7 +11,7 @@ import { getBrowser } from '../test/helpers/browser.js';
 // one delivery in three, a little traffic through the API, then each page in headless chromium, saved as PNG into
 // docs/dashboard/. Everything it created is dropped at the end.
 
-type Answer = { id: string; session: { token: string } };
+type Answer = { id: string; url: string; session: { token: string } };
 
 const OUT = join(import.meta.dirname, '..', 'docs', 'dashboard');
 const databaseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -53,6 +53,21 @@ async function main() {
       url: hookUrl,
       events: ['message.received', 'message.sent'],
       rateLimitPerSecond: 20,
+      tenant: 'globex',
+    });
+    await call('POST', '/v1/webhooks', token, {
+      url: `${hookUrl}/billing`,
+      events: ['message.sent'],
+      tenant: 'globex',
+    });
+    await call('POST', '/v1/webhooks', token, {
+      url: `${hookUrl}/initech`,
+      events: ['inbox.created'],
+      tenant: 'initech',
+    });
+    const link = await call('POST', '/v1/portal-links', token, {
+      tenant: 'globex',
+      events: ['message.received', 'message.sent'],
     });
     for (let i = 0; i < 9; i++) await call('POST', `/v1/webhooks/${hook.id}/test`, token);
     for (let i = 0; i < 200 && hits < 9; i++) await new Promise((r) => setTimeout(r, 50));
@@ -82,6 +97,13 @@ async function main() {
     await shot('delivery');
     await page.goto(`${server.url}/dashboard/keys`);
     await shot('keys');
+    await page.goto(`${server.url}/dashboard/portal-links`);
+    await shot('portal-links');
+    await page.goto(link.url);
+    await shot('portal');
+    await page.goto(`${link.url}/webhooks/${hook.id}`);
+    await shot('portal-endpoint');
+    await page.goto(`${server.url}/dashboard/webhooks`);
     await page.click('button:text("Sign out")');
     await page.fill('#email', 'bo@example.com');
     await page.fill('#password', password);

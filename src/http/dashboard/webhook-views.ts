@@ -26,6 +26,7 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
         <td>${w.events.join(', ')}</td>
         <td>${badge(w.status)}</td>
         <td>${w.rateLimitPerSecond ?? 'unthrottled'}</td>
+        <td>${w.tenant ?? '—'}</td>
       </tr>`,
   );
   const chosen = new Set(form.events ?? []);
@@ -36,6 +37,7 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
           <th>Events</th>
           <th>Status</th>
           <th>Throttle (/s)</th>
+          <th>Tenant</th>
         </tr>
       </thead>
       <tbody>
@@ -43,7 +45,7 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
           rows.length
             ? rows
             : html`<tr>
-                <td colspan="4" class="muted">No subscriptions yet.</td>
+                <td colspan="5" class="muted">No subscriptions yet.</td>
               </tr>`
         }
       </tbody>
@@ -145,6 +147,10 @@ export function webhookPage(v: Viewer, d: DetailData): SafeHtml {
         <tr>
           <th>Throttle</th>
           <td>${w.rateLimitPerSecond ? `${w.rateLimitPerSecond} per second` : 'unthrottled'}</td>
+        </tr>
+        <tr>
+          <th>Tenant</th>
+          <td>${w.tenant ?? '—'}</td>
         </tr>
         <tr>
           <th>Id</th>
