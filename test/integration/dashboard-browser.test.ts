@@ -27,7 +27,7 @@ beforeAll(async () => {
   await t.startWorkers();
   api = client(t.url);
   receiver = await startReceiver();
-  owner = await setupAccount(t, { accountKey: { name: 'ci key' } });
+  owner = await setupAccount(t, { accountKey: { name: 'ci key' }, agent: { name: 'Support bot' } });
   if (browser) pc = await openPageContext(browser, t.url);
 }, 900_000);
 
@@ -147,8 +147,42 @@ describe('the dashboard in a real browser', () => {
       headers: { origin: 'https://evil.example' },
     });
     expect(crossSite.status()).toBe(403);
-    const keys = (await api.get('/v1/api_keys', { token: owner.token })).body.data;
-    expect(keys[0].status).toBe('active');
+    const ciKey = await api.get(`/v1/api_keys/${owner.accountKey!.id}`, { token: owner.token });
+    expect(ciKey.body.status).toBe('active');
+    expect(pc.problems).toEqual([]);
+  });
+
+  it("mints, rotates and deactivates an agent's keys, each secret shown once", async (ctx) => {
+    if (!browser) return ctx.skip();
+    const { page } = pc;
+    await page.goto(`${t.url}/dashboard/agents`);
+    const agent = page.locator(`[data-agent="${owner.agentId}"]`);
+    expect(await agent.locator('h2').textContent()).toContain('Support bot');
+    await agent.locator('input[name=name]').fill('');
+    await agent.locator('button:text("Create key")').click();
+    expect(await page.locator('.field-error[data-field=name]').count()).toBe(1);
+    await page.locator(`[data-agent="${owner.agentId}"] input[name=name]`).fill('voice bridge');
+    await page.locator(`[data-agent="${owner.agentId}"] input[value="agent:config:write"]`).check();
+    await page.locator(`[data-agent="${owner.agentId}"] button:text("Create key")`).click();
+    const first = (await page.locator('[data-secret]').textContent())!;
+    expect(first).toMatch(/^ca_agt_/);
+    const keys = (await api.get('/v1/api_keys', { token: owner.token })).body.data as Array<Record<string, any>>;
+    const minted = keys.find((k) => k.name === 'voice bridge')!;
+    expect(minted).toMatchObject({ keyType: 'agent', agentId: owner.agentId });
+    expect(minted.scopes).toContain('agent:config:write');
+
+    await page.goto(`${t.url}/dashboard/agents`);
+    await page.locator('tr', { hasText: 'voice bridge' }).locator('button:text("Rotate")').click();
+    const second = (await page.locator('[data-secret]').textContent())!;
+    expect(second).toMatch(/^ca_agt_/);
+    expect(second).not.toBe(first);
+    await page.goto(`${t.url}/dashboard/agents`);
+    expect(await page.content()).not.toContain(second);
+    await page.locator('tr', { hasText: 'voice bridge' }).locator('button:text("Deactivate")').click();
+    await page.goto(`${t.url}/dashboard/agents`);
+    expect(await page.locator('tr', { hasText: 'voice bridge' }).locator('.status-deactivated').count()).toBe(1);
+    await page.goto(`${t.url}/dashboard/grants`);
+    expect(await page.locator('main').textContent()).toContain('No OAuth grants.');
     expect(pc.problems).toEqual([]);
   });
 
@@ -164,7 +198,12 @@ describe('the dashboard in a real browser', () => {
     expect(page.url()).toBe(`${t.url}/dashboard/sign-in`);
     await signIn(`member-${owner.accountId}@example.com`, 'member password');
     await page.goto(`${t.url}/dashboard/keys`);
-    expect(await page.locator('button:text("Deactivate")').isDisabled()).toBe(true);
+    expect(await page.locator('button:text("Deactivate")').first().isDisabled()).toBe(true);
+    await page.goto(`${t.url}/dashboard/agents`);
+    expect(await page.locator('button:text("Create key")').isDisabled()).toBe(true);
+    await page.goto(`${t.url}/dashboard/grants`);
+    expect(await page.locator('main').textContent()).toContain('listed and revoked by an owner or admin');
+    await page.goto(`${t.url}/dashboard/keys`);
 
     // The member's own valid form token does not make the API allow an admin action.
     const forged = await page.request.post(`${t.url}/dashboard/keys/${owner.accountKey!.id}/deactivate`, {
@@ -172,8 +211,8 @@ describe('the dashboard in a real browser', () => {
     });
     expect(forged.status()).toBe(403);
     expect(await forged.text()).toMatch(/owner or admin/);
-    const keys = (await api.get('/v1/api_keys', { token: owner.token })).body.data;
-    expect(keys[0].status).toBe('active');
+    const ciKey = await api.get(`/v1/api_keys/${owner.accountKey!.id}`, { token: owner.token });
+    expect(ciKey.body.status).toBe('active');
     expect(pc.problems).toEqual([]);
   });
 });

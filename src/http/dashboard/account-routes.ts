@@ -57,7 +57,7 @@ export function registerAccountPages(router: Router, { page, signedForm, id }: P
       const res = await s.api<Page<Key>>('GET', '/v1/api_keys?limit=100');
       if (res.status !== 200) throw refusal(res, 'The keys');
       const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
-      show(ctx, s.viewer, 'Account API keys', keysPage(s.viewer, res.body.data, note));
+      show(ctx, s.viewer, 'API keys', keysPage(s.viewer, res.body.data, note));
     }),
   );
   router.post(

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
-import type { keyResponse } from '../../keys/keys.schema.js';
+import type { agentResponse } from '../../agents/agents.schema.js';
+import type { keyResponse, keyWithSecretResponse } from '../../keys/keys.schema.js';
+import type { grantResponse } from '../../oauth/grants.schema.js';
 import type { Page } from '../../platform/pagination.js';
 import type {
   portalLinkResponse,
@@ -23,6 +25,9 @@ export type RotatedSecret = z.infer<typeof rotatedSecretResponse>;
 export type Delivery = z.infer<typeof deliveryResponse>;
 export type Attempt = z.infer<typeof attemptResponse>;
 export type Key = z.infer<typeof keyResponse>;
+export type KeyWithSecret = z.infer<typeof keyWithSecretResponse>;
+export type Agent = z.infer<typeof agentResponse>;
+export type Grant = z.infer<typeof grantResponse>;
 export type PortalLink = z.infer<typeof portalLinkResponse>;
 export type PortalLinkWithToken = z.infer<typeof portalLinkWithTokenResponse>;
 export type PortalLinkScope = z.infer<typeof portalScopeResponse>;

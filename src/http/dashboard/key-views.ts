@@ -18,7 +18,12 @@ export function keysPage(v: Viewer, keys: Key[], note?: string | null): SafeHtml
         <td>${badge(k.status)}</td>
         <td>${when(k.lastUsedAt)}</td>
         <td>
-          ${k.status === 'active' ? actionButton(`/dashboard/keys/${k.id}/deactivate`, 'Deactivate', v.csrf, v.canAdmin) : ''}
+          ${
+            k.status === 'active'
+              ? html`${actionButton(`/dashboard/keys/${k.id}/rotate`, 'Rotate', v.csrf, v.canAdmin)}
+                ${actionButton(`/dashboard/keys/${k.id}/deactivate`, 'Deactivate', v.csrf, v.canAdmin)}`
+              : ''
+          }
         </td>
       </tr>`,
   );

@@ -12,6 +12,7 @@ import type { Attempt, Delivery, Page, RotatedSecret, Webhook, WebhookStats, Web
 import { attemptsChartDataUri } from './chart.js';
 import { html } from './html.js';
 import { registerAccountPages } from './account-routes.js';
+import { registerAgentPages } from './agent-routes.js';
 import { FORM_MAX_BYTES, pageSetup, refusal, renderFailure, show, type Signed } from './pages.js';
 import { checkLoginCsrf, checkOrigin, loginCsrf, SESSION_COOKIE, setCookie } from './session.js';
 import { csrfField } from './views.js';
@@ -222,6 +223,7 @@ export function dashboardRouter(deps: Deps): Middleware {
   );
 
   registerAccountPages(router, setup);
+  registerAgentPages(router, setup);
 
   return router.routes() as unknown as Middleware;
 }

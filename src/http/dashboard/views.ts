@@ -14,7 +14,8 @@ export const csrfField = (csrf: string) => html`<input type="hidden" name="csrf"
 export const nav = (v: Viewer) =>
   html`<header>
     <strong>Switchboard</strong> <a href="/dashboard/webhooks">Subscriptions</a
-    ><a href="/dashboard/portal-links">Portal links</a><a href="/dashboard/keys">API keys</a>
+    ><a href="/dashboard/portal-links">Portal links</a><a href="/dashboard/agents">Agents</a
+    ><a href="/dashboard/keys">API keys</a><a href="/dashboard/grants">OAuth grants</a>
     <span class="who">Signed in as ${v.role}</span>
     <form method="post" action="/dashboard/sign-out">${csrfField(v.csrf)}<button type="submit">Sign out</button></form>
   </header>`;
