@@ -49,6 +49,8 @@ async function main() {
     const token = signup.session.token as string;
     await call('POST', '/v1/api_keys', token, { name: 'CI deploys', scopes: ['read:webhooks', 'write:webhooks'] });
     await call('POST', '/v1/team/members', token, { email: 'bo@example.com', password, role: 'member' });
+    const agent = await call('POST', '/v1/agents', token, { name: 'Support bot' });
+    await call('POST', `/v1/agents/${agent.id}/api-keys`, token, { name: 'voice bridge' });
     const hook = await call('POST', '/v1/webhooks', token, {
       url: hookUrl,
       events: ['message.received', 'message.sent'],
@@ -97,6 +99,8 @@ async function main() {
     await shot('delivery');
     await page.goto(`${server.url}/dashboard/keys`);
     await shot('keys');
+    await page.goto(`${server.url}/dashboard/agents`);
+    await shot('agents');
     await page.goto(`${server.url}/dashboard/portal-links`);
     await shot('portal-links');
     await page.goto(link.url);

@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { getBrowser } from '../helpers/browser.js';
 import { csrfOnPage, openPageContext, type PageContext } from '../helpers/dashboard-browser.js';
 import { client, type Client } from '../helpers/http.js';
+import { authorizeByHand, registerClient } from '../helpers/oauth.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -152,7 +153,7 @@ describe('the dashboard in a real browser', () => {
     expect(pc.problems).toEqual([]);
   });
 
-  it("mints, rotates and deactivates an agent's keys, each secret shown once", async (ctx) => {
+  it("mints, rotates and deactivates an agent's keys (each secret shown once) and revokes an OAuth grant", async (ctx) => {
     if (!browser) return ctx.skip();
     const { page } = pc;
     await page.goto(`${t.url}/dashboard/agents`);
@@ -181,7 +182,22 @@ describe('the dashboard in a real browser', () => {
     await page.locator('tr', { hasText: 'voice bridge' }).locator('button:text("Deactivate")').click();
     await page.goto(`${t.url}/dashboard/agents`);
     expect(await page.locator('tr', { hasText: 'voice bridge' }).locator('.status-deactivated').count()).toBe(1);
+    // An OAuth client the owner consented to, revoked from the grants page.
+    const registered = await registerClient(t.url, { client_name: 'Claude Desktop' });
+    const flow = await authorizeByHand(t.url, {
+      clientId: registered.body.client_id,
+      resource: `${t.url}/v1/agents/${owner.agentId}/mcp`,
+      scope: 'agent:config:read',
+      email: owner.email,
+      password: owner.password,
+      choose: ['agent:config:read'],
+    });
+    expect(flow.code).toBeTruthy();
     await page.goto(`${t.url}/dashboard/grants`);
+    const grant = page.locator('tr', { hasText: 'Claude Desktop' });
+    expect(await grant.textContent()).toContain('agent:config:read');
+    await grant.locator('button:text("Revoke")').click();
+    expect(await page.locator('[role=status]').textContent()).toMatch(/revoked/);
     expect(await page.locator('main').textContent()).toContain('No OAuth grants.');
     expect(pc.problems).toEqual([]);
   });
