@@ -41,9 +41,18 @@ export function apiFor(ctx: Context, bearer: string): Api {
       body: body !== undefined ? JSON.stringify(body) : undefined,
       redirect: 'manual',
     });
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+    return { status: res.status, body: (await jsonOrNull(res)) as T };
   };
+}
+
+/** Every API answer is JSON; one that is not (a proxy's page) is read as no body, and its status still speaks. */
+async function jsonOrNull(res: Response): Promise<unknown> {
+  const text = await res.text();
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The API's error body as the pages show it: its message, and each field's message next to that field. */

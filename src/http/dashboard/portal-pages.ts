@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../platform/errors.js';
-import { readForm } from '../oauth/form-body.js';
+import { FormError, readForm } from '../oauth/form-body.js';
 import { apiFor, errorOf, type Api, type ApiAnswer } from './api-client.js';
 import type {
   Attempt,
@@ -64,14 +64,11 @@ export function portalRouter(deps: Deps): Middleware {
         }
         await handler(ctx, p);
       } catch (err) {
-        if (err instanceof PageError || err instanceof AppError || (err as { status?: number }).status)
-          return show(
-            ctx,
-            (err as PageError).title ?? 'Refused',
-            html`<p class="error" role="alert">${(err as Error).message}</p>`,
-            (err as { status: number }).status,
-          );
-        throw err;
+        const shown =
+          err instanceof PageError || err instanceof FormError || (err instanceof AppError && err.status < 500);
+        if (!shown) throw err;
+        const title = err instanceof PageError ? err.title : 'Refused';
+        show(ctx, title, html`<p class="error" role="alert">${err.message}</p>`, err.status);
       }
     };
   const formOf = (ctx: Context) => (ctx as Context & { form: Map<string, string[]> }).form;
