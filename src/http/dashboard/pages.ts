@@ -98,6 +98,8 @@ export function refusal(answer: ApiAnswer, what: string): PageError {
   if (answer.status === 404)
     return new PageError(404, 'Not found', `${what} was not found: it may have been deleted. ${err.message}.`);
   if (answer.status === 403) return new PageError(403, 'Not allowed', err.message);
+  // The session ended between the page's own check and the API call (logged out elsewhere, expired).
+  if (answer.status === 401) return new PageError(401, 'Signed out', `${err.message}. Sign in again.`);
   return new PageError(answer.status >= 400 ? answer.status : 500, 'Something went wrong', err.message);
 }
 
