@@ -24,6 +24,7 @@ import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { generateWebhookSecret } from './signature.js';
 import type { attemptsQuery, CreateWebhookInput, DeliveriesQuery, UpdateWebhookInput } from './webhooks.schema.js';
 import {
+  disableWebhookOnce,
   activateWebhook,
   findWebhook,
   insertWebhook,
@@ -139,6 +140,25 @@ export async function rotateWebhookSecret(deps: Deps, caller: Caller, id: string
     await audit(trx, caller, 'webhook.secret_rotated', id);
   });
   return { id, secret, previousSecretExpiresAt: iso(previousSecretExpiresAt) };
+}
+
+/** The reason a subscription disabled by hand shows (GET /v1/webhooks/:id `disabledReason`). */
+export const DISABLED_BY_HAND = 'Disabled by the account';
+
+/**
+ * Disabled by hand (the dashboard's Disable): no delivery is attempted until it is enabled again; deliveries still
+ * pending stop at their next attempt, as after an automatic disable, and `recoverSince` can send them later. No
+ * notification and no webhook.disabled event: the account did it itself. Disabling a disabled one changes nothing.
+ */
+export async function disableWebhook(deps: Deps, caller: Caller, id: string) {
+  const accountId = caller.principal.accountId;
+  const row = await deps.db.transaction(async (trx) => {
+    const disabled = await disableWebhookOnce(trx, accountId, id, DISABLED_BY_HAND);
+    if (disabled) await audit(trx, caller, 'webhook.disabled', id, {});
+    return disabled ?? (await findWebhook(trx, accountId, id));
+  });
+  if (!row) throw notFound('Webhook');
+  return toWebhookResponse(row);
 }
 
 /**

@@ -121,9 +121,15 @@ describe('the dashboard in a real browser', () => {
     const hooks = (await api.get('/v1/webhooks', { token: owner.token })).body.data;
     const webhookId = hooks[0].id as string;
 
-    // Disabled (as 20 exhausted deliveries would leave it): the page offers Enable with "Recover since…".
-    await t.deps.db('webhooks').where({ id: webhookId }).update({ status: 'disabled', disabled_at: new Date() });
+    // Disabled by hand, the page offers Enable with "Recover since…".
     await page.goto(`${t.url}/dashboard/webhooks/${webhookId}`);
+    await page.click('button:text("Disable")');
+    expect(await page.locator('[role=status]').textContent()).toMatch(/disabled/);
+    expect(await page.locator('main').textContent()).toContain('Disabled by the account');
+    const again = await api.post(`/v1/webhooks/${webhookId}/disable`, { token: owner.token });
+    expect(again.body).toMatchObject({ status: 'disabled', disabledReason: 'Disabled by the account' });
+    const stranger = await setupAccount(t);
+    expect((await api.post(`/v1/webhooks/${webhookId}/disable`, { token: stranger.token })).status).toBe(404);
     await page.fill('#recoverSince', 'yesterday');
     await page.click('button:text("Enable")');
     expect(await page.locator('.field-error[data-field=recoverSince]').count()).toBe(1);

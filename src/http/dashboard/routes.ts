@@ -24,6 +24,7 @@ import { deliveryPage, secretPage, webhookPage, webhooksPage, type CreateForm } 
 const NOTICES: Record<string, string> = {
   test: 'A webhook.test event was queued for this subscription.',
   enabled: 'The subscription is enabled.',
+  disabled: 'The subscription is disabled: nothing is delivered until it is enabled again.',
   redelivered: 'Queued again with the same envelope id: a new attempt will appear below.',
 };
 
@@ -178,6 +179,16 @@ export function dashboardRouter(deps: Deps): Middleware {
       const res = await s.api('POST', `/v1/webhooks/${webhookId}/test`);
       if (res.status !== 202) throw refusal(res, 'This subscription');
       ctx.redirect(`/dashboard/webhooks/${webhookId}?notice=test`);
+    }),
+  );
+  router.post(
+    '/webhooks/:webhookId/disable',
+    page(async (ctx, s) => {
+      await signedForm(ctx, s);
+      const webhookId = id(ctx, 'webhookId');
+      const res = await s.api('POST', `/v1/webhooks/${webhookId}/disable`);
+      if (res.status !== 200) throw refusal(res, 'This subscription');
+      ctx.redirect(`/dashboard/webhooks/${webhookId}?notice=disabled`);
     }),
   );
   router.post(

@@ -160,6 +160,7 @@ export function webhookPage(v: Viewer, d: DetailData): SafeHtml {
     </table>
     <div>
       ${actionButton(`${base}/test`, 'Send a test event', v.csrf)}${actionButton(`${base}/rotate-secret`, 'Rotate secret', v.csrf)}
+      ${w.status === 'active' ? actionButton(`${base}/disable`, 'Disable', v.csrf) : ''}
     </div>
     ${enable}
     <h2>Health, last 24 hours</h2>

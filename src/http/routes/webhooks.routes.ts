@@ -24,6 +24,7 @@ import {
   changeWebhook,
   createWebhook,
   deleteWebhook,
+  disableWebhook,
   enableWebhook,
   getWebhook,
   listWebhookAttempts,
@@ -173,6 +174,22 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     async (ctx) => {
       const input = parseInput(enableWebhookInput, ctx.request.body ?? {});
       ctx.body = await enableWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'), input.recoverSince);
+    },
+  );
+
+  api.post(
+    '/v1/webhooks/:webhookId/disable',
+    write,
+    {
+      operationId: 'disableWebhook',
+      summary: 'Disable a subscription by hand',
+      tag,
+      response: webhookResponse,
+      description:
+        'No delivery is attempted until POST /v1/webhooks/:id/enable; pending deliveries stop at their next attempt (enable with `recoverSince` sends them again). Disabling a disabled subscription changes nothing.',
+    },
+    async (ctx) => {
+      ctx.body = await disableWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'));
     },
   );
 
