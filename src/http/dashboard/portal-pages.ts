@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../platform/errors.js';
-import { FormError, readForm } from '../oauth/form-body.js';
+import { FormError, readForm, type FormFields } from '../oauth/form-body.js';
 import { apiFor, errorOf, type Api, type ApiAnswer } from './api-client.js';
 import type {
   Attempt,
@@ -37,6 +37,8 @@ interface Portal {
   base: string;
   viewer: Viewer;
   token: string;
+  /** A POST's form, its Origin and CSRF token checked; empty on a GET. */
+  form: FormFields;
 }
 
 export function portalRouter(deps: Deps): Middleware {
@@ -51,18 +53,14 @@ export function portalRouter(deps: Deps): Middleware {
       try {
         const token = String(ctx.params.token);
         if (!TOKEN.test(token)) throw new PageError(401, 'Link not valid', 'This portal link is not valid.');
-        const p = {
-          token,
-          api: apiFor(ctx, token),
-          base: `/portal/${token}`,
-          viewer: { role: 'portal', canAdmin: false, csrf: csrfForSession(key, `portal:${token}`) },
-        };
+        let form: FormFields = new Map();
         if (ctx.method === 'POST') {
           checkOrigin(ctx, ctx.state.publicUrl);
-          (ctx as Context & { form?: Map<string, string[]> }).form = await readForm(ctx, FORM_MAX_BYTES);
-          checkSessionCsrf(key, `portal:${token}`, formOf(ctx).get('csrf')?.[0] ?? '');
+          form = await readForm(ctx, FORM_MAX_BYTES);
+          checkSessionCsrf(key, `portal:${token}`, form.get('csrf')?.[0] ?? '');
         }
-        await handler(ctx, p);
+        const viewer = { role: 'portal', canAdmin: false, csrf: csrfForSession(key, `portal:${token}`) };
+        await handler(ctx, { token, api: apiFor(ctx, token), base: `/portal/${token}`, viewer, form });
       } catch (err) {
         const shown =
           err instanceof PageError || err instanceof FormError || (err instanceof AppError && err.status < 500);
@@ -71,7 +69,6 @@ export function portalRouter(deps: Deps): Middleware {
         show(ctx, title, html`<p class="error" role="alert">${err.message}</p>`, err.status);
       }
     };
-  const formOf = (ctx: Context) => (ctx as Context & { form: Map<string, string[]> }).form;
   const id = (ctx: Context, name: string) => {
     const value = String(ctx.params[name]);
     if (!ID.test(value)) throw new PageError(404, 'Not found', 'This endpoint was not found.');
@@ -102,8 +99,8 @@ export function portalRouter(deps: Deps): Middleware {
   router.post(
     '/webhooks',
     page(async (ctx, p) => {
-      const url = formOf(ctx).get('url')?.[0] ?? '';
-      const events = formOf(ctx).get('events') ?? [];
+      const url = p.form.get('url')?.[0] ?? '';
+      const events = p.form.get('events') ?? [];
       const res = await p.api<WebhookWithSecret>('POST', '/v1/portal/webhooks', { url, events });
       if (res.status === 400) return listPage(ctx, p, { url, events, error: errorOf(res) }, 400);
       const made = expect(res, 201, 'The endpoint');
@@ -131,7 +128,7 @@ export function portalRouter(deps: Deps): Middleware {
     '/webhooks/:webhookId',
     page(async (ctx, p) => {
       const webhookId = id(ctx, 'webhookId');
-      const url = formOf(ctx).get('url')?.[0] ?? '';
+      const url = p.form.get('url')?.[0] ?? '';
       const res = await p.api<Webhook>('PATCH', `/v1/portal/webhooks/${webhookId}`, { url });
       if (res.status === 400) return webhookPage(ctx, p, webhookId, { url, error: errorOf(res) }, 400);
       expect(res, 200, 'This endpoint');
