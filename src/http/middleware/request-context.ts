@@ -6,7 +6,8 @@ import type { HttpMetrics } from '../metrics.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A portal page's path carries its link's token (/portal/ca_portal_…): the log keeps the prefix only. */
-const PORTAL_TOKEN = /ca_portal_[0-9A-Za-z]+/g;
+const PORTAL_TOKEN = /ca_portal_[^/]*/g;
+export const loggedPath = (path: string): string => path.replace(PORTAL_TOKEN, 'ca_portal_…');
 
 /** Request id (echoed when the client's is sane), a child logger, one access log line and the duration metric. */
 export function requestContext(logger: Logger, metrics: HttpMetrics): Middleware<AppState> {
@@ -29,7 +30,7 @@ export function requestContext(logger: Logger, metrics: HttpMetrics): Middleware
       ctx.state.log.info(
         {
           method: ctx.method,
-          path: ctx.path.replace(PORTAL_TOKEN, 'ca_portal_…'),
+          path: loggedPath(ctx.path),
           route,
           status: ctx.status,
           durationMs,
