@@ -1,7 +1,9 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Deps } from '../../app/deps.js';
+import { loginInput } from '../../accounts/accounts.schema.js';
 import { login } from '../../accounts/sessions.service.js';
+import { parseInput } from '../../platform/validation.js';
 import { limitSignIn } from '../../auth/sign-in-limits.js';
 import { now } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
@@ -66,8 +68,11 @@ export function dashboardRouter(deps: Deps): Middleware {
       checkOrigin(ctx, ctx.state.publicUrl);
       const fields = await readForm(ctx, FORM_MAX_BYTES);
       checkLoginCsrf(ctx, key, fields.get('csrf')?.[0] ?? '');
-      const email = single(fields, 'email', 254);
-      const password = single(fields, 'password', 1024);
+      // The API's own rules for a sign-in (POST /v1/auth/login's schema).
+      const { email, password } = parseInput(loginInput, {
+        email: single(fields, 'email', 254),
+        password: single(fields, 'password', 1024),
+      });
       // The API's sign-in, by the same functions POST /v1/auth/login runs, with the browser's own address.
       const who = { ip: clientIp(ctx, deps.config.trustProxyHops), email };
       const { session } = await limitSignIn(deps, who, () => login(deps, email, password));
