@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Worker, type WorkerOptions } from 'bullmq';
 import type { Deps } from '../src/app/deps.js';
-import { QUEUE_NAMES, type QueueName } from '../src/platform/queues.js';
+import { catalogNameOf, QUEUE_NAMES, type QueueName } from '../src/platform/queues.js';
 import { createWorkerRedis, type RedisClient } from '../src/platform/redis.js';
 import { tracingState, withJobSpan } from '../src/platform/tracing.js';
 import type { Processor } from './processor.js';
@@ -55,7 +55,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     const worker = new Worker(
       queue,
       async (job, token) => {
-        const processor = byName.get(job.name);
+        const processor = byName.get(catalogNameOf(job.name));
         if (!processor) throw new Error(`no processor for job ${job.name} on ${queue}`);
         const data = processor.job.schema.parse(job.data);
         if (!tracingState.on) return processor.process(deps, data, job, token);

@@ -10,7 +10,11 @@ export interface EmitOptions {
 /** An event written with the rows it fans out into (one delivery per subscription that wants it). */
 export interface FannedOutEvent {
   eventId: string;
+  /** The event type. */
+  event: string;
   deliveryIds: string[];
+  /** The subscription of each delivery, in the order of deliveryIds. */
+  webhookIds: string[];
 }
 
 /**

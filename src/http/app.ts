@@ -2,6 +2,7 @@ import Koa from 'koa';
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import type { AppState } from './context.js';
+import { dashboardPages } from './dashboard/mount.js';
 import { docsPage } from './docs.js';
 import { createHttpMetrics } from './metrics.js';
 import { errorRenderer } from './middleware/errors.js';
@@ -35,6 +36,7 @@ export function createApp(deps: Deps, opts: { publicUrl?: string } = {}) {
   app.use(errorRenderer());
   app.use(opsMiddleware(deps, metrics));
   app.use(docsPage());
+  app.use(dashboardPages(deps));
   app.use(jsonBody(deps.config.http.maxBodyBytes));
   app.use(api.router.routes());
   app.use(

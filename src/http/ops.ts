@@ -5,7 +5,7 @@ import type { Middleware } from 'koa';
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { renderMetrics } from '../platform/metrics.js';
-import { QUEUE_NAMES } from '../platform/queues.js';
+import { QUEUE_NAMES, type QueueName } from '../platform/queues.js';
 import { basicAuthOk } from './basic-auth.js';
 import type { AppState } from './context.js';
 import type { HttpMetrics } from './metrics.js';
@@ -15,6 +15,21 @@ export const OPS_METRICS_PATH = '/metrics';
 
 const isOpsPath = (path: string) =>
   path === OPS_METRICS_PATH || path === OPS_QUEUES_PATH || path.startsWith(`${OPS_QUEUES_PATH}/`);
+
+/**
+ * The delivery queue is read-only in bull-board. Its jobs are not the deliveries: a delivery's row is the authority
+ * and a job only carries its next attempt, so Retry on a completed job would do nothing ("already succeeded"), Retry
+ * on a failed one would race the relay sweep, Promote would jump a subscription's throttle, and Clean or Remove
+ * would leave a pending row to the sweep. Redelivering and recovering go through the API or the dashboard, which
+ * re-arm the delivery through its state machine (docs/decisions.md#delivery-jobs-in-bull-board).
+ */
+export const boardOptions = (queue: QueueName) =>
+  queue === 'webhook-delivery'
+    ? {
+        readOnlyMode: true,
+        description: 'Read-only: redeliver with POST /v1/webhooks/:id/deliveries/:deliveryId/redeliver or /dashboard',
+      }
+    : {};
 
 /**
  * bull-board and Prometheus metrics, behind HTTP Basic. When OPS_USERNAME/OPS_PASSWORD are unset both paths
@@ -27,7 +42,7 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
     const adapter = new KoaAdapter();
     adapter.setBasePath(OPS_QUEUES_PATH);
     createBullBoard({
-      queues: QUEUE_NAMES.map((name) => new BullMQAdapter(deps.queues[name])),
+      queues: QUEUE_NAMES.map((name) => new BullMQAdapter(deps.queues[name], boardOptions(name))),
       serverAdapter: adapter,
     });
     board = adapter.registerPlugin() as unknown as Middleware;

@@ -38,6 +38,7 @@ const RULES: Record<string, ParamRule> = {
   webhooks: id('webhookId', 'Webhook', 'wh'),
   deliveries: id('deliveryId', 'Delivery', 'uuid'),
   grants: id('grantId', 'OAuth grant', 'ogr'),
+  'portal-links': id('linkId', 'Portal link', 'plk'),
   integrations: {
     name: 'provider',
     what: 'Integration provider',

@@ -21,7 +21,8 @@ export type IdPrefix =
   | 'int'
   | 'conv'
   | 'act'
-  | 'ogr';
+  | 'ogr'
+  | 'plk';
 
 // Random bytes are drawn from the CSPRNG a few kilobytes at a time, as node's randomUUID does: one randomBytes
 // call per id was 4 % of the API process's CPU on the event path (docs/performance.md). A byte is used once.

@@ -35,6 +35,7 @@ const TABLE_IDS = {
   messages: 'msg',
   notifications: 'ntf',
   oauth_grants: 'ogr',
+  portal_links: 'plk',
   users: 'usr',
   webhook_attempts: 'att',
   webhook_deliveries: 'uuid',

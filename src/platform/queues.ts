@@ -172,7 +172,7 @@ export async function enqueueBulk<J extends JobDefinition>(
   queues: Queues,
   config: Config,
   job: J,
-  items: Array<{ data: JobData<J>; opts?: JobsOptions }>,
+  items: Array<{ data: JobData<J>; opts?: JobsOptions; label?: string }>,
 ): Promise<void> {
   // Traces on (docs/tracing.md): the adds run in a producer span whose traceparent each job carries.
   if (job.traced && tracingState.on) {
@@ -186,16 +186,23 @@ function addItems<J extends JobDefinition>(
   queues: Queues,
   config: Config,
   job: J,
-  items: Array<{ data: JobData<J>; opts?: JobsOptions }>,
+  items: Array<{ data: JobData<J>; opts?: JobsOptions; label?: string }>,
   traceparent?: string,
 ): Promise<void> {
   const base = job.options(config);
   return queues.addJobs(
     job.queue,
-    items.map(({ data, opts }) => ({
-      name: job.name,
+    items.map(({ data, opts, label }) => ({
+      name: jobName(job, label),
       data: job.schema.parse(traceparent ? { ...(data as object), traceparent } : data),
       opts: { ...base, ...opts },
     })),
   );
 }
+
+/**
+ * A job's name in Redis: its catalog name, then an optional label for people reading bull-board (never data the
+ * processor relies on: workers dispatch on the catalog name, `catalogNameOf`).
+ */
+export const jobName = (job: JobDefinition, label?: string): string => (label ? `${job.name} ${label}` : job.name);
+export const catalogNameOf = (name: string): string => name.split(' ', 1)[0]!;

@@ -49,6 +49,9 @@ export interface DeliveryRef {
 /** A delivery and the number of the job that may make its next attempt. */
 export interface ArmedDelivery extends DeliveryRef {
   job_seq: number;
+  /** What its job's name shows in bull-board (src/webhooks/dispatch.ts). */
+  event: string;
+  webhook_id: string;
 }
 
 /**
@@ -63,7 +66,7 @@ function whereDelivery(q: Knex.QueryBuilder, id: string, column = 'id'): Knex.Qu
 
 // ---- fan-out: the event and its deliveries, in the emitting transaction ----
 
-const INSERT_EVENT_WITH_DELIVERIES = prepare<{ event_id: string; delivery_ids: string[] }>(
+const INSERT_EVENT_WITH_DELIVERIES = prepare<{ event_id: string; delivery_ids: string[]; webhook_ids: string[] }>(
   'insert_event_with_deliveries',
   `WITH e AS (
      INSERT INTO events (id, account_id, type, inbox_id, message_id, payload)
@@ -77,9 +80,14 @@ const INSERT_EVENT_WITH_DELIVERIES = prepare<{ event_id: string; delivery_ids: s
       WHERE w.status = 'active' AND w.deleted_at IS NULL
         AND CASE WHEN $7::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = $8 END
         AND w.id IS DISTINCT FROM $9::text
-     RETURNING id
+     RETURNING id, webhook_id
+   ), agg AS (
+     -- One scan of d for both arrays keeps them in the same order.
+     SELECT array_agg(id) AS ids, array_agg(webhook_id) AS webhook_ids FROM d
    )
-   SELECT (SELECT id FROM e) AS event_id, coalesce((SELECT array_agg(id) FROM d), '{}') AS delivery_ids`,
+   SELECT (SELECT id FROM e) AS event_id, coalesce(agg.ids, '{}') AS delivery_ids,
+          coalesce(agg.webhook_ids, '{}') AS webhook_ids
+     FROM agg`,
 );
 
 /**
@@ -106,13 +114,13 @@ export async function insertEventWithDeliveries(
     onlyTo,
     except,
   ]);
-  return { eventId: row!.event_id, deliveryIds: row!.delivery_ids };
+  return { eventId: row!.event_id, event: e.type, deliveryIds: row!.delivery_ids, webhookIds: row!.webhook_ids };
 }
 
 /** The pending deliveries of one event (the fan-out job of a large event adds their jobs). */
 export function findPendingDeliveriesOfEvent(conn: Conn, eventId: string): Promise<ArmedDelivery[]> {
   return conn('webhook_deliveries')
-    .select('id', 'created_at', 'job_seq')
+    .select('id', 'created_at', 'job_seq', 'event', 'webhook_id')
     .where({ event_id: eventId, status: 'pending' });
 }
 
@@ -396,7 +404,7 @@ export async function reopenDelivery(
     .where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId })
     .whereIn('status', ['succeeded', 'failed', 'exhausted'])
     .update(REOPEN(conn))
-    .returning(['id', 'created_at', 'job_seq']);
+    .returning(['id', 'created_at', 'job_seq', 'event', 'webhook_id']);
   return row;
 }
 
@@ -412,7 +420,7 @@ export function reopenFailedDeliveries(
     .whereIn('status', ['failed', 'exhausted'])
     .where('created_at', '>=', since)
     .update(REOPEN(conn))
-    .returning(['id', 'created_at', 'job_seq']);
+    .returning(['id', 'created_at', 'job_seq', 'event', 'webhook_id']);
 }
 
 /**
@@ -427,7 +435,7 @@ export async function hastenDelivery(
   const [row] = await conn('webhook_deliveries')
     .where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId, status: 'pending' })
     .update({ next_attempt_at: conn.fn.now(), job_seq: conn.raw('job_seq + 1'), updated_at: conn.fn.now() })
-    .returning(['id', 'created_at', 'job_seq']);
+    .returning(['id', 'created_at', 'job_seq', 'event', 'webhook_id']);
   return row;
 }
 
@@ -456,13 +464,16 @@ export async function findOverdueDeliveries(
 }
 
 /** pending → pending, held by a new job: the one its job_seq named is gone (failed, removed, lost with Redis). */
-export async function bumpDeliveryJobSeqs(conn: Conn, items: ArmedDelivery[]): Promise<ArmedDelivery[]> {
+export async function bumpDeliveryJobSeqs(
+  conn: Conn,
+  items: Array<Pick<ArmedDelivery, 'id' | 'created_at' | 'job_seq'>>,
+): Promise<ArmedDelivery[]> {
   if (items.length === 0) return [];
   const { rows } = await conn.raw(
     `UPDATE webhook_deliveries wd SET job_seq = wd.job_seq + 1, updated_at = now()
        FROM unnest(?::uuid[], ?::timestamptz[], ?::int[]) AS x(id, created_at, seq)
       WHERE wd.id = x.id AND wd.created_at = x.created_at AND wd.status = 'pending' AND wd.job_seq = x.seq
-     RETURNING wd.id, wd.created_at, wd.job_seq`,
+     RETURNING wd.id, wd.created_at, wd.job_seq, wd.event, wd.webhook_id`,
     [items.map((i) => i.id), items.map((i) => i.created_at), items.map((i) => i.job_seq)] as unknown as string[],
   );
   return rows;
@@ -483,10 +494,19 @@ export function findDelivery(
   return whereDelivery(q, deliveryId).first();
 }
 
-export function listDeliveries(conn: Conn, accountId: string, webhookId: string, page: PageQuery, since: Date) {
+export function listDeliveries(
+  conn: Conn,
+  accountId: string,
+  webhookId: string,
+  page: PageQuery,
+  since: Date,
+  only: { status?: DeliveryRow['status']; event?: string } = {},
+) {
   const q = conn('webhook_deliveries')
     .where({ account_id: accountId, webhook_id: webhookId })
     .where('created_at', '>=', since);
+  if (only.status) q.where('status', only.status);
+  if (only.event) q.where('event', only.event);
   return paginate<DeliveryRow>(q, 'webhook_deliveries', page);
 }
 

@@ -99,7 +99,8 @@ async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord
     case 'retry': {
       const newSeq = await batches.retry({ ...record, retryDelayMs: step.delayMs });
       if (newSeq === null) return 'failed (delivery had moved on)';
-      await armDeliveryJobs(deps, [{ id: ctx.id, job_seq: newSeq }], step.delayMs);
+      const job = { id: ctx.id, job_seq: newSeq, event: ctx.event, webhook_id: ctx.webhook_id };
+      await armDeliveryJobs(deps, [job], step.delayMs);
       return 'retry scheduled';
     }
     case 'exhausted': {

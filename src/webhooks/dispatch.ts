@@ -18,10 +18,18 @@ import type { FannedOutEvent } from '../events/emit.js';
 /** An event with more deliveries than this gets one fan-out job, so a request never waits on a thousand adds. */
 export const INLINE_FAN_OUT_MAX = 25;
 
-/** What a delivery job needs: the delivery and the job_seq it is armed with. */
-type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq'>;
+/** What a delivery job needs: the delivery and the job_seq it is armed with (and, for its name, event and subscription). */
+type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq'> & Partial<Pick<ArmedDelivery, 'event' | 'webhook_id'>>;
 
-export const deliveryJobId = (d: JobRef): string => `${d.id}.${d.job_seq}`;
+export const deliveryJobId = (d: Pick<ArmedDelivery, 'id' | 'job_seq'>): string => `${d.id}.${d.job_seq}`;
+
+/**
+ * The job's label after its catalog name, so that bull-board's list tells deliveries apart: the event, the
+ * subscription and which attempt round the job is. Names and ids only: never the payload, the URL or a secret
+ * (docs/decisions.md#delivery-jobs-in-bull-board).
+ */
+export const deliveryJobLabel = (d: JobRef): string | undefined =>
+  d.event && d.webhook_id ? `${d.event} → ${d.webhook_id} (job ${d.job_seq})` : undefined;
 
 /** Adds the jobs of armed deliveries, after `delayMs`. Throws when Redis refuses; callers after commit use dispatch. */
 export async function enqueueDeliveryJobs(deps: Deps, armed: JobRef[], delayMs = 0): Promise<void> {
@@ -31,6 +39,7 @@ export async function enqueueDeliveryJobs(deps: Deps, armed: JobRef[], delayMs =
     jobs.deliverWebhook,
     armed.map((d) => ({
       data: { deliveryId: d.id, seq: d.job_seq },
+      label: deliveryJobLabel(d),
       opts: { jobId: deliveryJobId(d), ...(delayMs > 0 ? { delay: delayMs } : {}) },
     })),
   );
@@ -56,7 +65,9 @@ export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): P
   // A delivery row is inserted holding job 1.
   await armDeliveryJobs(
     deps,
-    small.flatMap((e) => e.deliveryIds.map((id) => ({ id, job_seq: 1 }))),
+    small.flatMap((e) =>
+      e.deliveryIds.map((id, i) => ({ id, job_seq: 1, event: e.event, webhook_id: e.webhookIds[i] })),
+    ),
   );
   if (large.length === 0) return;
   try {

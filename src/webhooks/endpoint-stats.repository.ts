@@ -53,11 +53,17 @@ export async function addStats(conn: Conn, buckets: BucketDelta[], health: Healt
 }
 
 /** The buckets of one subscription from `since` on: at most a window's worth (2,016 for 7 days). */
-export function findStatBuckets(conn: Conn, accountId: string, webhookId: string, since: Date): Promise<BucketRow[]> {
+export function findStatBuckets(
+  conn: Conn,
+  accountId: string,
+  webhookId: string,
+  since: Date,
+): Promise<Array<BucketRow & { bucket_start: Date }>> {
   return conn('webhook_stats')
-    .select('attempts', 'successes', 'by_error', 'by_status', 'durations')
+    .select('bucket_start', 'attempts', 'successes', 'by_error', 'by_status', 'durations')
     .where({ account_id: accountId, webhook_id: webhookId })
-    .andWhere('bucket_start', '>=', since);
+    .andWhere('bucket_start', '>=', since)
+    .orderBy('bucket_start');
 }
 
 export interface HealthRow {

@@ -69,6 +69,7 @@ export async function getWebhookStats(deps: Deps, accountId: string, webhookId: 
     ...summarize(rows),
     lastSuccessAt: iso(health?.last_success_at),
     lastFailureAt: iso(health?.last_failure_at),
+    buckets: rows.map((r) => ({ start: iso(r.bucket_start), attempts: r.attempts, succeeded: r.successes })),
     consecutiveFailures: {
       /** Failed attempts since the last successful one. */
       attempts: health?.consecutive_failed_attempts ?? 0,

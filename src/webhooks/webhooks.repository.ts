@@ -15,6 +15,7 @@ export interface WebhookRow {
   legacy_secret_sealed: string | null;
   consecutive_failures: number;
   rate_limit_per_second: number | null;
+  tenant: string | null;
   disabled_at: Date | null;
   disabled_reason: string | null;
   deleted_at: Date | null;
@@ -24,7 +25,14 @@ export interface WebhookRow {
 
 export type NewWebhook = Pick<
   WebhookRow,
-  'id' | 'url' | 'events' | 'description' | 'secret_sealed' | 'legacy_secret_sealed' | 'rate_limit_per_second'
+  | 'id'
+  | 'url'
+  | 'events'
+  | 'description'
+  | 'secret_sealed'
+  | 'legacy_secret_sealed'
+  | 'rate_limit_per_second'
+  | 'tenant'
 >;
 
 export async function insertWebhook(conn: Conn, accountId: string, w: NewWebhook): Promise<WebhookRow> {
@@ -41,8 +49,10 @@ export function findWebhook(conn: Conn, accountId: string, id: string): Promise<
   return live(conn, accountId).where({ id }).first();
 }
 
-export function listWebhooks(conn: Conn, accountId: string, page: PageQuery) {
-  return paginate<WebhookRow>(live(conn, accountId), 'webhooks', page);
+export function listWebhooks(conn: Conn, accountId: string, page: PageQuery, tenant?: string) {
+  const q = live(conn, accountId);
+  if (tenant !== undefined) q.where({ tenant });
+  return paginate<WebhookRow>(q, 'webhooks', page);
 }
 
 export async function updateWebhook(
@@ -132,6 +142,7 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   hasLegacySecret: w.legacy_secret_sealed !== null,
   consecutiveFailures: w.consecutive_failures,
   rateLimitPerSecond: w.rate_limit_per_second,
+  tenant: w.tenant,
   disabledAt: iso(w.disabled_at),
   disabledReason: w.disabled_reason,
   previousSecretExpiresAt:

@@ -17,7 +17,7 @@ const eventName = text()
     description: 'An event type a subscription may name (GET /v1/event-types)',
   });
 
-const events = z
+export const eventList = z
   .array(eventName)
   .min(1, 'at least one event')
   .max(EVENT_NAMES.length)
@@ -28,31 +28,41 @@ const legacySecret = text().regex(/^[\x20-\x7e]{16,128}$/, '16 to 128 printable 
 
 const url = text().min(1).max(2048);
 const description = text().max(500);
+// Which of the account's own customers the endpoint belongs to; a portal link is scoped to one (portal-links.ts).
+export const tenant = text().regex(/^[A-Za-z0-9._:-]{1,100}$/, '1 to 100 letters, digits, ".", "_", ":" or "-"');
 // Deliveries per second to this subscription, across every worker process; null (or absent) is unthrottled.
 const rateLimitPerSecond = z.number().int().min(1).max(1000).nullable();
 
 export const createWebhookInput = z
   .object({
     url,
-    events,
+    events: eventList,
     description: description.optional(),
     legacySecret: legacySecret.optional(),
     rateLimitPerSecond: rateLimitPerSecond.optional(),
+    tenant: tenant.optional(),
   })
   .strict();
 
 export const updateWebhookInput = z
   .object({
     url: url.optional(),
-    events: events.optional(),
+    events: eventList.optional(),
     description: description.nullable().optional(),
     legacySecret: legacySecret.nullable().optional(),
     rateLimitPerSecond: rateLimitPerSecond.optional(),
+    tenant: tenant.nullable().optional(),
   })
   .strict();
 
 /** `?deliveryId=` narrows the attempts list to one delivery. */
 export const attemptsQuery = pageQuery.extend({ deliveryId: text().uuid().optional() });
+
+/** `?status=` and `?event=` narrow the deliveries list (the dashboard's filters). */
+export const deliveriesQuery = pageQuery.extend({
+  status: z.enum(['pending', 'succeeded', 'failed', 'exhausted']).optional(),
+  event: text().max(100).optional(),
+});
 
 export const enableWebhookInput = z.object({ recoverSince: z.iso.datetime({ offset: true }).optional() }).strict();
 
@@ -63,6 +73,7 @@ export const statsQuery = z
 
 export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
 export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
+export type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
 
 export const webhookResponse = z
   .object({
@@ -76,6 +87,7 @@ export const webhookResponse = z
       .describe('Whether deliveries carry X-Switchboard-Signature-Legacy; the secret itself is never returned'),
     consecutiveFailures: z.number().int(),
     rateLimitPerSecond: z.number().int().nullable(),
+    tenant: outText().nullable().describe('The label a portal link is scoped by (POST /v1/portal-links)'),
     disabledAt: timestamp().nullable(),
     disabledReason: outText().nullable(),
     previousSecretExpiresAt: timestamp().nullable(),
@@ -138,6 +150,9 @@ export const webhookStatsResponse = z
     byStatusClass: counts,
     lastSuccessAt: timestamp().nullable(),
     lastFailureAt: timestamp().nullable(),
+    buckets: z
+      .array(z.object({ start: timestamp(), attempts: z.number().int(), succeeded: z.number().int() }))
+      .describe('The 5-minute buckets of the window that saw attempts, oldest first'),
     consecutiveFailures: z.object({
       attempts: z.number().int(),
       deliveries: z.number().int(),

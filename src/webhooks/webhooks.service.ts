@@ -22,8 +22,9 @@ import {
 import { toAttemptResponse, toDeliveryResponse } from './deliveries.schema.js';
 import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { generateWebhookSecret } from './signature.js';
-import type { attemptsQuery, CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
+import type { attemptsQuery, CreateWebhookInput, DeliveriesQuery, UpdateWebhookInput } from './webhooks.schema.js';
 import {
+  disableWebhookOnce,
   activateWebhook,
   findWebhook,
   insertWebhook,
@@ -62,6 +63,7 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
       secret_sealed: sealer.seal(secret),
       legacy_secret_sealed: input.legacySecret ? sealer.seal(input.legacySecret) : null,
       rate_limit_per_second: input.rateLimitPerSecond ?? null,
+      tenant: input.tenant ?? null,
     });
     await audit(trx, caller, 'webhook.created', inserted.id, { url: inserted.url, events: inserted.events });
     return inserted;
@@ -70,8 +72,8 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
 }
 
 /** The account's subscriptions as the API shows them (never a secret). REST and MCP both list through here. */
-export async function listWebhookSubscriptions(deps: Deps, accountId: string, page: PageQuery) {
-  return mapPage(await listWebhooks(deps.db, accountId, page), toWebhookResponse);
+export async function listWebhookSubscriptions(deps: Deps, accountId: string, page: PageQuery, tenant?: string) {
+  return mapPage(await listWebhooks(deps.db, accountId, page, tenant), toWebhookResponse);
 }
 
 /** Recorded attempts of one subscription, optionally of one delivery. */
@@ -84,9 +86,13 @@ export async function listWebhookAttempts(deps: Deps, accountId: string, id: str
   );
 }
 
-export async function listWebhookDeliveries(deps: Deps, accountId: string, id: string, page: PageQuery) {
+export async function listWebhookDeliveries(deps: Deps, accountId: string, id: string, query: DeliveriesQuery) {
   await requireWebhook(deps, accountId, id);
-  return mapPage(await listDeliveries(deps.db, accountId, id, page, retainedSince(deps.config)), toDeliveryResponse);
+  const { status, event, ...page } = query;
+  return mapPage(
+    await listDeliveries(deps.db, accountId, id, page, retainedSince(deps.config), { status, event }),
+    toDeliveryResponse,
+  );
 }
 
 export async function getWebhook(deps: Deps, accountId: string, id: string) {
@@ -102,6 +108,7 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   if (input.events !== undefined) patch.events = input.events;
   if (input.description !== undefined) patch.description = input.description;
   if (input.rateLimitPerSecond !== undefined) patch.rate_limit_per_second = input.rateLimitPerSecond;
+  if (input.tenant !== undefined) patch.tenant = input.tenant;
   if (input.legacySecret !== undefined)
     patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
   const row = await deps.db.transaction(async (trx) => {
@@ -133,6 +140,25 @@ export async function rotateWebhookSecret(deps: Deps, caller: Caller, id: string
     await audit(trx, caller, 'webhook.secret_rotated', id);
   });
   return { id, secret, previousSecretExpiresAt: iso(previousSecretExpiresAt) };
+}
+
+/** The reason a subscription disabled by hand shows (GET /v1/webhooks/:id `disabledReason`). */
+export const DISABLED_BY_HAND = 'Disabled by the account';
+
+/**
+ * Disabled by hand (the dashboard's Disable): no delivery is attempted until it is enabled again; deliveries still
+ * pending stop at their next attempt, as after an automatic disable, and `recoverSince` can send them later. No
+ * notification and no webhook.disabled event: the account did it itself. Disabling a disabled one changes nothing.
+ */
+export async function disableWebhook(deps: Deps, caller: Caller, id: string) {
+  const accountId = caller.principal.accountId;
+  const row = await deps.db.transaction(async (trx) => {
+    const disabled = await disableWebhookOnce(trx, accountId, id, DISABLED_BY_HAND);
+    if (disabled) await audit(trx, caller, 'webhook.disabled', id, {});
+    return disabled ?? (await findWebhook(trx, accountId, id));
+  });
+  if (!row) throw notFound('Webhook');
+  return toWebhookResponse(row);
 }
 
 /**

@@ -133,6 +133,13 @@ export const TEMPLATES: Record<string, Template> = {
     description: null,
   }),
   'POST /v1/webhooks/:webhookId/enable': (_w, r) => ({ recoverSince: iso(r) }),
+  'POST /v1/portal-links': (_w, r) => ({
+    tenant: 'cust-1',
+    events: ['message.received'],
+    expiresInSeconds: r.int(60, 86400),
+  }),
+  'POST /v1/portal/webhooks': () => ({ url: 'https://93.184.216.34/portal', events: ['message.received'] }),
+  'PATCH /v1/portal/webhooks/:webhookId': () => ({ url: 'https://93.184.216.34/portal2' }),
 };
 
 /** Query parameters a list may take, with plausible values. */

@@ -148,6 +148,7 @@ describe('causes 3 and 4: cursors are judged in full before they reach SQL', () 
       'att',
       'wh',
       'ogr',
+      'plk',
     ];
     const ids = [...kinds.map((k) => `${k}_Abc123`), '7d4e3a52-3d0c-4c45-9d4a-2b1f0f6f6a11'];
     const times = [

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
+import { setupAccount } from '../helpers/setup-account.js';
 
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
 
@@ -8,7 +9,11 @@ describe('ops endpoints with credentials configured', () => {
   let t: TestContext;
   let api: Client;
   beforeAll(async () => {
-    t = await createTestContext({ OPS_USERNAME: 'operator', OPS_PASSWORD: 'ops-password-123' });
+    t = await createTestContext({
+      OPS_USERNAME: 'operator',
+      OPS_PASSWORD: 'ops-password-123',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    });
     api = client(t.url);
   });
   afterAll(() => t.close());
@@ -48,6 +53,39 @@ describe('ops endpoints with credentials configured', () => {
     expect(queues.status).toBe(200);
     const names = queues.body.queues.map((q: { name: string }) => q.name).sort();
     expect(names).toEqual(['agent-runs', 'maintenance', 'message-send', 'webhook-delivery', 'webhook-fanout']);
+  });
+
+  it('shows delivery jobs by event and subscription, ids only, and keeps their queue read-only', async () => {
+    const auth = { authorization: basic('operator', 'ops-password-123') };
+    const owner = await setupAccount(t, { webhook: { url: 'http://127.0.0.1:9/hook' } });
+    // No worker runs in this context: the test event's job waits in the queue.
+    const sent = await api.post(`/v1/webhooks/${owner.webhook.id}/test`, { token: owner.token });
+    expect(sent.status).toBe(202);
+    const board = await api.get('/admin/queues/api/queues?activeQueue=webhook-delivery&status=waiting', {
+      headers: auth,
+    });
+    const queue = board.body.queues.find((q: { name: string }) => q.name === 'webhook-delivery');
+    expect(queue.readOnlyMode).toBe(true);
+    expect(queue.allowRetries).toBe(false);
+    const job = queue.jobs.find((j: { data: { deliveryId: string } }) => j.data.deliveryId === sent.body.deliveryId);
+    expect(job.name).toBe(`deliver-webhook webhook.test → ${owner.webhook.id} (job 1)`);
+    expect(job.data).toEqual({ deliveryId: sent.body.deliveryId, seq: 1 });
+
+    // The board's actions on that queue are refused by bull-board's server, not only hidden.
+    const jobPath = `webhook-delivery/${encodeURIComponent(job.id)}`;
+    for (const path of [
+      'webhook-delivery/retry/failed',
+      'webhook-delivery/promote',
+      `${jobPath}/retry`,
+      `${jobPath}/promote`,
+    ]) {
+      const res = await api.put(`/admin/queues/api/queues/${path}`, { headers: auth });
+      expect([path, res.status]).toEqual([path, 405]);
+    }
+    const waiting = await t.deps.queues['webhook-delivery'].getJobState(job.id);
+    expect(waiting).toBe('waiting');
+    const other = board.body.queues.find((q: { name: string }) => q.name === 'webhook-fanout');
+    expect(other.readOnlyMode).toBe(false);
   });
 });
 

@@ -5,6 +5,9 @@ import type { AppState } from '../context.js';
 import type { HttpMetrics } from '../metrics.js';
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** A portal page's path carries its link's token (/portal/ca_portal_…): the log keeps the prefix only. */
+const PORTAL_TOKEN = /ca_portal_[^/]*/g;
+export const loggedPath = (path: string): string => path.replace(PORTAL_TOKEN, 'ca_portal_…');
 
 /** Request id (echoed when the client's is sane), a child logger, one access log line and the duration metric. */
 export function requestContext(logger: Logger, metrics: HttpMetrics): Middleware<AppState> {
@@ -21,9 +24,19 @@ export function requestContext(logger: Logger, metrics: HttpMetrics): Middleware
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       const route = ctx.state.routePath ?? 'unmatched';
       metrics.observe(ctx.method, route, ctx.status, seconds);
-      // The path without its query (where a client may put a token); route is the template metrics group by.
+      // The path without its query (where a client may put a token) and without a portal token; route is the
+      // template metrics group by.
       const durationMs = Math.round(seconds * 1000);
-      ctx.state.log.info({ method: ctx.method, path: ctx.path, route, status: ctx.status, durationMs }, 'request');
+      ctx.state.log.info(
+        {
+          method: ctx.method,
+          path: loggedPath(ctx.path),
+          route,
+          status: ctx.status,
+          durationMs,
+        },
+        'request',
+      );
     }
   };
 }

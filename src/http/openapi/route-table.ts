@@ -72,6 +72,14 @@ const OUTSIDE_THE_ROUTER: Array<[route: string, access: string]> = [
   ],
   ['`GET /.well-known/oauth-authorization-server/oauth`', "public: the authorization server's metadata (RFC 8414)"],
   ['`GET /metrics`, `/admin/queues` (bull-board)', 'HTTP Basic `OPS_USERNAME`/`OPS_PASSWORD`; 404 when unset'],
+  [
+    '`/dashboard/*`: the pages of [dashboard.md](dashboard.md)',
+    "a person's session, in a cookie, with a CSRF token per form; each page calls the API above with it",
+  ],
+  [
+    '`/portal/<token>/*`: the portal pages of a portal link',
+    'the token in the path; each page calls `/v1/portal/…` with it',
+  ],
 ];
 
 const table = (head: string[], rows: string[][]) =>

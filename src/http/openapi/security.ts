@@ -26,6 +26,13 @@ export const securitySchemes = {
     description:
       'A per-agent key: reaches only /v1/agents/{its agent}/… within its agent scopes (agent:resource:action).',
   },
+  portalToken: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'ca_portal_…',
+    description:
+      "A portal link's token (POST /v1/portal-links): reaches only /v1/portal/…, for the subscriptions of its tenant.",
+  },
   inboundToken: {
     type: 'apiKey',
     in: 'header',

@@ -16,6 +16,7 @@ import { registerIntegrationRoutes } from './integrations.routes.js';
 import { registerMcpRoutes } from './mcp.routes.js';
 import { registerOAuthRoutes } from './oauth.routes.js';
 import { registerOpenApiRoutes } from './openapi.routes.js';
+import { registerPortalRoutes } from './portal.routes.js';
 import { registerKeyRoutes } from './keys.routes.js';
 import { registerStatsRoutes } from './stats.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
@@ -40,5 +41,6 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerKeyRoutes,
   registerBillingRoutes,
   registerWebhookRoutes,
+  registerPortalRoutes,
   registerOpenApiRoutes,
 ];

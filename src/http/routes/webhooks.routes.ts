@@ -7,6 +7,7 @@ import { attemptResponse, deliveryResponse } from '../../webhooks/deliveries.sch
 import {
   attemptsQuery,
   createWebhookInput,
+  deliveriesQuery,
   enableWebhookInput,
   redeliveryResponse,
   rotatedSecretResponse,
@@ -23,6 +24,7 @@ import {
   changeWebhook,
   createWebhook,
   deleteWebhook,
+  disableWebhook,
   enableWebhook,
   getWebhook,
   listWebhookAttempts,
@@ -46,6 +48,7 @@ const WEBHOOK_EXAMPLE = {
   hasLegacySecret: false,
   consecutiveFailures: 0,
   rateLimitPerSecond: null,
+  tenant: null,
   disabledAt: null,
   disabledReason: null,
   previousSecretExpiresAt: null,
@@ -174,6 +177,22 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     },
   );
 
+  api.post(
+    '/v1/webhooks/:webhookId/disable',
+    write,
+    {
+      operationId: 'disableWebhook',
+      summary: 'Disable a subscription by hand',
+      tag,
+      response: webhookResponse,
+      description:
+        'No delivery is attempted until POST /v1/webhooks/:id/enable; pending deliveries stop at their next attempt (enable with `recoverSince` sends them again). Disabling a disabled subscription changes nothing.',
+    },
+    async (ctx) => {
+      ctx.body = await disableWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'));
+    },
+  );
+
   api.get(
     '/v1/webhooks/:webhookId/attempts',
     read,
@@ -221,7 +240,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       operationId: 'listWebhookDeliveries',
       summary: 'List deliveries',
       tag,
-      query: pageQuery,
+      query: deliveriesQuery,
       response: pageOf(deliveryResponse),
     },
     async (ctx) => {
@@ -229,7 +248,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
         deps,
         accountOf(ctx),
         param(ctx, 'webhookId'),
-        parseInput(pageQuery, ctx.query),
+        parseInput(deliveriesQuery, ctx.query),
       );
     },
   );

@@ -1,0 +1,72 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { errorOf } from './api-client.js';
+import type { Key, Page, PortalLink, PortalLinkWithToken } from './api-types.js';
+import { keysPage } from './key-views.js';
+import { refusal, show, type PageSetup, type Signed } from './pages.js';
+import { portalLinkCreatedPage, portalLinksPage, type PortalLinkForm } from './portal-link-views.js';
+
+// The account's pages beside its subscriptions: portal links (create, list, revoke) and account keys (list,
+// deactivate). Like every dashboard page, each one is the API request a client would send.
+
+const NOTICES: Record<string, string> = {
+  deactivated: 'The key is deactivated.',
+  revoked: 'The portal link is revoked: it stops working at once.',
+};
+
+export function registerAccountPages(router: Router, { page, signedForm, id }: PageSetup) {
+  async function linksPage(ctx: Context, s: Signed, form: PortalLinkForm = {}, status = 200) {
+    const res = await s.api<Page<PortalLink>>('GET', '/v1/portal-links?limit=100');
+    if (res.status !== 200) throw refusal(res, 'The portal links');
+    const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+    show(ctx, s.viewer, 'Portal links', portalLinksPage(s.viewer, res.body.data, form, note), status);
+  }
+  router.get(
+    '/portal-links',
+    page((ctx: Context, s: Signed) => linksPage(ctx, s)),
+  );
+  router.post(
+    '/portal-links',
+    page(async (ctx: Context, s: Signed) => {
+      const fields = await signedForm(ctx, s);
+      const tenant = (fields.get('tenant')?.[0] ?? '').trim();
+      const events = fields.get('events') ?? [];
+      const hours = (fields.get('hours')?.[0] ?? '').trim();
+      const seconds = /^\d+(\.\d+)?$/.test(hours) ? Math.round(Number(hours) * 3600) : hours;
+      const body = { tenant, ...(events.length ? { events } : {}), expiresInSeconds: seconds };
+      const res = await s.api<PortalLinkWithToken>('POST', '/v1/portal-links', body);
+      if (res.status === 201)
+        return show(ctx, s.viewer, 'Portal link created', portalLinkCreatedPage(res.body.url ?? ''), 201);
+      if (res.status !== 400) throw refusal(res, 'The portal link');
+      await linksPage(ctx, s, { tenant, events, hours, error: errorOf(res) }, 400);
+    }),
+  );
+  router.post(
+    '/portal-links/:linkId/revoke',
+    page(async (ctx: Context, s: Signed) => {
+      await signedForm(ctx, s);
+      const res = await s.api('POST', `/v1/portal-links/${id(ctx, 'linkId')}/revoke`);
+      if (res.status !== 200) throw refusal(res, 'This portal link');
+      ctx.redirect('/dashboard/portal-links?notice=revoked');
+    }),
+  );
+
+  router.get(
+    '/keys',
+    page(async (ctx: Context, s: Signed) => {
+      const res = await s.api<Page<Key>>('GET', '/v1/api_keys?limit=100');
+      if (res.status !== 200) throw refusal(res, 'The keys');
+      const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+      show(ctx, s.viewer, 'API keys', keysPage(s.viewer, res.body.data, note));
+    }),
+  );
+  router.post(
+    '/keys/:keyId/deactivate',
+    page(async (ctx: Context, s: Signed) => {
+      await signedForm(ctx, s);
+      const res = await s.api('POST', `/v1/api_keys/${id(ctx, 'keyId')}/deactivate`);
+      if (res.status >= 300) throw refusal(res, 'This key');
+      ctx.redirect('/dashboard/keys?notice=deactivated');
+    }),
+  );
+}

@@ -1,0 +1,245 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { Deps } from '../../app/deps.js';
+import { loginInput } from '../../accounts/accounts.schema.js';
+import { login } from '../../accounts/sessions.service.js';
+import { parseInput } from '../../platform/validation.js';
+import { limitSignIn } from '../../auth/sign-in-limits.js';
+import { now } from '../../platform/clock.js';
+import { AppError } from '../../platform/errors.js';
+import { clientIp } from '../client-ip.js';
+import { readForm, single } from '../oauth/form-body.js';
+import { errorOf, type ApiError } from './api-client.js';
+import type { Attempt, Delivery, Page, RotatedSecret, Webhook, WebhookStats, WebhookWithSecret } from './api-types.js';
+import { attemptsChartDataUri } from './chart.js';
+import { html } from './html.js';
+import { registerAccountPages } from './account-routes.js';
+import { registerAgentPages } from './agent-routes.js';
+import { FORM_MAX_BYTES, pageSetup, refusal, renderFailure, show, type Signed } from './pages.js';
+import { checkLoginCsrf, checkOrigin, loginCsrf, SESSION_COOKIE, setCookie } from './session.js';
+import { csrfField } from './views.js';
+import { deliveryPage, secretPage, webhookPage, webhooksPage, type CreateForm } from './webhook-views.js';
+
+// The /dashboard pages. Each handler turns a form into the API request a client would send and the API's answer
+// into a page; see api-client.ts for why nothing here reads the database.
+
+const NOTICES: Record<string, string> = {
+  test: 'A webhook.test event was queued for this subscription.',
+  enabled: 'The subscription is enabled.',
+  disabled: 'The subscription is disabled: nothing is delivered until it is enabled again.',
+  redelivered: 'Queued again with the same envelope id: a new attempt will appear below.',
+};
+
+export function dashboardRouter(deps: Deps): Middleware {
+  const router = new Router({ prefix: '/dashboard' });
+  const setup = pageSetup(deps);
+  const { key, signedForm, page, id } = setup;
+  const secure = deps.config.env === 'production';
+
+  function signInPage(ctx: Context, error?: string, status = 200) {
+    const csrf = loginCsrf(ctx, key, secure);
+    show(
+      ctx,
+      null,
+      'Sign in to Switchboard',
+      html`${error ? html`<p class="error" role="alert">${error}</p>` : ''}
+        <form method="post" action="/dashboard/sign-in">
+          ${csrfField(csrf)} <label for="email">Email</label
+          ><input id="email" name="email" type="email" autocomplete="username" required maxlength="254" />
+          <label for="password">Password</label
+          ><input
+            id="password"
+            name="password"
+            type="password"
+            autocomplete="current-password"
+            required
+            maxlength="1024"
+          />
+          <p><button type="submit">Sign in</button></p>
+        </form>`,
+      status,
+    );
+  }
+
+  router.get('/', async (ctx) => ctx.redirect('/dashboard/webhooks'));
+  router.get('/sign-in', async (ctx) => signInPage(ctx));
+  router.post('/sign-in', async (ctx) => {
+    try {
+      checkOrigin(ctx, ctx.state.publicUrl);
+      const fields = await readForm(ctx, FORM_MAX_BYTES);
+      checkLoginCsrf(ctx, key, fields.get('csrf')?.[0] ?? '');
+      // The API's own rules for a sign-in (POST /v1/auth/login's schema).
+      const { email, password } = parseInput(loginInput, {
+        email: single(fields, 'email', 254),
+        password: single(fields, 'password', 1024),
+      });
+      // The API's sign-in, by the same functions POST /v1/auth/login runs, with the browser's own address.
+      const who = { ip: clientIp(ctx, deps.config.trustProxyHops), email };
+      const { session } = await limitSignIn(deps, who, () => login(deps, email, password));
+      setCookie(ctx, SESSION_COOKIE, session.token, {
+        secure,
+        maxAgeMs: session.expiresAt.getTime() - now().getTime(),
+      });
+      ctx.redirect('/dashboard/webhooks');
+    } catch (err) {
+      if (err instanceof AppError && (err.status === 401 || err.status === 429 || err.status === 400))
+        return signInPage(ctx, err.message, err.status);
+      renderFailure(ctx, null, err);
+    }
+  });
+  router.post(
+    '/sign-out',
+    page(async (ctx, s) => {
+      await signedForm(ctx, s);
+      await s.api('POST', '/v1/auth/logout');
+      setCookie(ctx, SESSION_COOKIE, '', { secure, maxAgeMs: 0 });
+      ctx.redirect('/dashboard/sign-in');
+    }),
+  );
+
+  async function listPage(ctx: Context, s: Signed, form: CreateForm = {}, status = 200) {
+    const list = await s.api<Page<Webhook>>('GET', '/v1/webhooks?limit=100');
+    if (list.status !== 200) throw refusal(list, 'The subscriptions');
+    show(ctx, s.viewer, 'Webhook subscriptions', webhooksPage(s.viewer, list.body.data, form), status);
+  }
+
+  router.get(
+    '/webhooks',
+    page((ctx, s) => listPage(ctx, s)),
+  );
+  router.post(
+    '/webhooks',
+    page(async (ctx, s) => {
+      const fields = await signedForm(ctx, s);
+      const url = fields.get('url')?.[0] ?? '';
+      const events = fields.get('events') ?? [];
+      const rate = (fields.get('rateLimitPerSecond')?.[0] ?? '').trim();
+      const tenant = (fields.get('tenant')?.[0] ?? '').trim();
+      const body: Record<string, unknown> = { url, events, ...(tenant ? { tenant } : {}) };
+      // The API's own rule judges the number; a text that is not one is sent as is and refused by it.
+      if (rate) body.rateLimitPerSecond = /^-?\d+$/.test(rate) ? Number(rate) : rate;
+      const res = await s.api<WebhookWithSecret>('POST', '/v1/webhooks', body);
+      if (res.status === 201)
+        return show(
+          ctx,
+          s.viewer,
+          'Subscription created',
+          secretPage(`/dashboard/webhooks/${res.body.id}`, res.body.secret ?? '', 'The subscription is active.'),
+          201,
+        );
+      if (res.status >= 500 || res.status === 401) throw refusal(res, 'The subscription');
+      await listPage(ctx, s, { url, events, rateLimitPerSecond: rate, tenant, error: errorOf(res) }, res.status);
+    }),
+  );
+
+  async function detailPage(ctx: Context, s: Signed, webhookId: string, enableError?: ApiError | null) {
+    const base = `/v1/webhooks/${webhookId}`;
+    const filter = {
+      status: typeof ctx.query.status === 'string' && ctx.query.status ? ctx.query.status : undefined,
+      event: typeof ctx.query.event === 'string' && ctx.query.event ? ctx.query.event : undefined,
+    };
+    const query = new URLSearchParams({ limit: '50' });
+    if (filter.status) query.set('status', filter.status);
+    if (filter.event) query.set('event', filter.event);
+    const [webhook, stats, deliveries] = await Promise.all([
+      s.api<Webhook>('GET', base),
+      s.api<WebhookStats>('GET', `${base}/stats?window=24h`),
+      s.api<Page<Delivery>>('GET', `${base}/deliveries?${query}`),
+    ]);
+    for (const answer of [webhook, stats, deliveries])
+      if (answer.status !== 200) throw refusal(answer, 'This subscription');
+    const chart = await attemptsChartDataUri(stats.body.buckets);
+    const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+    const data = {
+      webhook: webhook.body,
+      stats: stats.body,
+      chart,
+      deliveries: deliveries.body.data,
+      filter,
+      notice: note,
+    };
+    show(ctx, s.viewer, 'Subscription', webhookPage(s.viewer, { ...data, enableError }), enableError ? 400 : 200);
+  }
+
+  router.get(
+    '/webhooks/:webhookId',
+    page((ctx, s) => detailPage(ctx, s, id(ctx, 'webhookId'))),
+  );
+  router.post(
+    '/webhooks/:webhookId/rotate-secret',
+    page(async (ctx, s) => {
+      await signedForm(ctx, s);
+      const webhookId = id(ctx, 'webhookId');
+      const res = await s.api<RotatedSecret>('POST', `/v1/webhooks/${webhookId}/rotate-secret`);
+      if (res.status !== 200) throw refusal(res, 'This subscription');
+      const what = 'The secret is rotated; deliveries are signed with both secrets until the old one expires.';
+      show(ctx, s.viewer, 'New signing secret', secretPage(`/dashboard/webhooks/${webhookId}`, res.body.secret, what));
+    }),
+  );
+  router.post(
+    '/webhooks/:webhookId/test',
+    page(async (ctx, s) => {
+      await signedForm(ctx, s);
+      const webhookId = id(ctx, 'webhookId');
+      const res = await s.api('POST', `/v1/webhooks/${webhookId}/test`);
+      if (res.status !== 202) throw refusal(res, 'This subscription');
+      ctx.redirect(`/dashboard/webhooks/${webhookId}?notice=test`);
+    }),
+  );
+  router.post(
+    '/webhooks/:webhookId/disable',
+    page(async (ctx, s) => {
+      await signedForm(ctx, s);
+      const webhookId = id(ctx, 'webhookId');
+      const res = await s.api('POST', `/v1/webhooks/${webhookId}/disable`);
+      if (res.status !== 200) throw refusal(res, 'This subscription');
+      ctx.redirect(`/dashboard/webhooks/${webhookId}?notice=disabled`);
+    }),
+  );
+  router.post(
+    '/webhooks/:webhookId/enable',
+    page(async (ctx, s) => {
+      const fields = await signedForm(ctx, s);
+      const webhookId = id(ctx, 'webhookId');
+      const since = (fields.get('recoverSince')?.[0] ?? '').trim();
+      const res = await s.api('POST', `/v1/webhooks/${webhookId}/enable`, since ? { recoverSince: since } : {});
+      if (res.status === 400) return detailPage(ctx, s, webhookId, errorOf(res));
+      if (res.status !== 200) throw refusal(res, 'This subscription');
+      ctx.redirect(`/dashboard/webhooks/${webhookId}?notice=enabled`);
+    }),
+  );
+  router.get(
+    '/webhooks/:webhookId/deliveries/:deliveryId',
+    page(async (ctx, s) => {
+      const [webhookId, deliveryId] = [id(ctx, 'webhookId'), id(ctx, 'deliveryId')];
+      const res = await s.api<Page<Attempt>>(
+        'GET',
+        `/v1/webhooks/${webhookId}/attempts?limit=100&deliveryId=${deliveryId}`,
+      );
+      if (res.status !== 200) throw refusal(res, 'This delivery');
+      const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+      const attempts = [...res.body.data].sort((a, b) => a.attemptNumber - b.attemptNumber);
+      show(
+        ctx,
+        s.viewer,
+        'Delivery',
+        deliveryPage(s.viewer, `/dashboard/webhooks/${webhookId}`, deliveryId, attempts, note),
+      );
+    }),
+  );
+  router.post(
+    '/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
+    page(async (ctx, s) => {
+      await signedForm(ctx, s);
+      const [webhookId, deliveryId] = [id(ctx, 'webhookId'), id(ctx, 'deliveryId')];
+      const res = await s.api('POST', `/v1/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`);
+      if (res.status !== 202) throw refusal(res, 'This delivery');
+      ctx.redirect(`/dashboard/webhooks/${webhookId}/deliveries/${deliveryId}?notice=redelivered`);
+    }),
+  );
+
+  registerAccountPages(router, setup);
+  registerAgentPages(router, setup);
+
+  return router.routes() as unknown as Middleware;
+}

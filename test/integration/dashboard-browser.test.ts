@@ -1,0 +1,240 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { getBrowser } from '../helpers/browser.js';
+import { csrfOnPage, openPageContext, type PageContext } from '../helpers/dashboard-browser.js';
+import { client, type Client } from '../helpers/http.js';
+import { authorizeByHand, registerClient } from '../helpers/oauth.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { waitUntil } from '../helpers/wait.js';
+
+// The dashboard (docs/dashboard.md) as a person uses it, in headless chromium with every other origin blocked:
+// sign in, create a subscription to a local receiver, fire a test event, open the delivery and its attempt,
+// redeliver, see field errors and stale pages answered clearly, and a member refused what only admins may do.
+
+let t: TestContext;
+let api: Client;
+let browser: Browser | null = null;
+let skip: string | null = null;
+let receiver: Receiver;
+let owner: SetupAccount;
+let pc: PageContext;
+
+beforeAll(async () => {
+  ({ browser, skip } = await getBrowser());
+  if (skip) console.warn(`dashboard-browser: skipped: ${skip}`);
+  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  await t.startWorkers();
+  api = client(t.url);
+  receiver = await startReceiver();
+  owner = await setupAccount(t, { accountKey: { name: 'ci key' }, agent: { name: 'Support bot' } });
+  if (browser) pc = await openPageContext(browser, t.url);
+}, 900_000);
+
+afterAll(async () => {
+  await pc?.context.close();
+  await browser?.close();
+  await receiver?.close();
+  await t?.close();
+});
+
+async function signIn(email: string, password: string) {
+  const { page } = pc;
+  await page.goto(`${t.url}/dashboard`);
+  expect(page.url()).toBe(`${t.url}/dashboard/sign-in`);
+  await page.fill('#email', email);
+  await page.fill('#password', password);
+  await page.click('button[type=submit]');
+}
+
+describe('the dashboard in a real browser', () => {
+  it('signs in, creates a subscription, shows a delivery and its attempts, and redelivers', async (ctx) => {
+    if (!browser) return ctx.skip();
+    const { page } = pc;
+    await signIn(owner.email, 'wrong password');
+    expect(await page.locator('[role=alert]').textContent()).toMatch(/incorrect/);
+    await signIn(owner.email, owner.password);
+    expect(page.url()).toBe(`${t.url}/dashboard/webhooks`);
+    const cookie = (await pc.context.cookies()).find((c) => c.name === 'sb_dash')!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });
+
+    // The API's own rules, shown next to the field they concern; the values typed are kept.
+    await page.fill('#url', 'ftp://example.com/hook');
+    await page.click('button:text("Create subscription")');
+    expect(await page.locator('.field-error[data-field=events]').textContent()).toMatch(/at least one event/);
+    expect(await page.inputValue('#url')).toBe('ftp://example.com/hook');
+
+    await page.fill('#url', `${receiver.url}/hook`);
+    await page.check('input[value="message.received"]');
+    await page.fill('#rate', '5');
+    await page.click('button:text("Create subscription")');
+    const secret = await page.locator('[data-secret]').textContent();
+    expect(secret).toMatch(/^whsec_/);
+    await page.click('text=Back to the subscription');
+    expect(await page.content()).not.toContain(secret!);
+    expect(await page.locator('main').textContent()).toContain('5 per second');
+
+    await page.click('button:text("Send a test event")');
+    expect(await page.locator('[role=status]').textContent()).toMatch(/webhook.test event was queued/);
+    await receiver.waitFor(1);
+    await waitUntil(
+      async () => {
+        await page.reload();
+        return (await page.locator('td .status-succeeded').count()) === 1;
+      },
+      10_000,
+      'the delivery shown as succeeded',
+    );
+    // The chart is a server-drawn SVG image; no script on the page.
+    expect(await page.locator('img[src^="data:image/svg+xml;base64,"]').count()).toBe(1);
+    expect(await page.locator('script').count()).toBe(0);
+
+    // The filters narrow the list through the API's own query.
+    await page.selectOption('#fstatus', 'failed');
+    await page.click('button:text("Filter")');
+    expect(await page.locator('main').textContent()).toContain('No deliveries match.');
+    await page.selectOption('#fstatus', 'succeeded');
+    await page.selectOption('#fevent', 'webhook.test');
+    await page.click('button:text("Filter")');
+    await page.click('td a');
+    expect(await page.locator('[data-attempt="1"] [data-response-status]').textContent()).toBe('200');
+
+    await page.click('button:text("Redeliver")');
+    expect(await page.locator('[role=status]').textContent()).toMatch(/Queued again/);
+    await receiver.waitFor(2);
+    expect(receiver.received[1]!.body.id).toBe(receiver.received[0]!.body.id);
+    await waitUntil(
+      async () => {
+        await page.reload();
+        return (await page.locator('[data-attempt="2"]').count()) === 1;
+      },
+      10_000,
+      'the second attempt on the delivery page',
+    );
+    expect(pc.problems).toEqual([]);
+  });
+
+  it('answers a stale page clearly, re-enables with recovery, and refuses forged and cross-site posts', async (ctx) => {
+    if (!browser) return ctx.skip();
+    const { page } = pc;
+    const hooks = (await api.get('/v1/webhooks', { token: owner.token })).body.data;
+    const webhookId = hooks[0].id as string;
+
+    // Disabled by hand, the page offers Enable with "Recover since…".
+    await page.goto(`${t.url}/dashboard/webhooks/${webhookId}`);
+    await page.click('button:text("Disable")');
+    expect(await page.locator('[role=status]').textContent()).toMatch(/disabled/);
+    expect(await page.locator('main').textContent()).toContain('Disabled by the account');
+    const again = await api.post(`/v1/webhooks/${webhookId}/disable`, { token: owner.token });
+    expect(again.body).toMatchObject({ status: 'disabled', disabledReason: 'Disabled by the account' });
+    const stranger = await setupAccount(t);
+    expect((await api.post(`/v1/webhooks/${webhookId}/disable`, { token: stranger.token })).status).toBe(404);
+    await page.fill('#recoverSince', 'yesterday');
+    await page.click('button:text("Enable")');
+    expect(await page.locator('.field-error[data-field=recoverSince]').count()).toBe(1);
+    await page.fill('#recoverSince', new Date(Date.now() - 3600_000).toISOString());
+    await page.click('button:text("Enable")');
+    expect(await page.locator('[role=status]').textContent()).toMatch(/enabled/);
+    expect(await page.locator('main .status-active').count()).toBe(1);
+
+    // A page left open on a subscription deleted meanwhile.
+    expect((await api.delete(`/v1/webhooks/${webhookId}`, { token: owner.token })).status).toBe(204);
+    await page.click('button:text("Rotate secret")');
+    expect(await page.locator('h1').textContent()).toBe('Not found');
+    expect(await page.locator('[role=alert]').textContent()).toMatch(/may have been deleted/);
+
+    // A form without this session's token, and one sent from another site, change nothing.
+    await page.goto(`${t.url}/dashboard/keys`);
+    const keyPath = `${t.url}/dashboard/keys/${owner.accountKey!.id}/deactivate`;
+    const noToken = await page.request.post(keyPath, { form: { csrf: 'forged' } });
+    expect(noToken.status()).toBe(403);
+    const crossSite = await page.request.post(keyPath, {
+      form: { csrf: (await csrfOnPage(page))! },
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(crossSite.status()).toBe(403);
+    const ciKey = await api.get(`/v1/api_keys/${owner.accountKey!.id}`, { token: owner.token });
+    expect(ciKey.body.status).toBe('active');
+    expect(pc.problems).toEqual([]);
+  });
+
+  it("mints, rotates and deactivates an agent's keys (each secret shown once) and revokes an OAuth grant", async (ctx) => {
+    if (!browser) return ctx.skip();
+    const { page } = pc;
+    await page.goto(`${t.url}/dashboard/agents`);
+    const agent = page.locator(`[data-agent="${owner.agentId}"]`);
+    expect(await agent.locator('h2').textContent()).toContain('Support bot');
+    await agent.locator('input[name=name]').fill('');
+    await agent.locator('button:text("Create key")').click();
+    expect(await page.locator('.field-error[data-field=name]').count()).toBe(1);
+    await page.locator(`[data-agent="${owner.agentId}"] input[name=name]`).fill('voice bridge');
+    await page.locator(`[data-agent="${owner.agentId}"] input[value="agent:config:write"]`).check();
+    await page.locator(`[data-agent="${owner.agentId}"] button:text("Create key")`).click();
+    const first = (await page.locator('[data-secret]').textContent())!;
+    expect(first).toMatch(/^ca_agt_/);
+    const keys = (await api.get('/v1/api_keys', { token: owner.token })).body.data as Array<Record<string, any>>;
+    const minted = keys.find((k) => k.name === 'voice bridge')!;
+    expect(minted).toMatchObject({ keyType: 'agent', agentId: owner.agentId });
+    expect(minted.scopes).toContain('agent:config:write');
+
+    await page.goto(`${t.url}/dashboard/agents`);
+    await page.locator('tr', { hasText: 'voice bridge' }).locator('button:text("Rotate")').click();
+    const second = (await page.locator('[data-secret]').textContent())!;
+    expect(second).toMatch(/^ca_agt_/);
+    expect(second).not.toBe(first);
+    await page.goto(`${t.url}/dashboard/agents`);
+    expect(await page.content()).not.toContain(second);
+    await page.locator('tr', { hasText: 'voice bridge' }).locator('button:text("Deactivate")').click();
+    await page.goto(`${t.url}/dashboard/agents`);
+    expect(await page.locator('tr', { hasText: 'voice bridge' }).locator('.status-deactivated').count()).toBe(1);
+    // An OAuth client the owner consented to, revoked from the grants page.
+    const registered = await registerClient(t.url, { client_name: 'Claude Desktop' });
+    const flow = await authorizeByHand(t.url, {
+      clientId: registered.body.client_id,
+      resource: `${t.url}/v1/agents/${owner.agentId}/mcp`,
+      scope: 'agent:config:read',
+      email: owner.email,
+      password: owner.password,
+      choose: ['agent:config:read'],
+    });
+    expect(flow.code).toBeTruthy();
+    await page.goto(`${t.url}/dashboard/grants`);
+    const grant = page.locator('tr', { hasText: 'Claude Desktop' });
+    expect(await grant.textContent()).toContain('agent:config:read');
+    await grant.locator('button:text("Revoke")').click();
+    expect(await page.locator('[role=status]').textContent()).toMatch(/revoked/);
+    expect(await page.locator('main').textContent()).toContain('No OAuth grants.');
+    expect(pc.problems).toEqual([]);
+  });
+
+  it('shows a member the admin actions disabled and refuses the forged post with a 403 page', async (ctx) => {
+    if (!browser) return ctx.skip();
+    const { page } = pc;
+    const add = await api.post('/v1/team/members', {
+      token: owner.token,
+      body: { email: `member-${owner.accountId}@example.com`, password: 'member password', role: 'member' },
+    });
+    expect(add.status).toBe(201);
+    await page.click('button:text("Sign out")');
+    expect(page.url()).toBe(`${t.url}/dashboard/sign-in`);
+    await signIn(`member-${owner.accountId}@example.com`, 'member password');
+    await page.goto(`${t.url}/dashboard/keys`);
+    expect(await page.locator('button:text("Deactivate")').first().isDisabled()).toBe(true);
+    await page.goto(`${t.url}/dashboard/agents`);
+    expect(await page.locator('button:text("Create key")').isDisabled()).toBe(true);
+    await page.goto(`${t.url}/dashboard/grants`);
+    expect(await page.locator('main').textContent()).toContain('listed and revoked by an owner or admin');
+    await page.goto(`${t.url}/dashboard/keys`);
+
+    // The member's own valid form token does not make the API allow an admin action.
+    const forged = await page.request.post(`${t.url}/dashboard/keys/${owner.accountKey!.id}/deactivate`, {
+      form: { csrf: (await csrfOnPage(page))! },
+    });
+    expect(forged.status()).toBe(403);
+    expect(await forged.text()).toMatch(/owner or admin/);
+    const ciKey = await api.get(`/v1/api_keys/${owner.accountKey!.id}`, { token: owner.token });
+    expect(ciKey.body.status).toBe('active');
+    expect(pc.problems).toEqual([]);
+  });
+});
