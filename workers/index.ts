@@ -60,7 +60,8 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
         const data = processor.job.schema.parse(job.data);
         if (!tracingState.on) return processor.process(deps, data, job, token);
         const { traceparent } = data as { traceparent?: string };
-        const traced = { queue, name: job.name, id: job.id, attempt: job.attemptsMade + 1, traceparent };
+        // The span is named for the catalog's job, not the job's own name (which carries its event and subscription).
+        const traced = { queue, name: processor.job.name, id: job.id, attempt: job.attemptsMade + 1, traceparent };
         return withJobSpan(traced, () => processor.process(deps, data, job, token));
       },
       {
