@@ -17,7 +17,7 @@ const eventName = text()
     description: 'An event type a subscription may name (GET /v1/event-types)',
   });
 
-const events = z
+export const events = z
   .array(eventName)
   .min(1, 'at least one event')
   .max(EVENT_NAMES.length)
@@ -67,6 +67,9 @@ export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
 export const webhookResponse = z
   .object({
     id: idString('wh'),
+    kind: z
+      .enum(['http', 'stream'])
+      .describe('http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open'),
     url: outText(),
     events: z.array(outText()),
     description: outText().nullable(),

@@ -25,6 +25,7 @@ import { generateWebhookSecret } from './signature.js';
 import type { attemptsQuery, CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
 import {
   activateWebhook,
+  disableWebhookOnce,
   findWebhook,
   insertWebhook,
   listWebhooks,
@@ -156,6 +157,19 @@ export async function enableWebhook(deps: Deps, caller: Caller, id: string, reco
   });
   await armDeliveryJobs(deps, reopened);
   return { ...toWebhookResponse(row), recovered: reopened.length };
+}
+
+/** Disabled by its owner: deliveries stop (pending ones end failed, `enable {recoverSince}` brings them back). */
+export async function disableWebhook(deps: Deps, caller: Caller, id: string) {
+  const accountId = caller.principal.accountId;
+  const row = await deps.db.transaction(async (trx) => {
+    const disabled = await disableWebhookOnce(trx, accountId, id, 'Disabled by request');
+    const current = disabled ?? (await findWebhook(trx, accountId, id));
+    if (!current) throw notFound('Webhook');
+    if (disabled) await audit(trx, caller, 'webhook.disabled', id);
+    return current;
+  });
+  return toWebhookResponse(row);
 }
 
 function requireActive(row: WebhookRow): void {

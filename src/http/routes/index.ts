@@ -19,6 +19,7 @@ import { registerOpenApiRoutes } from './openapi.routes.js';
 import { registerKeyRoutes } from './keys.routes.js';
 import { registerStatsRoutes } from './stats.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
+import { registerWebhookDevRoutes } from './webhook-dev.routes.js';
 
 /** Every route module of the API, in one list. */
 export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
@@ -39,6 +40,7 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerOAuthRoutes,
   registerKeyRoutes,
   registerBillingRoutes,
+  registerWebhookDevRoutes,
   registerWebhookRoutes,
   registerOpenApiRoutes,
 ];

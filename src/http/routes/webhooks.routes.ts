@@ -23,6 +23,7 @@ import {
   changeWebhook,
   createWebhook,
   deleteWebhook,
+  disableWebhook,
   enableWebhook,
   getWebhook,
   listWebhookAttempts,
@@ -171,6 +172,21 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     async (ctx) => {
       const input = parseInput(enableWebhookInput, ctx.request.body ?? {});
       ctx.body = await enableWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'), input.recoverSince);
+    },
+  );
+
+  api.post(
+    '/v1/webhooks/:webhookId/disable',
+    write,
+    {
+      operationId: 'disableWebhook',
+      summary: 'Disable a subscription (its pending deliveries stop)',
+      tag,
+      response: webhookResponse,
+      description: 'Answers the subscription; disabling one already disabled changes nothing. Enable brings it back.',
+    },
+    async (ctx) => {
+      ctx.body = await disableWebhook(deps, callerOf(ctx), param(ctx, 'webhookId'));
     },
   );
 
