@@ -1103,7 +1103,7 @@ export interface paths {
          *
          *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
-        get: operations["openWebhookStream"];
+        get: operations["connectWebhookStream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1127,7 +1127,7 @@ export interface paths {
          *
          *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
-        post: operations["reportWebhookStreamDelivery"];
+        post: operations["sendWebhookStreamReport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6142,7 +6142,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    openWebhookStream: {
+    connectWebhookStream: {
         parameters: {
             query?: {
                 events?: string;
@@ -6181,7 +6181,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    reportWebhookStreamDelivery: {
+    sendWebhookStreamReport: {
         parameters: {
             query?: never;
             header?: never;
@@ -6193,6 +6193,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.9b2f4c1e-7d3a-4e5b-8c6d-1a2b3c4d5e6f",
+                 *       "deliveryId": "0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b",
+                 *       "status": 204,
+                 *       "durationMs": 12
+                 *     }
+                 */
                 "application/json": {
                     token: string;
                     /** Format: uuid */
@@ -6379,6 +6387,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "wh_4Fp7XcN2bQz9Lm1Tr8Ys",
+                     *       "kind": "http",
                      *       "url": "https://example.com/hooks/switchboard",
                      *       "events": [
                      *         "message.received"

@@ -146,6 +146,7 @@ describe('GET /openapi.json', () => {
         'rotate',
         'deactivate',
         'enable',
+        'disable',
         'send',
         'redeliver',
         'trigger',

@@ -37,7 +37,7 @@ export function registerWebhookDevRoutes(api: ApiRouter, deps: Deps) {
     '/v1/webhook-streams',
     write,
     {
-      operationId: 'openWebhookStream',
+      operationId: 'connectWebhookStream',
       summary: 'Open a stream destination (server-sent events)',
       tag,
       query: openStreamQuery,
@@ -73,12 +73,20 @@ export function registerWebhookDevRoutes(api: ApiRouter, deps: Deps) {
     '/v1/webhook-streams/:webhookId/reports',
     write,
     {
-      operationId: 'reportWebhookStreamDelivery',
+      operationId: 'sendWebhookStreamReport',
       summary: 'Report what the local receiver answered to one stream delivery',
       tag,
       body: streamReportInput,
       response: streamReportAccepted,
       status: 202,
+      examples: {
+        request: {
+          token: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.9b2f4c1e-7d3a-4e5b-8c6d-1a2b3c4d5e6f',
+          deliveryId: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
+          status: 204,
+          durationMs: 12,
+        },
+      },
       description:
         'The attempt is recorded with this status and duration (or error) through the same retry policy as an HTTP delivery. A report for a token that is no longer awaited (past WEBHOOK_TIMEOUT_MS) is accepted and changes nothing.',
     },

@@ -40,6 +40,7 @@ import { idempotent, type ApiRouter } from '../router.js';
 const tag = 'Webhooks';
 const WEBHOOK_EXAMPLE = {
   id: 'wh_4Fp7XcN2bQz9Lm1Tr8Ys',
+  kind: 'http',
   url: 'https://example.com/hooks/switchboard',
   events: ['message.received'],
   description: 'orders',
