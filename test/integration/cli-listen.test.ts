@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -184,4 +184,73 @@ describe('switchboard login, listen and trigger', () => {
     });
     expect(invalid).toMatchObject({ status: 400, body: { error: { code: 'validation_error' } } });
   });
+
+  it('the everyday commands against the API, with their error paths', async () => {
+    const other = await setupAccount(t, { name: 'Everyday', agent: { name: 'Scout' } });
+    const home = mkdtempSync(join(tmpdir(), 'sb-cli-'));
+    const envOf = { XDG_CONFIG_HOME: home };
+    const cli = (...args: string[]) => runCli(['--json', ...args], envOf);
+    const data = (r: { code: number | null; stdout: string; stderr: string }) => {
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    try {
+      const wrongPassword = await runCli(['login', '--url', t.url, '--email', other.email], envOf, 'not the password');
+      expect(wrongPassword).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/^switchboard: invalid_credential/),
+      });
+      expect(
+        data(await runCli(['--json', 'login', '--url', t.url, '--email', other.email], envOf, other.password)),
+      ).toMatchObject({ kind: 'session' });
+
+      const [who, created, key, agents] = await Promise.all([
+        cli('whoami'),
+        cli('webhooks', 'create', 'https://93.184.216.34/hooks', '--events', 'inbox.deleted'),
+        cli('keys', 'create', '--name', 'ci', '--scopes', 'read:webhooks'),
+        cli('agents', 'ls'),
+      ]);
+      expect(data(who)).toMatchObject({ kind: 'session', email: other.email, account: { id: other.accountId } });
+      const webhook = data(created);
+      expect(webhook).toMatchObject({ kind: 'http', status: 'active', secret: expect.stringMatching(/^whsec_/) });
+      const { id: keyId } = data(key);
+      expect(data(agents).map((a: { id: string }) => a.id)).toEqual([other.agentId]);
+
+      const [listed, rotated, disabled, rotatedKey, deliveries, unknownWebhook] = await Promise.all([
+        cli('webhooks', 'ls'),
+        cli('webhooks', 'rotate-secret', webhook.id),
+        cli('webhooks', 'disable', webhook.id),
+        cli('keys', 'rotate', keyId),
+        cli('deliveries', 'ls', '--webhook', webhook.id, '--status', 'failed'),
+        runCli(['deliveries', 'ls', '--webhook', 'wh_doesNotExist1'], envOf),
+      ]);
+      expect(data(listed).map((w: { id: string }) => w.id)).toEqual([webhook.id]);
+      expect(data(rotated).secret).not.toBe(webhook.secret);
+      expect(data(disabled)).toMatchObject({ id: webhook.id, status: 'disabled' });
+      expect(data(rotatedKey)).toMatchObject({ id: keyId });
+      expect(data(deliveries)).toEqual([]);
+      expect(unknownWebhook).toMatchObject({ code: 1, stderr: expect.stringMatching(/^switchboard: not_found/) });
+      expect(unknownWebhook.stderr.trim().split('\n')).toHaveLength(1);
+
+      const [enabled, deactivated, keys] = await Promise.all([
+        cli('webhooks', 'enable', webhook.id),
+        cli('keys', 'deactivate', keyId),
+        cli('keys', 'ls'),
+      ]);
+      expect(data(enabled)).toMatchObject({ status: 'active' });
+      expect(data(deactivated)).toMatchObject({ id: keyId, status: 'deactivated' });
+      expect(data(keys).map((k: { id: string }) => k.id)).toContain(keyId);
+
+      // Logging out ends the session on the server too: the old token no longer works.
+      const token = JSON.parse(readFileSync(join(home, 'switchboard', 'credentials.json'), 'utf8')).token;
+      expect(data(await cli('logout'))).toEqual({ loggedOut: true });
+      expect((await client(t.url).get('/v1/event-types', { token, unchecked: true })).status).toBe(401);
+      expect(await runCli(['whoami'], envOf)).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/not logged in/),
+      });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
