@@ -26,7 +26,11 @@ const configHome = mkdtempSync(join(tmpdir(), 'sb-cli-'));
 const live: CliProcess[] = [];
 
 beforeAll(async () => {
+  // Four worker slots and two deliveries in flight per stream: a stalled stream could hold every slot without
+  // the in-flight limit, which the isolation test below tells apart.
   t = await createTestContext({
+    WEBHOOK_CONCURRENCY: '4',
+    WEBHOOK_STREAM_IN_FLIGHT: '2',
     WEBHOOK_TIMEOUT_MS: '4000',
     WEBHOOK_RETRY_DELAYS_MS: '300',
     WEBHOOK_STREAMS_PER_ACCOUNT: '2',
@@ -37,6 +41,7 @@ beforeAll(async () => {
     accountKey: { name: 'cli', scopes: ['read:webhooks', 'write:webhooks', 'read:account', 'read:agents'] },
   });
   env = { XDG_CONFIG_HOME: configHome };
+  catalog = (await client(t.url).get('/v1/event-types', { token: owner.token })).body.data;
 });
 afterAll(async () => {
   for (const cli of live) cli.proc.kill('SIGKILL');
@@ -45,6 +50,8 @@ afterAll(async () => {
   rmSync(configHome, { recursive: true, force: true });
 });
 
+let catalog: Array<{ name: string; schema: any }> = [];
+const samplePayloadOf = (event: string) => samplePayloadOfEnvelope(catalog.find((c) => c.name === event)!.schema);
 const attemptsOf = (webhookId: string) =>
   t.deps.db('webhook_attempts').where({ webhook_id: webhookId }).orderBy('created_at');
 const listen = (...args: string[]) => {
@@ -119,11 +126,11 @@ describe('switchboard login, listen and trigger', () => {
     expect(b.proc.exitCode).toBeNull();
 
     // The everyday look at a delivery, through the CLI, while its stream is open.
-    const [shown, missing, redelivered] = await Promise.all([
+    const [shown, missing] = await Promise.all([
       runCli(['--json', 'deliveries', 'show', arrived!.body.id], env),
       runCli(['deliveries', 'show', '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b'], env),
-      runCli(['--json', 'redeliver', arrived!.body.id, '--webhook', openedA.webhookId], env),
     ]);
+    const redelivered = await runCli(['--json', 'redeliver', arrived!.body.id, '--webhook', openedA.webhookId], env);
     expect(JSON.parse(shown.stdout)).toMatchObject({
       webhookId: openedA.webhookId,
       attempts: [{ responseStatus: 201 }],
@@ -162,10 +169,7 @@ describe('switchboard login, listen and trigger', () => {
 
   it('trigger: a sample payload valid against the schema of every event type, accepted by the API', async () => {
     const api = client(t.url);
-    const types = (await api.get('/v1/event-types', { token: owner.token })).body.data as Array<{
-      name: string;
-      schema: any;
-    }>;
+    const types = catalog;
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);
     for (const type of types) {
@@ -253,4 +257,42 @@ describe('switchboard login, listen and trigger', () => {
       rmSync(home, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('a stalled listener holds at most its in-flight deliveries: another account is not delayed', async () => {
+    const stalled = await startReceiver(() => ({ stallMs: 20_000 }));
+    const quick = await startReceiver();
+    const [slow, fast] = await Promise.all([
+      setupAccount(t, { accountKey: { name: 'slow', scopes: ['write:webhooks', 'read:webhooks'] } }),
+      setupAccount(t, { accountKey: { name: 'fast', scopes: ['write:webhooks', 'read:webhooks'] } }),
+    ]);
+    const as = (key: string) => ({ SWITCHBOARD_URL: t.url, SWITCHBOARD_API_KEY: key });
+    const slowCli = startCli(['--json', 'listen', '--forward-to', stalled.url], as(slow.accountKey.key));
+    const fastCli = startCli(['--json', 'listen', '--forward-to', quick.url], as(fast.accountKey.key));
+    live.push(slowCli, fastCli);
+    try {
+      await Promise.all([
+        slowCli.waitForJson((l) => l.type === 'opened'),
+        fastCli.waitForJson((l) => l.type === 'opened'),
+      ]);
+      const api = client(t.url);
+      const fire = (token: string) =>
+        api.post('/v1/webhooks/test-events', {
+          token,
+          body: { event: 'webhook.disabled', payload: samplePayloadOf('webhook.disabled') },
+        });
+      for (let i = 0; i < 8; i++) expect((await fire(slow.token)).status).toBe(202);
+      await stalled.waitFor(2);
+      expect((await fire(fast.token)).status).toBe(202);
+      // The other account's delivery goes through while the stalled stream holds its two (of four worker slots);
+      // the stalled stream was never handed a third.
+      await quick.waitFor(1);
+      expect(stalled.received).toHaveLength(2);
+      const pending = await t.deps.db('webhook_deliveries').where({ account_id: slow.accountId, status: 'pending' });
+      expect(pending).toHaveLength(8);
+    } finally {
+      slowCli.proc.kill('SIGKILL');
+      fastCli.proc.kill('SIGKILL');
+      await Promise.all([stalled.close(), quick.close()]);
+    }
+  }, 30_000);
 });
