@@ -1,6 +1,7 @@
 import { now } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
+import { Cluster } from 'ioredis';
 import { createWorkerRedis, type RedisClient } from '../platform/redis.js';
 import { replyChannelOfToken, streamChannel, type RoutedStreamReport, type StreamDelivery } from './stream-messages.js';
 
@@ -21,8 +22,11 @@ export interface StreamHub {
   detach(webhookId: string, reason: string): Promise<void>;
   /** A report from the CLI, to the worker waiting for it (any web process may take the report). */
   report(report: RoutedStreamReport): Promise<void>;
-  /** How many processes hold each stream now (0: its session is gone without closing it). */
-  holders(webhookIds: string[]): Promise<number[]>;
+  /**
+   * How many processes hold each stream now (0: its session is gone without closing it); null on a Redis Cluster,
+   * where a node counts only its own subscribers.
+   */
+  holders(webhookIds: string[]): Promise<number[] | null>;
   close(): Promise<void>;
 }
 
@@ -98,6 +102,7 @@ export function createStreamHub(config: Config, redis: RedisClient, logger: Logg
     },
     async holders(webhookIds) {
       if (webhookIds.length === 0) return [];
+      if (redis instanceof Cluster) return null;
       const answer = (await redis.call(
         'PUBSUB',
         'NUMSUB',

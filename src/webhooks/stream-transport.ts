@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import type { Config } from '../platform/config.js';
 import type { SafeResponse } from '../platform/http-client.js';
 import type { Logger } from '../platform/logger.js';
+import { Cluster } from 'ioredis';
 import { createWorkerRedis, type RedisClient } from '../platform/redis.js';
 import { toStorableTextOrNull } from '../platform/text.js';
 import { replyChannel, streamChannel, type RoutedStreamReport, type StreamDelivery } from './stream-messages.js';
@@ -96,7 +97,8 @@ export function createStreamTransport(config: Config, redis: RedisClient, logger
           waiting.set(token, { webhookId, deliveryId: delivery.deliveryId, done: resolve });
         });
         const receivers = await redis.publish(streamChannel(prefix, webhookId), JSON.stringify({ token, ...delivery }));
-        if (receivers === 0) {
+        // On a Redis Cluster a node counts only its own subscribers: there a missing holder shows as a timeout.
+        if (receivers === 0 && !(redis instanceof Cluster)) {
           return { ok: false, error: 'connection_refused', message: NO_HOLDER, durationMs: elapsed() };
         }
         const answer = await report;

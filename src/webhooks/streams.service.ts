@@ -37,7 +37,7 @@ export async function openStream(
       const open = await lockOpenStreams(trx, accountId);
       // A stream whose web process died without closing it has no holder left: it is closed here, not counted.
       const holders = await deps.streamHub.holders(open);
-      const orphans = open.filter((_id, i) => holders[i] === 0);
+      const orphans = holders ? open.filter((_id, i) => holders[i] === 0) : [];
       await closeStreams(trx, accountId, orphans);
       const limit = deps.config.webhooks.streamsPerAccount;
       if (open.length - orphans.length >= limit) {
