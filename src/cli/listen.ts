@@ -53,6 +53,11 @@ export function registerListenCommand(program: Command, out: () => Output) {
       const onSigint = () => stop.abort();
       process.once('SIGINT', onSigint);
       process.once('SIGTERM', onSigint);
+      // Started through a wrapper (npx runs it under a shell), a signal may end the wrapper only: the session ends
+      // when the process that started it goes away, rather than holding a stream nobody watches.
+      const parent = process.ppid;
+      const orphaned = setInterval(() => process.ppid !== parent && stop.abort(), 500);
+      orphaned.unref();
       const url = new URL('/v1/webhook-streams', credential.url);
       if (opts.events) url.searchParams.set('events', opts.events);
       let res: Response;
@@ -110,6 +115,7 @@ export function registerListenCommand(program: Command, out: () => Output) {
         if (!stop.signal.aborted) throw new CliError(`the stream broke: ${(err as Error).message}`);
       } finally {
         spinning();
+        clearInterval(orphaned);
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigint);
       }

@@ -10,6 +10,7 @@ const SAMPLE_UUID = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 
 /** The strings tried for a patterned string, in order; the first the pattern accepts is used. */
 function stringCandidates(schema: Schema): string[] {
+  if (typeof schema.pattern !== 'string' && schema.format === undefined) return ['sample'];
   const pattern = typeof schema.pattern === 'string' ? schema.pattern : '';
   const prefix = /^\^([a-z]+_)\[/.exec(pattern)?.[1];
   return [
