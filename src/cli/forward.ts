@@ -34,7 +34,13 @@ function errorCodeOf(err: unknown): LocalOutcome['error'] {
   return 'connection_refused';
 }
 
-export async function forwardDelivery(url: string, d: StreamDelivery, timeoutMs: number): Promise<LocalOutcome> {
+/** `ended` aborts the POST when the session ends: the service has recorded the attempt as interrupted already. */
+export async function forwardDelivery(
+  url: string,
+  d: StreamDelivery,
+  timeoutMs: number,
+  ended: AbortSignal,
+): Promise<LocalOutcome> {
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
@@ -43,7 +49,7 @@ export async function forwardDelivery(url: string, d: StreamDelivery, timeoutMs:
       headers: d.headers,
       body: d.body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: AbortSignal.any([ended, AbortSignal.timeout(timeoutMs)]),
     });
     const text = await res.text();
     return {

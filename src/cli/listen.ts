@@ -73,10 +73,13 @@ export function registerListenCommand(program: Command, out: () => Output) {
       if (!res.ok || !res.body) throw apiError(res.status, await res.json().catch(() => undefined));
 
       let webhookId = '';
+      let closedBy = 'the API closed the stream';
       let spinning = () => {};
       const inFlight = new Set<Promise<void>>();
+      const ended = new AbortController();
       const handle = async (d: StreamDelivery) => {
-        const outcome = await forwardDelivery(target, d, timeoutMs);
+        const outcome = await forwardDelivery(target, d, timeoutMs, ended.signal);
+        if (ended.signal.aborted) return;
         const shown = describe(outcome);
         o.result({ type: 'delivery', deliveryId: d.deliveryId, event: d.event, attempt: d.attempt, ...outcome }, () => {
           const status = paint(process.stdout, shown.ok ? 'green' : 'red', shown.text);
@@ -106,6 +109,8 @@ export function registerListenCommand(program: Command, out: () => Output) {
               ].join('\n'),
             );
             spinning = o.spin('Waiting for events…');
+          } else if (message.event === 'closed') {
+            closedBy = (JSON.parse(message.data) as { reason: string }).reason;
           } else if (message.event === 'delivery') {
             const p = handle(JSON.parse(message.data) as StreamDelivery).finally(() => inFlight.delete(p));
             inFlight.add(p);
@@ -115,12 +120,13 @@ export function registerListenCommand(program: Command, out: () => Output) {
         if (!stop.signal.aborted) throw new CliError(`the stream broke: ${(err as Error).message}`);
       } finally {
         spinning();
+        ended.abort();
         clearInterval(orphaned);
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigint);
       }
       await Promise.allSettled(inFlight);
-      if (!stop.signal.aborted) throw new CliError('the API closed the stream');
+      if (!stop.signal.aborted) throw new CliError(closedBy);
       o.note('Stream closed.');
     });
 }

@@ -13,6 +13,8 @@ import { replyChannelOfToken, streamChannel, type RoutedStreamReport, type Strea
 export interface StreamSink {
   /** Writes one delivery down the connection (an SSE event). */
   deliver(delivery: StreamDelivery): void;
+  /** Ends the connection, telling the CLI why; its close then closes the stream. */
+  end(reason: string): void;
 }
 
 export interface StreamHub {
@@ -27,6 +29,11 @@ export interface StreamHub {
    * where a node counts only its own subscribers.
    */
   holders(webhookIds: string[]): Promise<number[] | null>;
+  /**
+   * At shutdown: ends every stream this process holds and waits (up to `waitMs`) until each is closed, so the
+   * server's drain does not wait on connections that never end and every CLI learns why.
+   */
+  endAll(reason: string, waitMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -109,6 +116,11 @@ export function createStreamHub(config: Config, redis: RedisClient, logger: Logg
         ...webhookIds.map((id) => streamChannel(prefix, id)),
       )) as Array<string | number>;
       return webhookIds.map((_id, i) => Number(answer[i * 2 + 1]));
+    },
+    async endAll(reason, waitMs = 2000) {
+      for (const stream of attached.values()) stream.sink.end(reason);
+      const deadline = now().getTime() + waitMs;
+      while (attached.size > 0 && now().getTime() < deadline) await new Promise((r) => setTimeout(r, 20));
     },
     async close() {
       subscriber?.disconnect();

@@ -289,6 +289,18 @@ describe('switchboard login, listen and trigger', () => {
       expect(stalled.received).toHaveLength(2);
       const pending = await t.deps.db('webhook_deliveries').where({ account_id: slow.accountId, status: 'pending' });
       expect(pending).toHaveLength(8);
+
+      // A web process shutting down ends its streams first (its drain would wait on them forever otherwise): each
+      // CLI is told why and exits 1, and each stream is closed.
+      await t.deps.streamHub.endAll('The service is restarting; run switchboard listen again');
+      expect(await slowCli.exited).toBe(1);
+      expect(await fastCli.exited).toBe(1);
+      expect(fastCli.stderr()).toMatch(/^switchboard: The service is restarting/);
+      const open = await t.deps
+        .db('webhooks')
+        .whereIn('account_id', [slow.accountId, fast.accountId])
+        .whereNull('deleted_at');
+      expect(open).toEqual([]);
     } finally {
       slowCli.proc.kill('SIGKILL');
       fastCli.proc.kill('SIGKILL');

@@ -52,6 +52,7 @@ export function registerWebhookDevRoutes(api: ApiRouter, deps: Deps) {
       const out = new PassThrough();
       const stream = await openStream(deps, callerOf(ctx), events, {
         deliver: (d: StreamDelivery) => out.write(sse('delivery', d)),
+        end: (reason: string) => out.end(sse('closed', { reason })),
       });
       ctx.req.socket.setTimeout(0);
       ctx.req.socket.setNoDelay(true);
@@ -60,12 +61,15 @@ export function registerWebhookDevRoutes(api: ApiRouter, deps: Deps) {
       ctx.body = out;
       out.write(sse('opened', { webhookId: stream.webhookId, events: stream.events, secret: stream.secret }));
       const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
-      ctx.res.once('close', () => {
+      const close = () => {
         clearInterval(heartbeat);
         stream.close('The listen session disconnected').catch((err: unknown) => {
           deps.logger.warn({ err, webhookId: stream.webhookId }, 'closing a stream failed');
         });
-      });
+      };
+      // The CLI may be gone already (it hung up while the stream was being opened): close it now.
+      if (ctx.req.socket.destroyed || ctx.res.destroyed) close();
+      else ctx.res.once('close', close);
     },
   );
 
