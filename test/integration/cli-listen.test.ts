@@ -86,6 +86,17 @@ describe('switchboard login, listen and trigger', () => {
     expect(openedA.secret).toMatch(/^whsec_/);
     expect(openedA.webhookId).not.toBe(openedB.webhookId);
 
+    // Refusals of the stream route itself, in the contract's shape (the fuzz leaves this route out).
+    const stream = (query: string, token?: string) =>
+      fetch(`${t.url}/v1/webhook-streams${query}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const refusals = await Promise.all([
+      stream('?events=contact.created,nope', owner.accountKey.key),
+      stream('?bogus=1', owner.accountKey.key),
+      stream(''),
+    ]);
+    expect(refusals.map((r) => r.status)).toEqual([400, 400, 401]);
+    expect((await refusals[0]!.json()).error.code).toBe('validation_error');
+
     // A third stream is one more than WEBHOOK_STREAMS_PER_ACCOUNT.
     const third = await runCli(['listen', '--forward-to', receiver.url], env);
     expect(third).toMatchObject({ code: 1, stderr: expect.stringMatching(/^switchboard: rate_limited/) });
