@@ -6250,7 +6250,10 @@ export interface operations {
     sendTestEvent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Retrying with the same key replays the first answer instead of doing the work twice (24 h). 1 to 255 printable ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6291,10 +6294,14 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
             403: components["responses"]["Forbidden"];
+            /** @description One of: `idempotency_key_in_use` */
+            409: components["responses"]["Conflict"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `idempotency_key_reused` */
+            422: components["responses"]["UnprocessableContent"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */

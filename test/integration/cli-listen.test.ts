@@ -95,7 +95,7 @@ describe('switchboard login, listen and trigger', () => {
       stream(''),
     ]);
     expect(refusals.map((r) => r.status)).toEqual([400, 400, 401]);
-    expect((await refusals[0]!.json()).error.code).toBe('validation_error');
+    expect(((await refusals[0]!.json()) as { error: { code: string } }).error.code).toBe('validation_error');
 
     // A third stream is one more than WEBHOOK_STREAMS_PER_ACCOUNT.
     const third = await runCli(['listen', '--forward-to', receiver.url], env);

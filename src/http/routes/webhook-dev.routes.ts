@@ -17,7 +17,7 @@ import {
 import { openStream, reportStreamDelivery, sendTestEventOfType } from '../../webhooks/streams.service.js';
 import type { AppContext } from '../context.js';
 import { callerOf, principalOf } from '../middleware/authenticate.js';
-import type { ApiRouter } from '../router.js';
+import { idempotent, type ApiRouter } from '../router.js';
 
 // The development tools of webhooks, which `switchboard listen` and `switchboard trigger` use: a stream destination
 // (server-sent events down a connection the CLI holds open, reports back by POST) and test events of any type
@@ -122,5 +122,6 @@ export function registerWebhookDevRoutes(api: ApiRouter, deps: Deps) {
       ctx.status = 202;
       ctx.body = await sendTestEventOfType(deps, callerOf(ctx), event, payload);
     },
+    idempotent(),
   );
 }
