@@ -1,4 +1,5 @@
 import { now } from '../platform/clock.js';
+import { AppError } from '../platform/errors.js';
 import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import { Cluster } from 'ioredis';
@@ -36,6 +37,9 @@ export interface StreamHub {
   endAll(reason: string, waitMs?: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** How long opening a stream waits for its channel subscription. */
+const SUBSCRIBE_MS = 5000;
 
 interface Attached {
   sink: StreamSink;
@@ -81,7 +85,23 @@ export function createStreamHub(config: Config, redis: RedisClient, logger: Logg
   return {
     async attach(webhookId, sink) {
       attached.set(webhookId, { sink, unreported: new Map() });
-      await connect().subscribe(streamChannel(prefix, webhookId));
+      // The subscription connection waits for Redis forever (it resubscribes after a reconnect); opening a stream
+      // does not: Redis away is a 503 now.
+      let timer: NodeJS.Timeout | undefined;
+      const away = new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new AppError('unavailable', 'Redis is not answering; try again')),
+          SUBSCRIBE_MS,
+        );
+      });
+      try {
+        await Promise.race([connect().subscribe(streamChannel(prefix, webhookId)), away]);
+      } catch (err) {
+        attached.delete(webhookId);
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
     },
     async detach(webhookId, reason) {
       const stream = attached.get(webhookId);
