@@ -12,6 +12,7 @@ import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { waitFor } from '../helpers/wait.js';
 import { verifySwitchboardSignature } from '../helpers/webhook-verify.js';
+import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
@@ -19,6 +20,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 // receiver. WEBHOOK_ALLOW_PRIVATE_TARGETS stays off: the receiver on 127.0.0.1 is reached through the stream only.
 
 let t: TestContext;
+let worker: WorkerChild | undefined;
 let receiver: Receiver;
 let owner: SetupAccount & { accountKey: { key: string } };
 let env: Record<string, string>;
@@ -27,15 +29,18 @@ const live: CliProcess[] = [];
 
 beforeAll(async () => {
   // Four worker slots and two deliveries in flight per stream: a stalled stream could hold every slot without
-  // the in-flight limit, which the isolation test below tells apart.
-  t = await createTestContext({
+  // the in-flight limit, which the isolation test below tells apart. The workers run in a process of their own, as
+  // in production: the web process (this one) and the worker meet only through Redis.
+  const settings = {
     WEBHOOK_CONCURRENCY: '4',
     WEBHOOK_STREAM_IN_FLIGHT: '2',
     WEBHOOK_TIMEOUT_MS: '4000',
     WEBHOOK_RETRY_DELAYS_MS: '300',
     WEBHOOK_STREAMS_PER_ACCOUNT: '2',
-  });
-  await t.startWorkers();
+  };
+  t = await createTestContext(settings);
+  worker = spawnWorkerProcess(t, settings);
+  await worker.ready;
   receiver = await startReceiver(() => ({ status: 201, body: 'taken' }));
   owner = await setupAccount(t, {
     accountKey: { name: 'cli', scopes: ['read:webhooks', 'write:webhooks', 'read:account', 'read:agents'] },
@@ -45,6 +50,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const cli of live) cli.proc.kill('SIGKILL');
+  if (worker) await killHard(worker.proc);
   await receiver?.close();
   await t?.close();
   rmSync(configHome, { recursive: true, force: true });
