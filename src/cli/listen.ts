@@ -81,7 +81,8 @@ export function registerListenCommand(program: Command, out: () => Output) {
         const outcome = await forwardDelivery(target, d, timeoutMs, ended.signal);
         if (ended.signal.aborted) return;
         const shown = describe(outcome);
-        o.result({ type: 'delivery', deliveryId: d.deliveryId, event: d.event, attempt: d.attempt, ...outcome }, () => {
+        const line = { type: 'delivery', deliveryId: d.deliveryId, event: d.event, attempt: d.attempt, ...outcome };
+        o.result(opts.printJson ? { ...line, envelope: JSON.parse(d.body) } : line, () => {
           const status = paint(process.stdout, shown.ok ? 'green' : 'red', shown.text);
           const line = `→ ${d.event.padEnd(24)} ${status}  ${outcome.durationMs} ms  ${d.deliveryId}`;
           return opts.printJson ? `${line}\n${JSON.stringify(JSON.parse(d.body), null, 2)}` : line;

@@ -84,7 +84,7 @@ describe('switchboard login, listen and trigger', () => {
 
     // Two sessions of one account: each its own stream, each gets every matching delivery. B's receiver is down.
     const a = listen('--events', 'contact.created', '--forward-to', receiver.url + '/hooks');
-    const b = listen('--events', 'contact.created', '--forward-to', 'http://127.0.0.1:9/down');
+    const b = listen('--events', 'contact.created', '--print-json', '--forward-to', 'http://127.0.0.1:9/down');
     const [openedA, openedB] = await Promise.all([
       a.waitForJson((l) => l.type === 'opened'),
       b.waitForJson((l) => l.type === 'opened'),
@@ -139,6 +139,7 @@ describe('switchboard login, listen and trigger', () => {
     expect(b.json().filter((l) => l.type === 'delivery')[0]).toMatchObject({
       status: null,
       error: 'connection_refused',
+      envelope: { event: 'contact.created', payload: sent.payload },
     });
     expect(b.proc.exitCode).toBeNull();
 
