@@ -6566,6 +6566,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `not_found` */
             404: components["responses"]["NotFound"];
+            /** @description One of: `conflict` */
+            409: components["responses"]["Conflict"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
@@ -6608,6 +6610,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `not_found` */
             404: components["responses"]["NotFound"];
+            /** @description One of: `conflict` */
+            409: components["responses"]["Conflict"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */

@@ -91,6 +91,12 @@ describe('switchboard login, listen and trigger', () => {
     ]);
     expect(openedA.secret).toMatch(/^whsec_/);
     expect(openedA.webhookId).not.toBe(openedB.webhookId);
+    // A stream's URL and secret belong to its session: the API does not change them.
+    const [patched, rotated] = await Promise.all([
+      client(t.url).patch(`/v1/webhooks/${openedA.webhookId}`, { token: owner.token, body: { description: 'x' } }),
+      client(t.url).post(`/v1/webhooks/${openedA.webhookId}/rotate-secret`, { token: owner.token }),
+    ]);
+    expect([patched.status, rotated.status]).toEqual([409, 409]);
 
     // Refusals of the stream route itself, in the contract's shape (the fuzz leaves this route out).
     const stream = (query: string, token?: string) =>

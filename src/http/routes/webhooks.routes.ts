@@ -120,7 +120,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       tag,
       body: updateWebhookInput,
       response: webhookResponse,
-      errors: ['invalid_webhook_url'],
+      errors: ['invalid_webhook_url', 'conflict'],
       examples: { request: { events: ['message.received', 'message.sent'], rateLimitPerSecond: 20 } },
     },
     async (ctx) => {
@@ -151,6 +151,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       summary: 'Rotate the signing secret (24 h overlap)',
       tag,
       response: rotatedSecretResponse,
+      errors: ['conflict'],
     },
     async (ctx) => {
       ctx.body = await rotateWebhookSecret(deps, callerOf(ctx), param(ctx, 'webhookId'));
