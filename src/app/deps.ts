@@ -3,6 +3,8 @@ import type { EventFanOut } from '../events/emit.js';
 import type { DeliveryBatches } from '../webhooks/delivery-batches.js';
 import type { SigningKeyring } from '../webhooks/signature.js';
 import type { WebhookThrottle } from '../webhooks/throttle.js';
+import type { StreamHub } from '../webhooks/stream-hub.js';
+import type { StreamTransport } from '../webhooks/stream-transport.js';
 import type { WebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import type { Config } from '../platform/config.js';
 import type { Sealers } from '../platform/crypto.js';
@@ -37,6 +39,10 @@ export interface Deps {
   deliveryBatches: DeliveryBatches;
   /** Per-subscription delivery slots in Redis, shared by every worker process. */
   webhookThrottle: WebhookThrottle;
+  /** The streams this web process holds (`switchboard listen`); connects to Redis at the first one. */
+  streamHub: StreamHub;
+  /** How a worker hands a delivery to a stream and waits for its report; connects at the first one. */
+  streamTransport: StreamTransport;
   /** Endpoint health figures, added per coalesced batch of attempts. */
   webhookStats: WebhookStatsRecorder;
   /** Where emitted events fan out (webhook deliveries), given to the emit module so it imports no webhook code. */

@@ -37,6 +37,8 @@ export async function startRoles(runtime: Runtime, roles: RoleSet): Promise<Runn
     publicUrl: server?.publicUrl ?? null,
     async stop(deadline) {
       deps.lifecycle.draining = true;
+      // Open `switchboard listen` streams never end by themselves: ended first, so the drain is not held by them.
+      if (server) await deps.streamHub.endAll('The service is restarting; run switchboard listen again');
       const drained = Promise.all([server?.close(deadline), workers?.close()]).then(() => true);
       void drained.then(() => metrics?.close());
       if (!(await Promise.race([drained, deadline.then(() => false)]))) {

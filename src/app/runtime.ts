@@ -4,6 +4,8 @@ import { insertEventWithDeliveries } from '../webhooks/deliveries.repository.js'
 import { dispatchCommitted } from '../webhooks/dispatch.js';
 import { createWebhookThrottle } from '../webhooks/throttle.js';
 import { createSigningKeyring } from '../webhooks/signature.js';
+import { createStreamHub } from '../webhooks/stream-hub.js';
+import { createStreamTransport } from '../webhooks/stream-transport.js';
 import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createSealers } from '../platform/crypto.js';
@@ -104,6 +106,8 @@ export function createDeps(connections: Connections): Deps {
     keyCache: createKeyCache(redis),
     deliveryBatches: createDeliveryBatches(db),
     webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),
+    streamHub: createStreamHub(config, redis, logger),
+    streamTransport: createStreamTransport(config, redis, logger),
     webhookStats: createWebhookStatsRecorder(db, logger),
     eventFanOut: { insertEventWithDeliveries, dispatchCommitted },
     metrics: createServiceMetrics(queues),
@@ -113,6 +117,8 @@ export function createDeps(connections: Connections): Deps {
 
 /** Closes what createDeps built and the connections under it. */
 export async function closeDeps(deps: Deps): Promise<void> {
+  await deps.streamHub.close();
+  await deps.streamTransport.close();
   await deps.queues.close();
   await deps.http.close();
   deps.redis.disconnect();

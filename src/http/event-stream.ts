@@ -13,39 +13,52 @@ const HEARTBEAT_MS = 15_000;
 export interface EventStream {
   /** Writes one event: `data` as JSON, under `event` when given (the default event type is "message"). */
   send(data: unknown, event?: string): void;
-  /** Ends the response; the client sees the stream close. */
-  end(): void;
+  /** Ends the response, after one last event when given; the client sees the stream close. */
+  end(last?: { data: unknown; event?: string }): void;
+  /** What answerWithEventStream makes the response's body. */
+  readonly body: PassThrough;
+}
+
+const frame = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * An event stream not answered yet: events sent now are written once it answers a request. Opening it first lets a
+ * caller hand `send` to something that may deliver before the response is set up.
+ */
+export function createEventStream(): EventStream {
+  const body = new PassThrough();
+  return {
+    body,
+    send: (data, event) => void body.write(frame(data, event)),
+    end: (last) => void (last ? body.end(frame(last.data, last.event)) : body.end()),
+  };
 }
 
 /** The open streams of each app (one app per listening server), so that closing a server ends its own. */
 const openStreams = new WeakMap<Koa, Set<EventStream>>();
 
 /**
- * Answers `ctx` with an event stream that stays open until the client goes away, `end()` is called, or the
- * server drains. `onClose` runs once, whichever of them ends it.
+ * Answers `ctx` with `stream` (from createEventStream), held open until the client goes away, `end()` is called,
+ * or the server drains. `onClose` runs once, whichever of them ends it, and at once if the client has gone already.
  */
-export function openEventStream(ctx: AppContext, onClose?: () => void): EventStream {
-  const out = new PassThrough();
+export function answerWithEventStream(ctx: AppContext, stream: EventStream, onClose?: () => void): void {
   ctx.req.socket.setTimeout(0);
   ctx.req.socket.setNoDelay(true);
   ctx.status = 200;
   ctx.set({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
-  ctx.body = out;
+  ctx.body = stream.body;
 
   const streams = openStreams.get(ctx.app) ?? new Set<EventStream>();
   openStreams.set(ctx.app, streams);
-  const stream: EventStream = {
-    send: (data, event) => void out.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`),
-    end: () => void out.end(),
-  };
   streams.add(stream);
-  const heartbeat = setInterval(() => out.write(': keep-alive\n\n'), HEARTBEAT_MS);
-  ctx.res.once('close', () => {
+  const heartbeat = setInterval(() => stream.body.write(': keep-alive\n\n'), HEARTBEAT_MS);
+  const closed = () => {
     clearInterval(heartbeat);
     streams.delete(stream);
     onClose?.();
-  });
-  return stream;
+  };
+  if (ctx.req.socket.destroyed || ctx.res.destroyed) closed();
+  else ctx.res.once('close', closed);
 }
 
 /** Ends every event stream `app` holds: the server is draining. */

@@ -36,6 +36,7 @@ const RULES: Record<string, ParamRule> = {
   domains: id('domainId', 'Domain', 'dom'),
   api_keys: id('keyId', 'API key', 'key'),
   webhooks: id('webhookId', 'Webhook', 'wh'),
+  'webhook-streams': id('webhookId', 'Stream', 'wh'),
   deliveries: id('deliveryId', 'Delivery', 'uuid'),
   grants: id('grantId', 'OAuth grant', 'ogr'),
   'portal-links': id('linkId', 'Portal link', 'plk'),

@@ -177,6 +177,8 @@ const envSchema = z.object({
   WEBHOOK_CONCURRENCY: intIn(1, 1000).default(50),
   WEBHOOK_RELAY_AFTER_MS: intIn(0, 3600_000).default(10_000),
   WEBHOOK_RETENTION_DAYS: intIn(1, 3650).default(30),
+  WEBHOOK_STREAMS_PER_ACCOUNT: intIn(1, 1000).default(5),
+  WEBHOOK_STREAM_IN_FLIGHT: intIn(1, 1000).default(10),
   SCHEDULE_INTERVALS_MS: namedIntervals(Object.keys(SCHEDULE_DEFAULTS_MS), 100).optional(),
   SCHEDULE_CHECK_MS: intIn(100, 3600_000).default(30_000),
   QUEUE_CONCURRENCY: namedIntervals([...Object.keys(CONCURRENCY_DEFAULTS), 'webhook-delivery'], 1).optional(),
@@ -349,6 +351,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       relayAfterMs: e.WEBHOOK_RELAY_AFTER_MS,
       // Events, deliveries and attempts older than this are gone: hidden at once, their day partitions dropped.
       retentionDays: e.WEBHOOK_RETENTION_DAYS,
+      // Stream destinations (`switchboard listen`): open streams per account, and deliveries handed to one
+      // stream and not yet reported back (docs/decisions.md#stream-destinations).
+      streamsPerAccount: e.WEBHOOK_STREAMS_PER_ACCOUNT,
+      streamInFlight: e.WEBHOOK_STREAM_IN_FLIGHT,
     },
     // Every worker process checks this often that each job scheduler exists, and re-creates it if Redis lost it.
     schedules: {

@@ -141,6 +141,7 @@ export interface SendContext extends Pick<
   | 'job_seq'
 > {
   url: string;
+  webhook_kind: 'http' | 'stream';
   webhook_status: 'active' | 'disabled';
   webhook_deleted_at: Date | null;
   secret_sealed: string;
@@ -156,7 +157,7 @@ export interface SendContext extends Pick<
 }
 
 const SEND_CONTEXT = `SELECT d.id, d.created_at, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts, d.round_attempts, d.job_seq,
-            w.url, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
+            w.url, w.kind AS webhook_kind, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
             w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed, w.rate_limit_per_second,
             e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at`;
 

@@ -8,6 +8,9 @@ import { disableAndNotify } from './disable.service.js';
 import { nextStep, type NextStep } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
 import { takeSlot, type Throttled } from './throttle.js';
+import { NO_HOLDER, STREAM_FULL } from './stream-transport.js';
+import { closeStreams } from './webhooks.repository.js';
+import type { SafeResponse } from '../platform/http-client.js';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1';
 
@@ -54,7 +57,9 @@ export async function attemptDelivery(
   }
 
   const body = JSON.stringify(buildEnvelope(ctx));
-  const res = await deps.http.post(ctx.url, body, signedHeaders(deps, ctx, body));
+  const res = await send(deps, ctx, body, signedHeaders(deps, ctx, body));
+  // A stream already holding its limit of unreported deliveries: wait as a throttled delivery does (no slot held).
+  if (res === STREAM_FULL) return { waitMs: STREAM_FULL_WAIT_MS + Math.floor(Math.random() * 100), slotRps };
   const record: AttemptRecord = {
     accountId: ctx.account_id,
     deliveryId: ctx.id,
@@ -88,6 +93,33 @@ export async function attemptDelivery(
     });
     reportAttempt(deps, record, step.kind, ctx.event_created_at, at);
   }
+}
+
+/** How long a delivery to a full stream waits before it asks again. */
+const STREAM_FULL_WAIT_MS = 250;
+
+/**
+ * The transport of one attempt: a POST to the subscription's URL, or for a stream destination the same signed
+ * request handed to the `switchboard listen` session holding it, and its report (docs/decisions.md#stream-destinations).
+ */
+async function send(
+  deps: Deps,
+  ctx: SendContext,
+  body: string,
+  headers: Record<string, string>,
+): Promise<SafeResponse | typeof STREAM_FULL> {
+  if (ctx.webhook_kind === 'http') return deps.http.post(ctx.url, body, headers);
+  const headersSent = { 'content-type': 'application/json', ...headers };
+  const res = await deps.streamTransport.send(
+    ctx.webhook_id,
+    { deliveryId: ctx.id, event: ctx.event, attempt: ctx.attempts + 1, headers: headersSent, body },
+    deps.config.webhooks.timeoutMs,
+  );
+  // Nobody holds the stream: its web process ended without closing it. Closed now, so its retries stop.
+  if (res !== STREAM_FULL && !res.ok && res.message === NO_HOLDER) {
+    await closeStreams(deps.db, ctx.account_id, [ctx.webhook_id]);
+  }
+  return res;
 }
 
 /** Records the attempt and makes the transition its outcome calls for. */

@@ -40,7 +40,8 @@ export function createWebhookThrottle(redis: RedisClient, prefix: string): Webho
 /** A delivery held back by its subscription's throttle: its job waits `waitMs` for a slot given at `slotRps`. */
 export interface Throttled {
   waitMs: number;
-  slotRps: number;
+  /** The rate the slot was given at; absent when the wait is not a throttle slot (a full stream). */
+  slotRps?: number;
 }
 
 /** A slot this close is waited for in process: cheaper than moving the job to delayed and back. */

@@ -9,6 +9,8 @@ export interface WebhookRow {
   events: string[];
   description: string | null;
   status: 'active' | 'disabled';
+  /** http: POSTed to `url`; stream: sent down a `switchboard listen` connection (docs/decisions.md#stream-destinations). */
+  kind: 'http' | 'stream';
   secret_sealed: string;
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
@@ -35,7 +37,11 @@ export type NewWebhook = Pick<
   | 'tenant'
 >;
 
-export async function insertWebhook(conn: Conn, accountId: string, w: NewWebhook): Promise<WebhookRow> {
+export async function insertWebhook(
+  conn: Conn,
+  accountId: string,
+  w: NewWebhook & { kind?: WebhookRow['kind'] },
+): Promise<WebhookRow> {
   const [row] = await conn<WebhookRow>('webhooks')
     .insert({ ...w, account_id: accountId })
     .returning('*');
@@ -47,6 +53,26 @@ const live = (conn: Conn, accountId: string) =>
 
 export function findWebhook(conn: Conn, accountId: string, id: string): Promise<WebhookRow | undefined> {
   return live(conn, accountId).where({ id }).first();
+}
+
+/** The account's open streams, oldest first, under a lock that serialises opening them (the per-account limit). */
+export async function lockOpenStreams(trx: Conn, accountId: string): Promise<string[]> {
+  await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('webhook-streams'), hashtext(?))`, [accountId]);
+  const rows = await live(trx, accountId).where({ kind: 'stream' }).orderBy('created_at').select('id');
+  return rows.map((r) => r.id);
+}
+
+/** A stream whose session ended: deleted, so its pending deliveries stop (docs/decisions.md#stream-destinations). */
+export async function closeStreams(conn: Conn, accountId: string, ids: string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  return live(conn, accountId)
+    .where({ kind: 'stream' })
+    .whereIn('id', ids)
+    .update({
+      deleted_at: conn.fn.now() as unknown as Date,
+      status: 'disabled',
+      updated_at: conn.fn.now() as unknown as Date,
+    });
 }
 
 export function listWebhooks(conn: Conn, accountId: string, page: PageQuery, tenant?: string) {
@@ -135,6 +161,7 @@ export async function activateWebhook(conn: Conn, accountId: string, id: string)
 
 export const toWebhookResponse = (w: WebhookRow) => ({
   id: w.id,
+  kind: w.kind,
   url: w.url,
   events: w.events,
   description: w.description,

@@ -78,6 +78,9 @@ export type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
 export const webhookResponse = z
   .object({
     id: idString('wh'),
+    kind: z
+      .enum(['http', 'stream'])
+      .describe('http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open'),
     url: outText(),
     events: z.array(outText()),
     description: outText().nullable(),

@@ -24,8 +24,8 @@ import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { generateWebhookSecret } from './signature.js';
 import type { attemptsQuery, CreateWebhookInput, DeliveriesQuery, UpdateWebhookInput } from './webhooks.schema.js';
 import {
-  disableWebhookOnce,
   activateWebhook,
+  disableWebhookOnce,
   findWebhook,
   insertWebhook,
   listWebhooks,
@@ -99,9 +99,18 @@ export async function getWebhook(deps: Deps, accountId: string, id: string) {
   return toWebhookResponse(await requireWebhook(deps, accountId, id));
 }
 
+/** A stream's URL and secret belong to its listen session (docs/decisions.md#stream-destinations). */
+function requireHttpKind(row: WebhookRow): void {
+  if (row.kind === 'stream')
+    throw new AppError(
+      'conflict',
+      'A stream destination is changed by its listen session only; end it and listen again',
+    );
+}
+
 export async function changeWebhook(deps: Deps, caller: Caller, id: string, input: UpdateWebhookInput) {
   const accountId = caller.principal.accountId;
-  await requireWebhook(deps, accountId, id);
+  requireHttpKind(await requireWebhook(deps, accountId, id));
   if (input.url !== undefined) await checkTargetUrl(deps.config, input.url);
   const patch: Partial<WebhookRow> = {};
   if (input.url !== undefined) patch.url = input.url;
@@ -131,6 +140,7 @@ export async function deleteWebhook(deps: Deps, caller: Caller, id: string): Pro
 
 /** A new secret; the old one keeps signing (as a second v1) for 24 hours. */
 export async function rotateWebhookSecret(deps: Deps, caller: Caller, id: string) {
+  requireHttpKind(await requireWebhook(deps, caller.principal.accountId, id));
   const secret = generateWebhookSecret();
   const previousSecretExpiresAt = new Date(now().getTime() + PREVIOUS_SECRET_OVERLAP_MS);
   await deps.db.transaction(async (trx) => {

@@ -64,6 +64,16 @@ const node = (entry: string, extra: Record<string, string>) =>
   run(process.execPath, [`dist/src/${entry}.js`], { PATH: process.env.PATH ?? '', ...env, ...extra });
 
 describe('the compiled build', () => {
+  it('includes the switchboard CLI, which the bin shim runs from dist with plain node', async () => {
+    const direct = await run(process.execPath, ['dist/src/cli/main.js', 'listen', '--help']);
+    expect(direct.code, direct.out).toBe(0);
+    expect(direct.out).toContain('--forward-to <url>');
+    // The command of package.json `bin`, which runs dist/ when it exists (the published package).
+    const shim = await run(process.execPath, ['bin/switchboard.js', 'listen', '--forward-to', 'ftp://x']);
+    expect(shim.code).toBe(2);
+    expect(shim.out).toMatch(/^switchboard: --forward-to must be an http\(s\) URL/);
+  });
+
   it('migrates a new database from dist/migrations, and finds one migrated through tsx up to date', async () => {
     const fresh = new URL(env.DATABASE_URL!);
     fresh.pathname = `${fresh.pathname}_fresh`;

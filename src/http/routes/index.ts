@@ -20,6 +20,7 @@ import { registerPortalRoutes } from './portal.routes.js';
 import { registerKeyRoutes } from './keys.routes.js';
 import { registerStatsRoutes } from './stats.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
+import { registerWebhookDevRoutes } from './webhook-dev.routes.js';
 
 /** Every route module of the API, in one list. */
 export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
@@ -40,6 +41,7 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerOAuthRoutes,
   registerKeyRoutes,
   registerBillingRoutes,
+  registerWebhookDevRoutes,
   registerWebhookRoutes,
   registerPortalRoutes,
   registerOpenApiRoutes,

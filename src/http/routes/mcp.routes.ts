@@ -10,7 +10,7 @@ import { text } from '../../platform/input.js';
 import { jsonRecord, outText } from '../../platform/output.js';
 import { z } from 'zod';
 import { clientIp } from '../client-ip.js';
-import { openEventStream } from '../event-stream.js';
+import { answerWithEventStream, createEventStream } from '../event-stream.js';
 import type { AppContext } from '../context.js';
 import { withScopeChallenge } from '../oauth/challenge.js';
 import { principalOf } from '../middleware/authenticate.js';
@@ -82,7 +82,9 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
       const names = tools.map((tool) => tool.name);
       const answer = await answerStatelessRequest(server, names, ctx.req.headers, ctx.request.body);
       if (answer.holdOpen) {
-        openEventStream(ctx).send(answer.body);
+        const stream = createEventStream();
+        stream.send(answer.body);
+        answerWithEventStream(ctx, stream);
         return;
       }
       ctx.status = answer.status;

@@ -41,6 +41,7 @@ import { idempotent, type ApiRouter } from '../router.js';
 const tag = 'Webhooks';
 const WEBHOOK_EXAMPLE = {
   id: 'wh_4Fp7XcN2bQz9Lm1Tr8Ys',
+  kind: 'http',
   url: 'https://example.com/hooks/switchboard',
   events: ['message.received'],
   description: 'orders',
@@ -121,7 +122,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       tag,
       body: updateWebhookInput,
       response: webhookResponse,
-      errors: ['invalid_webhook_url'],
+      errors: ['invalid_webhook_url', 'conflict'],
       examples: { request: { events: ['message.received', 'message.sent'], rateLimitPerSecond: 20 } },
     },
     async (ctx) => {
@@ -152,6 +153,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       summary: 'Rotate the signing secret (24 h overlap)',
       tag,
       response: rotatedSecretResponse,
+      errors: ['conflict'],
     },
     async (ctx) => {
       ctx.body = await rotateWebhookSecret(deps, callerOf(ctx), param(ctx, 'webhookId'));

@@ -1,0 +1,60 @@
+import createClient from 'openapi-fetch';
+import type { paths } from './api-types.js';
+import { readCredential, type StoredCredential } from './credentials.js';
+import { CliError } from './output.js';
+
+// The API as the CLI calls it: openapi-fetch typed by src/cli/api-types.ts (generated from the OpenAPI document),
+// with the stored credential, or SWITCHBOARD_API_KEY and SWITCHBOARD_URL when set (scripts, CI).
+
+export type Api = ReturnType<typeof createClient<paths>>;
+
+export const DEFAULT_URL = 'http://localhost:3000';
+
+export interface Session {
+  api: Api;
+  credential: StoredCredential;
+}
+
+export function apiAt(url: string, token?: string): Api {
+  return createClient<paths>({
+    baseUrl: url.replace(/\/+$/, ''),
+    headers: { 'user-agent': 'switchboard-cli/1', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+}
+
+export function currentCredential(env: NodeJS.ProcessEnv = process.env): StoredCredential {
+  if (env.SWITCHBOARD_API_KEY) {
+    return { url: env.SWITCHBOARD_URL || DEFAULT_URL, kind: 'key', token: env.SWITCHBOARD_API_KEY };
+  }
+  const stored = readCredential(env);
+  if (!stored) throw new CliError('not logged in: run `switchboard login` (or set SWITCHBOARD_API_KEY)');
+  return stored;
+}
+
+export function session(): Session {
+  const credential = currentCredential();
+  return { api: apiAt(credential.url, credential.token), credential };
+}
+
+interface ApiResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The answer's data, or one line naming the API's error code and message. */
+export async function must<T>(call: Promise<ApiResult<T>>): Promise<T> {
+  let result: ApiResult<T>;
+  try {
+    result = await call;
+  } catch (err) {
+    throw new CliError(`could not reach the API: ${(err as Error).cause ?? (err as Error).message}`);
+  }
+  if (result.response.ok) return result.data as T;
+  throw apiError(result.response.status, result.error);
+}
+
+export function apiError(status: number, body: unknown): CliError {
+  const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
+  return new CliError(error?.code ? `${error.code}: ${error.message ?? ''}`.trim() : `the API answered ${status}`);
+}

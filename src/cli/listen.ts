@@ -1,0 +1,133 @@
+import type { Command } from 'commander';
+import { apiError, session } from './api.js';
+import { forwardDelivery, type LocalOutcome, type StreamDelivery } from './forward.js';
+import { CliError, EXIT, paint, type Output } from './output.js';
+import { readEvents } from './sse.js';
+
+// switchboard listen: opens a stream destination (GET /v1/webhook-streams, server-sent events), POSTs each delivery
+// to --forward-to as the worker would have sent it, and reports the local status and duration back, which the
+// service records as the attempt (docs/cli.md, docs/decisions.md#stream-destinations).
+
+interface ListenOptions {
+  forwardTo: string;
+  events?: string;
+  printJson?: boolean;
+  timeout: string;
+}
+
+function forwardUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+  } catch {
+    throw new CliError(`--forward-to must be an http(s) URL, not "${value}"`, EXIT.usage);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new CliError(`--forward-to must be an http(s) URL, not "${value}"`, EXIT.usage);
+  }
+  return url.href;
+}
+
+function describe(o: LocalOutcome): { text: string; ok: boolean } {
+  if (o.status !== null) return { text: String(o.status), ok: o.status >= 200 && o.status < 300 };
+  return { text: `${o.error}: ${o.message}`, ok: false };
+}
+
+export function registerListenCommand(program: Command, out: () => Output) {
+  program
+    .command('listen')
+    .description("Receive the account's deliveries on this machine: no public URL needed")
+    .requiredOption('--forward-to <url>', 'where to POST each delivery (e.g. http://localhost:4000/hooks)')
+    .option('--events <names>', 'comma-separated event types (default: all)')
+    .option('--print-json', 'print each payload too')
+    .option('--timeout <ms>', 'how long the local receiver may take', '10000')
+    .action(async (opts: ListenOptions) => {
+      const o = out();
+      const target = forwardUrl(opts.forwardTo);
+      const timeoutMs = Number(opts.timeout);
+      if (!Number.isInteger(timeoutMs) || timeoutMs < 1)
+        throw new CliError('--timeout must be a positive integer', EXIT.usage);
+      const { api, credential } = session();
+
+      const stop = new AbortController();
+      const onSigint = () => stop.abort();
+      process.once('SIGINT', onSigint);
+      process.once('SIGTERM', onSigint);
+      // Started through a wrapper (npx runs it under a shell), a signal may end the wrapper only: the session ends
+      // when the process that started it goes away, rather than holding a stream nobody watches.
+      const parent = process.ppid;
+      const orphaned = setInterval(() => process.ppid !== parent && stop.abort(), 500);
+      orphaned.unref();
+      const url = new URL('/v1/webhook-streams', credential.url);
+      if (opts.events) url.searchParams.set('events', opts.events);
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          headers: { authorization: `Bearer ${credential.token}`, accept: 'text/event-stream' },
+          signal: stop.signal,
+        });
+      } catch (err) {
+        if (stop.signal.aborted) return;
+        throw new CliError(`could not reach the API: ${(err as Error).cause ?? (err as Error).message}`);
+      }
+      if (!res.ok || !res.body) throw apiError(res.status, await res.json().catch(() => undefined));
+
+      let webhookId = '';
+      let closedBy = 'the API closed the stream';
+      let spinning = () => {};
+      const inFlight = new Set<Promise<void>>();
+      const ended = new AbortController();
+      const handle = async (d: StreamDelivery) => {
+        const outcome = await forwardDelivery(target, d, timeoutMs, ended.signal);
+        if (ended.signal.aborted) return;
+        const shown = describe(outcome);
+        const line = { type: 'delivery', deliveryId: d.deliveryId, event: d.event, attempt: d.attempt, ...outcome };
+        o.result(opts.printJson ? { ...line, envelope: JSON.parse(d.body) } : line, () => {
+          const status = paint(process.stdout, shown.ok ? 'green' : 'red', shown.text);
+          const line = `→ ${d.event.padEnd(24)} ${status}  ${outcome.durationMs} ms  ${d.deliveryId}`;
+          return opts.printJson ? `${line}\n${JSON.stringify(JSON.parse(d.body), null, 2)}` : line;
+        });
+        // The attempt is recorded from this report; a report that fails is shown, and the service times it out.
+        const reported = await api
+          .POST('/v1/webhook-streams/{webhookId}/reports', {
+            params: { path: { webhookId } },
+            body: { token: d.token, deliveryId: d.deliveryId, ...outcome },
+          })
+          .catch((err: Error) => ({ error: undefined, response: { ok: false, status: 0 }, cause: err }));
+        if (!reported.response.ok)
+          o.note(`could not report ${d.deliveryId}: ${apiError(reported.response.status, reported.error).message}`);
+      };
+
+      try {
+        for await (const message of readEvents(res.body)) {
+          if (message.event === 'opened') {
+            const opened = JSON.parse(message.data) as { webhookId: string; secret: string; events: string[] };
+            webhookId = opened.webhookId;
+            o.result({ type: 'opened', ...opened, forwardTo: target }, () =>
+              [
+                `Ready! Your webhook signing secret is ${paint(process.stdout, 'bold', opened.secret)}`,
+                `Forwarding ${opened.events.length} event type(s) to ${target} (stream ${webhookId}). Ctrl-C to quit.`,
+              ].join('\n'),
+            );
+            spinning = o.spin('Waiting for events…');
+          } else if (message.event === 'closed') {
+            closedBy = (JSON.parse(message.data) as { reason: string }).reason;
+          } else if (message.event === 'delivery') {
+            const p = handle(JSON.parse(message.data) as StreamDelivery).finally(() => inFlight.delete(p));
+            inFlight.add(p);
+          }
+        }
+      } catch (err) {
+        if (!stop.signal.aborted) throw new CliError(`the stream broke: ${(err as Error).message}`);
+      } finally {
+        spinning();
+        ended.abort();
+        clearInterval(orphaned);
+        process.off('SIGINT', onSigint);
+        process.off('SIGTERM', onSigint);
+      }
+      await Promise.allSettled(inFlight);
+      if (!stop.signal.aborted) throw new CliError(closedBy);
+      o.note('Stream closed.');
+    });
+}

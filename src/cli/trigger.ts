@@ -1,0 +1,41 @@
+import type { Command } from 'commander';
+import { must, session } from './api.js';
+import { CliError, EXIT, type Output } from './output.js';
+import { samplePayloadOfEnvelope } from './sample-payload.js';
+
+// switchboard trigger <event-type>: a test event with a sample payload made from the type's JSON Schema
+// (GET /v1/event-types), sent to the account's subscriptions that ask for it (POST /v1/webhooks/test-events).
+
+export function registerTriggerCommand(program: Command, out: () => Output) {
+  program
+    .command('trigger')
+    .description("Send a test event of a type, with a sample payload valid against the type's schema")
+    .argument('<event-type>', 'e.g. contact.created (switchboard trigger --list shows them all)')
+    .option('--payload <json>', 'the payload to send instead of the sample')
+    .action(async (eventType: string, opts: { payload?: string }) => {
+      const o = out();
+      const { api } = session();
+      const catalog = await must(api.GET('/v1/event-types'));
+      const type = catalog.data.find((t) => t.name === eventType);
+      if (!type) {
+        throw new CliError(
+          `unknown event type "${eventType}"; one of: ${catalog.data.map((t) => t.name).join(', ')}`,
+          EXIT.usage,
+        );
+      }
+      let payload: Record<string, unknown>;
+      try {
+        payload = opts.payload
+          ? (JSON.parse(opts.payload) as Record<string, unknown>)
+          : (samplePayloadOfEnvelope(type.schema as Record<string, unknown>) as Record<string, unknown>);
+      } catch {
+        throw new CliError('--payload must be a JSON object', EXIT.usage);
+      }
+      const sent = await must(api.POST('/v1/webhooks/test-events', { body: { event: eventType as never, payload } }));
+      o.result(
+        { ...sent, payload },
+        () =>
+          `Triggered ${sent.event} (${sent.eventId}): ${sent.deliveryIds.length} delivery(ies) to matching subscriptions`,
+      );
+    });
+}

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Config } from '../platform/config.js';
+import type { SafeResponse } from '../platform/http-client.js';
+import type { Logger } from '../platform/logger.js';
+import { Cluster } from 'ioredis';
+import { createWorkerRedis, type RedisClient } from '../platform/redis.js';
+import { toStorableTextOrNull } from '../platform/text.js';
+import { replyChannel, streamChannel, type RoutedStreamReport, type StreamDelivery } from './stream-messages.js';
+
+// The worker's side of a stream destination: instead of POSTing, it publishes the signed request to the channel
+// of the web process that holds the stream, and waits, at most WEBHOOK_TIMEOUT_MS, for the CLI's report to come
+// back on this process's reply channel. The answer is a SafeResponse like an HTTP attempt's, so the attempt goes
+// through the same retry policy and transitions (docs/decisions.md#stream-destinations).
+
+/** The stream already holds WEBHOOK_STREAM_IN_FLIGHT unreported deliveries: the delivery waits, as a throttled one. */
+export const STREAM_FULL = 'stream full' as const;
+
+/** The message of the attempt made when no web process holds the stream any more. */
+export const NO_HOLDER = 'No listen session holds this stream';
+
+export interface StreamTransport {
+  send(
+    webhookId: string,
+    delivery: Omit<StreamDelivery, 'token'>,
+    timeoutMs: number,
+  ): Promise<SafeResponse | typeof STREAM_FULL>;
+  close(): Promise<void>;
+}
+
+// Admission to a stream's in-flight set: one entry per delivery handed over, expiring with its wait, so a worker
+// killed mid-wait frees its place on its own. Redis's clock, so hosts need not agree.
+const ADMIT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000)
+return 1
+`;
+
+/**
+ * Built with the runtime; connects nothing until the first stream delivery (web-only processes never do). `redis`
+ * is the runtime's command connection; the reply subscription gets a connection of its own.
+ */
+export function createStreamTransport(config: Config, redis: RedisClient, logger: Logger): StreamTransport {
+  const prefix = config.bullmqPrefix;
+  const processId = randomUUID();
+  const waiting = new Map<string, { webhookId: string; deliveryId: string; done: (r: RoutedStreamReport) => void }>();
+  let subscriber: RedisClient | undefined;
+  let ready: Promise<unknown> | undefined;
+
+  const listen = () => {
+    if (ready) return ready;
+    const sub = createWorkerRedis(config.redis);
+    subscriber = sub;
+    sub.on('error', (err: Error) => logger.warn({ err: err.message }, 'stream reply subscription error'));
+    sub.on('message', (_channel: string, message: string) => {
+      let report: RoutedStreamReport & { token: string };
+      try {
+        report = JSON.parse(message);
+      } catch {
+        return;
+      }
+      const w = waiting.get(report.token);
+      // Only the delivery this token was given for, on the stream it was sent down, settles the wait.
+      if (w && w.webhookId === report.webhookId && w.deliveryId === report.deliveryId) w.done(report);
+    });
+    ready = sub.subscribe(replyChannel(prefix, processId)).catch((err: unknown) => {
+      ready = undefined;
+      throw err;
+    });
+    return ready;
+  };
+
+  return {
+    async send(webhookId, delivery, timeoutMs) {
+      await listen();
+      const token = `${processId}.${randomUUID()}`;
+      const inFlight = `${prefix}:stream-in-flight:${webhookId}`;
+      const admitted = await redis.eval(
+        ADMIT,
+        1,
+        inFlight,
+        token,
+        String(timeoutMs),
+        String(config.webhooks.streamInFlight),
+      );
+      if (Number(admitted) !== 1) return STREAM_FULL;
+      const started = performance.now();
+      const elapsed = () => Math.round(performance.now() - started);
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        const report = new Promise<RoutedStreamReport | null>((resolve) => {
+          timer = setTimeout(() => resolve(null), timeoutMs);
+          waiting.set(token, { webhookId, deliveryId: delivery.deliveryId, done: resolve });
+        });
+        const receivers = await redis.publish(streamChannel(prefix, webhookId), JSON.stringify({ token, ...delivery }));
+        // On a Redis Cluster a node counts only its own subscribers: there a missing holder shows as a timeout.
+        if (receivers === 0 && !(redis instanceof Cluster)) {
+          return { ok: false, error: 'connection_refused', message: NO_HOLDER, durationMs: elapsed() };
+        }
+        const answer = await report;
+        if (!answer) {
+          return {
+            ok: false,
+            error: 'timeout',
+            message: `The listening CLI did not report within ${timeoutMs} ms`,
+            durationMs: elapsed(),
+          };
+        }
+        return toSafeResponse(answer);
+      } finally {
+        clearTimeout(timer);
+        waiting.delete(token);
+        await redis.zrem(inFlight, token).catch(() => undefined);
+      }
+    },
+    async close() {
+      subscriber?.disconnect();
+    },
+  };
+}
+
+/** The CLI's report as an attempt's outcome: its local status and duration, or its local error. */
+function toSafeResponse(r: RoutedStreamReport): SafeResponse {
+  const body = toStorableTextOrNull(r.body) ?? '';
+  if (r.status !== null && r.status >= 200 && r.status < 300) {
+    return { ok: true, status: r.status, headers: {}, body, durationMs: r.durationMs };
+  }
+  if (r.status !== null) {
+    return {
+      ok: false,
+      error: 'http_status',
+      status: r.status,
+      body,
+      durationMs: r.durationMs,
+      message: `HTTP ${r.status}`,
+    };
+  }
+  return {
+    ok: false,
+    error: r.error ?? 'connection_refused',
+    durationMs: r.durationMs,
+    message: toStorableTextOrNull(r.message) ?? 'The local receiver did not answer',
+  };
+}

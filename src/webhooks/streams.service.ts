@@ -1,0 +1,121 @@
+import type { Caller } from '../auth/principal.js';
+import { recordAudit } from '../audit/audit.repository.js';
+import type { EventType } from '../events/event-types.js';
+import type { Deps } from '../app/deps.js';
+import { AppError, notFound } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { insertEventWithDeliveries } from './deliveries.repository.js';
+import { dispatchCommitted } from './dispatch.js';
+import { generateWebhookSecret } from './signature.js';
+import type { StreamSink } from './stream-hub.js';
+import type { StreamReport } from './stream-messages.js';
+import { closeStreams, findWebhook, insertWebhook, lockOpenStreams } from './webhooks.repository.js';
+
+// Stream destinations (docs/decisions.md#stream-destinations): a subscription that exists while one `switchboard
+// listen` session is connected. Opening subscribes this process to the stream's channel first and then inserts the
+// row, so no delivery is made for a stream nobody holds; closing deletes the row, so its pending deliveries stop.
+
+export interface OpenedStream {
+  webhookId: string;
+  events: string[];
+  secret: string;
+  close(reason: string): Promise<void>;
+}
+
+export async function openStream(
+  deps: Deps,
+  caller: Caller,
+  events: string[],
+  sink: StreamSink,
+): Promise<OpenedStream> {
+  const accountId = caller.principal.accountId;
+  const webhookId = newId('wh');
+  const secret = generateWebhookSecret();
+  await deps.streamHub.attach(webhookId, sink);
+  try {
+    await deps.db.transaction(async (trx) => {
+      const open = await lockOpenStreams(trx, accountId);
+      // A stream whose web process died without closing it has no holder left: it is closed here, not counted.
+      const holders = await deps.streamHub.holders(open);
+      const orphans = holders ? open.filter((_id, i) => holders[i] === 0) : [];
+      await closeStreams(trx, accountId, orphans);
+      const limit = deps.config.webhooks.streamsPerAccount;
+      if (open.length - orphans.length >= limit) {
+        throw new AppError(
+          'rate_limited',
+          `This account already has ${limit} open streams (WEBHOOK_STREAMS_PER_ACCOUNT); end one first`,
+          { limit },
+        );
+      }
+      await insertWebhook(trx, accountId, {
+        id: webhookId,
+        kind: 'stream',
+        url: `stream://${webhookId}`,
+        events,
+        description: 'switchboard listen',
+        secret_sealed: deps.sealers.webhook.seal(secret),
+        legacy_secret_sealed: null,
+        rate_limit_per_second: null,
+        tenant: null,
+      });
+      await recordAudit(trx, caller.principal, {
+        action: 'webhook.stream_opened',
+        targetType: 'webhook',
+        targetId: webhookId,
+        ip: caller.ip,
+        details: { events },
+      });
+    });
+  } catch (err) {
+    await deps.streamHub.detach(webhookId, 'The stream was not opened');
+    throw err;
+  }
+  let closed: Promise<void> | undefined;
+  return {
+    webhookId,
+    events,
+    secret,
+    close(reason) {
+      closed ??= (async () => {
+        // The row first: a worker that finds the subscription deleted stops its delivery instead of sending it.
+        await closeStreams(deps.db, accountId, [webhookId]);
+        await deps.streamHub.detach(webhookId, reason);
+      })();
+      return closed;
+    },
+  };
+}
+
+/** The CLI's report of one delivery it forwarded, to the worker waiting for it. */
+export async function reportStreamDelivery(deps: Deps, accountId: string, webhookId: string, report: StreamReport) {
+  const webhook = await findWebhook(deps.db, accountId, webhookId);
+  if (!webhook || webhook.kind !== 'stream') throw notFound('Stream');
+  await deps.streamHub.report({ ...report, webhookId });
+  return { accepted: true as const };
+}
+
+/**
+ * `switchboard trigger`: one event of `type` with the caller's payload (already valid against the type's schema),
+ * fanned out to the account's subscriptions that ask for it, as if the platform had emitted it.
+ */
+export async function sendTestEventOfType(
+  deps: Deps,
+  caller: Caller,
+  type: EventType,
+  payload: Record<string, unknown>,
+) {
+  const accountId = caller.principal.accountId;
+  const fannedOut = await deps.db.transaction(async (trx) => {
+    const f = await insertEventWithDeliveries(trx, accountId, { type, payload });
+    await recordAudit(trx, caller.principal, {
+      action: 'webhook.test_event_sent',
+      targetType: 'event',
+      targetId: f.eventId,
+      ip: caller.ip,
+      details: { event: type, deliveries: f.deliveryIds.length },
+    });
+    return f;
+  });
+  await dispatchCommitted(deps, [fannedOut]);
+  return { eventId: fannedOut.eventId, event: type, deliveryIds: fannedOut.deliveryIds };
+}

@@ -1,0 +1,72 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { waitUntil } from './wait.js';
+
+// The `switchboard` CLI as a person runs it: its own process (node with the tsx loader, the fastest start), an
+// environment of the test's choosing (XDG_CONFIG_HOME points at a temporary directory), stdout and stderr captured.
+
+const ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliProcess {
+  proc: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** The stdout lines parsed as JSON (for --json runs). */
+  json(): any[];
+  /** Waits until a JSON line satisfies `match`, and returns it. */
+  waitForJson(match: (line: any) => boolean, timeoutMs?: number): Promise<any>;
+  exited: Promise<number | null>;
+}
+
+export function startCli(args: string[], env: Record<string, string>): CliProcess {
+  const proc = spawn(process.execPath, ['--import', TSX, ENTRY, ...args], {
+    env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  proc.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  const json = () =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
+  return {
+    proc,
+    stdout: () => out,
+    stderr: () => err,
+    json,
+    exited,
+    async waitForJson(match, timeoutMs = 15_000) {
+      let found: any;
+      await waitUntil(
+        () => {
+          found = json().find(match);
+          return found !== undefined || proc.exitCode !== null;
+        },
+        timeoutMs,
+        'a line from the CLI',
+      );
+      if (found === undefined) throw new Error(`the CLI exited ${proc.exitCode}: ${err}`);
+      return found;
+    },
+  };
+}
+
+/** Runs one command to its end. `stdin` is written and closed. */
+export async function runCli(args: string[], env: Record<string, string>, stdin = ''): Promise<CliResult> {
+  const cli = startCli(args, env);
+  cli.proc.stdin!.end(stdin);
+  const code = await cli.exited;
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+}

@@ -1,0 +1,334 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { samplePayloadOfEnvelope } from '../../src/cli/sample-payload.js';
+import { runCli, startCli, type CliProcess } from '../helpers/cli-process.js';
+import { client } from '../helpers/http.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { waitFor } from '../helpers/wait.js';
+import { verifySwitchboardSignature } from '../helpers/webhook-verify.js';
+import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+// `switchboard listen` end to end (docs/cli.md): the service with its workers, the CLI as child processes, a local
+// receiver. WEBHOOK_ALLOW_PRIVATE_TARGETS stays off: the receiver on 127.0.0.1 is reached through the stream only.
+
+let t: TestContext;
+let worker: WorkerChild | undefined;
+let receiver: Receiver;
+let owner: SetupAccount & { accountKey: { key: string } };
+let env: Record<string, string>;
+const configHome = mkdtempSync(join(tmpdir(), 'sb-cli-'));
+const live: CliProcess[] = [];
+
+beforeAll(async () => {
+  // Four worker slots and two deliveries in flight per stream: a stalled stream could hold every slot without
+  // the in-flight limit, which the isolation test below tells apart. The workers run in a process of their own, as
+  // in production: the web process (this one) and the worker meet only through Redis.
+  const settings = {
+    WEBHOOK_CONCURRENCY: '4',
+    WEBHOOK_STREAM_IN_FLIGHT: '2',
+    WEBHOOK_TIMEOUT_MS: '4000',
+    WEBHOOK_RETRY_DELAYS_MS: '300',
+    WEBHOOK_STREAMS_PER_ACCOUNT: '2',
+  };
+  t = await createTestContext(settings);
+  worker = spawnWorkerProcess(t, settings);
+  await worker.ready;
+  receiver = await startReceiver(() => ({ status: 201, body: 'taken' }));
+  owner = await setupAccount(t, {
+    accountKey: { name: 'cli', scopes: ['read:webhooks', 'write:webhooks', 'read:account', 'read:agents'] },
+  });
+  env = { XDG_CONFIG_HOME: configHome };
+  catalog = (await client(t.url).get('/v1/event-types', { token: owner.token })).body.data;
+});
+afterAll(async () => {
+  for (const cli of live) cli.proc.kill('SIGKILL');
+  if (worker) await killHard(worker.proc);
+  await receiver?.close();
+  await t?.close();
+  rmSync(configHome, { recursive: true, force: true });
+});
+
+let catalog: Array<{ name: string; schema: any }> = [];
+const samplePayloadOf = (event: string) => samplePayloadOfEnvelope(catalog.find((c) => c.name === event)!.schema);
+const attemptsOf = (webhookId: string) =>
+  t.deps.db('webhook_attempts').where({ webhook_id: webhookId }).orderBy('created_at');
+const listen = (...args: string[]) => {
+  const cli = startCli(['--json', 'listen', ...args], env);
+  live.push(cli);
+  return cli;
+};
+
+describe('switchboard login, listen and trigger', () => {
+  it('stores only a credential the API accepts, then forwards signed deliveries and records the local answers', async () => {
+    const bad = await runCli(['login', '--url', t.url, '--key', 'ca_acct_not-a-real-key'], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toMatch(/^switchboard: invalid_credential/);
+    expect(() => statSync(join(configHome, 'switchboard', 'credentials.json'))).toThrow();
+
+    const [usage, good] = await Promise.all([
+      runCli(['listen', '--forward-to', 'ftp://localhost/hooks'], env),
+      runCli(['login', '--url', t.url, '--key', '-'], env, owner.accountKey.key),
+    ]);
+    expect(usage).toMatchObject({ code: 2, stderr: expect.stringMatching(/--forward-to must be an http\(s\) URL/) });
+    expect(good.code).toBe(0);
+    expect(statSync(join(configHome, 'switchboard', 'credentials.json')).mode & 0o777).toBe(0o600);
+
+    // Two sessions of one account: each its own stream, each gets every matching delivery. B's receiver is down.
+    const a = listen('--events', 'contact.created', '--forward-to', receiver.url + '/hooks');
+    const b = listen('--events', 'contact.created', '--print-json', '--forward-to', 'http://127.0.0.1:9/down');
+    const [openedA, openedB] = await Promise.all([
+      a.waitForJson((l) => l.type === 'opened'),
+      b.waitForJson((l) => l.type === 'opened'),
+    ]);
+    expect(openedA.secret).toMatch(/^whsec_/);
+    expect(openedA.webhookId).not.toBe(openedB.webhookId);
+    // A stream's URL and secret belong to its session: the API does not change them.
+    const [patched, rotated] = await Promise.all([
+      client(t.url).patch(`/v1/webhooks/${openedA.webhookId}`, { token: owner.token, body: { description: 'x' } }),
+      client(t.url).post(`/v1/webhooks/${openedA.webhookId}/rotate-secret`, { token: owner.token }),
+    ]);
+    expect([patched.status, rotated.status]).toEqual([409, 409]);
+
+    // Refusals of the stream route itself, in the contract's shape (the fuzz leaves this route out).
+    const stream = (query: string, token?: string) =>
+      fetch(`${t.url}/v1/webhook-streams${query}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const refusals = await Promise.all([
+      stream('?events=contact.created,nope', owner.accountKey.key),
+      stream('?bogus=1', owner.accountKey.key),
+      stream(''),
+    ]);
+    expect(refusals.map((r) => r.status)).toEqual([400, 400, 401]);
+    expect(((await refusals[0]!.json()) as { error: { code: string } }).error.code).toBe('validation_error');
+
+    // A third stream is one more than WEBHOOK_STREAMS_PER_ACCOUNT.
+    const third = await runCli(['listen', '--forward-to', receiver.url], env);
+    expect(third).toMatchObject({ code: 1, stderr: expect.stringMatching(/^switchboard: rate_limited/) });
+
+    const triggered = await runCli(['--json', 'trigger', 'contact.created'], env);
+    expect(triggered.code).toBe(0);
+    const sent = JSON.parse(triggered.stdout);
+    expect(sent.deliveryIds).toHaveLength(2);
+
+    const [arrived] = await receiver.waitFor(1);
+    expect(arrived!.path).toBe('/hooks');
+    expect(verifySwitchboardSignature(arrived!, openedA.secret)).toBe(true);
+    expect(arrived!.body).toMatchObject({ event: 'contact.created', payload: sent.payload });
+    const forwarded = await a.waitForJson((l) => l.type === 'delivery');
+    expect(forwarded).toMatchObject({ status: 201, event: 'contact.created', deliveryId: arrived!.body.id });
+
+    const [recordedA] = await waitFor(
+      () => attemptsOf(openedA.webhookId),
+      (r) => r.length === 1,
+      { what: "A's attempt" },
+    );
+    expect(recordedA).toMatchObject({ status: 'succeeded', response_status: 201, response_body: 'taken' });
+    expect(recordedA.duration_ms).toBe(forwarded.durationMs);
+    // B's local receiver is down: shown, recorded as a failed attempt, retried, and B keeps running.
+    const failedB = await waitFor(
+      () => attemptsOf(openedB.webhookId),
+      (r) => r.length >= 2,
+      { what: "B's retry" },
+    );
+    expect(failedB.map((r) => [r.status, r.error])).toEqual([
+      ['failed', 'connection_refused'],
+      ['failed', 'connection_refused'],
+    ]);
+    expect(b.json().filter((l) => l.type === 'delivery')[0]).toMatchObject({
+      status: null,
+      error: 'connection_refused',
+      envelope: { event: 'contact.created', payload: sent.payload },
+    });
+    expect(b.proc.exitCode).toBeNull();
+
+    // The everyday look at a delivery, through the CLI, while its stream is open.
+    const [shown, missing] = await Promise.all([
+      runCli(['--json', 'deliveries', 'show', arrived!.body.id], env),
+      runCli(['deliveries', 'show', '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b'], env),
+    ]);
+    const redelivered = await runCli(['--json', 'redeliver', arrived!.body.id, '--webhook', openedA.webhookId], env);
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      webhookId: openedA.webhookId,
+      attempts: [{ responseStatus: 201 }],
+    });
+    expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/^switchboard: not_found/) });
+    expect(JSON.parse(redelivered.stdout)).toMatchObject({ status: 'pending' });
+    const again = await receiver.waitFor(2);
+    expect(again[1]!.body.id).toBe(arrived!.body.id);
+
+    // Killed with a delivery in its hands (the receiver stalls): the attempt is recorded as failed at once, not at
+    // the timeout, and the delivery ends failed with its stream (the documented rule). Nothing is left pending.
+    receiver.respond = () => ({ stallMs: 3000 });
+    const stalled = JSON.parse((await runCli(['--json', 'trigger', 'contact.created'], env)).stdout);
+    await receiver.waitFor(3);
+    a.proc.kill('SIGKILL');
+    const deliveryA = stalled.deliveryIds.find((id: string) => id === receiver.received[2]!.body.id);
+    const row = await waitFor(
+      () => t.deps.db('webhook_deliveries').where({ id: deliveryA }).first(),
+      (d) => d?.status === 'failed',
+      { what: 'the killed stream’s delivery to end' },
+    );
+    expect(row.attempts).toBe(1);
+    const lastA = (await attemptsOf(openedA.webhookId)).at(-1);
+    expect(lastA).toMatchObject({ status: 'failed', error: 'connection_refused', delivery_id: deliveryA });
+    expect((await t.deps.db('webhooks').where({ id: openedA.webhookId }).first()).deleted_at).not.toBeNull();
+
+    // Ctrl-C ends a session cleanly: exit 0, its stream deleted.
+    b.proc.kill('SIGINT');
+    expect(await b.exited).toBe(0);
+    await waitFor(
+      () => t.deps.db('webhooks').where({ id: openedB.webhookId }).first(),
+      (w) => w.deleted_at !== null,
+      { what: 'B’s stream to close' },
+    );
+  }, 60_000);
+
+  it('trigger: a sample payload valid against the schema of every event type, accepted by the API', async () => {
+    const api = client(t.url);
+    const types = catalog;
+    const ajv = new Ajv2020({ strict: false });
+    addFormats(ajv);
+    for (const type of types) {
+      const payload = samplePayloadOfEnvelope(type.schema);
+      const validate = ajv.compile({ ...type.schema.properties.payload, $defs: type.schema.$defs });
+      expect(validate(payload), `${type.name}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      const res = await api.post('/v1/webhooks/test-events', {
+        token: owner.token,
+        body: { event: type.name, payload },
+      });
+      expect(res.status, `${type.name}: ${JSON.stringify(res.body)}`).toBe(202);
+    }
+    const invalid = await api.post('/v1/webhooks/test-events', {
+      token: owner.token,
+      body: { event: 'contact.created', payload: { id: 'nope' } },
+    });
+    expect(invalid).toMatchObject({ status: 400, body: { error: { code: 'validation_error' } } });
+  });
+
+  it('the everyday commands against the API, with their error paths', async () => {
+    const other = await setupAccount(t, { name: 'Everyday', agent: { name: 'Scout' } });
+    const home = mkdtempSync(join(tmpdir(), 'sb-cli-'));
+    const envOf = { XDG_CONFIG_HOME: home };
+    const cli = (...args: string[]) => runCli(['--json', ...args], envOf);
+    const data = (r: { code: number | null; stdout: string; stderr: string }) => {
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    try {
+      const wrongPassword = await runCli(['login', '--url', t.url, '--email', other.email], envOf, 'not the password');
+      expect(wrongPassword).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/^switchboard: invalid_credential/),
+      });
+      expect(
+        data(await runCli(['--json', 'login', '--url', t.url, '--email', other.email], envOf, other.password)),
+      ).toMatchObject({ kind: 'session' });
+
+      const [who, created, key, agents] = await Promise.all([
+        cli('whoami'),
+        cli('webhooks', 'create', 'https://93.184.216.34/hooks', '--events', 'inbox.deleted'),
+        cli('keys', 'create', '--name', 'ci', '--scopes', 'read:webhooks'),
+        cli('agents', 'ls'),
+      ]);
+      expect(data(who)).toMatchObject({ kind: 'session', email: other.email, account: { id: other.accountId } });
+      const webhook = data(created);
+      expect(webhook).toMatchObject({ kind: 'http', status: 'active', secret: expect.stringMatching(/^whsec_/) });
+      const { id: keyId } = data(key);
+      expect(data(agents).map((a: { id: string }) => a.id)).toEqual([other.agentId]);
+
+      const [listed, rotated, disabled, rotatedKey, deliveries, unknownWebhook] = await Promise.all([
+        cli('webhooks', 'ls'),
+        cli('webhooks', 'rotate-secret', webhook.id),
+        cli('webhooks', 'disable', webhook.id),
+        cli('keys', 'rotate', keyId),
+        cli('deliveries', 'ls', '--webhook', webhook.id, '--status', 'failed'),
+        runCli(['deliveries', 'ls', '--webhook', 'wh_doesNotExist1'], envOf),
+      ]);
+      expect(data(listed).map((w: { id: string }) => w.id)).toEqual([webhook.id]);
+      expect(data(rotated).secret).not.toBe(webhook.secret);
+      expect(data(disabled)).toMatchObject({ id: webhook.id, status: 'disabled' });
+      expect(data(rotatedKey)).toMatchObject({ id: keyId });
+      expect(data(deliveries)).toEqual([]);
+      expect(unknownWebhook).toMatchObject({ code: 1, stderr: expect.stringMatching(/^switchboard: not_found/) });
+      expect(unknownWebhook.stderr.trim().split('\n')).toHaveLength(1);
+
+      const [enabled, deactivated, keys] = await Promise.all([
+        cli('webhooks', 'enable', webhook.id),
+        cli('keys', 'deactivate', keyId),
+        cli('keys', 'ls'),
+      ]);
+      expect(data(enabled)).toMatchObject({ status: 'active' });
+      expect(data(deactivated)).toMatchObject({ id: keyId, status: 'deactivated' });
+      expect(data(keys).map((k: { id: string }) => k.id)).toContain(keyId);
+
+      // Logging out ends the session on the server too: the old token no longer works.
+      const token = JSON.parse(readFileSync(join(home, 'switchboard', 'credentials.json'), 'utf8')).token;
+      expect(data(await cli('logout'))).toEqual({ loggedOut: true });
+      expect((await client(t.url).get('/v1/event-types', { token, unchecked: true })).status).toBe(401);
+      expect(await runCli(['whoami'], envOf)).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/not logged in/),
+      });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('a stalled listener holds at most its in-flight deliveries: another account is not delayed', async () => {
+    const stalled = await startReceiver(() => ({ stallMs: 20_000 }));
+    const quick = await startReceiver();
+    const [slow, fast] = await Promise.all([
+      setupAccount(t, { accountKey: { name: 'slow', scopes: ['write:webhooks', 'read:webhooks'] } }),
+      setupAccount(t, { accountKey: { name: 'fast', scopes: ['write:webhooks', 'read:webhooks'] } }),
+    ]);
+    const as = (key: string) => ({ SWITCHBOARD_URL: t.url, SWITCHBOARD_API_KEY: key });
+    const slowCli = startCli(['--json', 'listen', '--forward-to', stalled.url], as(slow.accountKey.key));
+    const fastCli = startCli(['--json', 'listen', '--forward-to', quick.url], as(fast.accountKey.key));
+    live.push(slowCli, fastCli);
+    try {
+      await Promise.all([
+        slowCli.waitForJson((l) => l.type === 'opened'),
+        fastCli.waitForJson((l) => l.type === 'opened'),
+      ]);
+      const api = client(t.url);
+      const fire = (token: string) =>
+        api.post('/v1/webhooks/test-events', {
+          token,
+          body: { event: 'webhook.disabled', payload: samplePayloadOf('webhook.disabled') },
+        });
+      for (let i = 0; i < 8; i++) expect((await fire(slow.token)).status).toBe(202);
+      await stalled.waitFor(2);
+      expect((await fire(fast.token)).status).toBe(202);
+      // The other account's delivery goes through while the stalled stream holds its two (of four worker slots);
+      // the stalled stream was never handed a third.
+      await quick.waitFor(1);
+      expect(stalled.received).toHaveLength(2);
+      const pending = await t.deps.db('webhook_deliveries').where({ account_id: slow.accountId, status: 'pending' });
+      expect(pending).toHaveLength(8);
+
+      // A web process shutting down ends its streams first (its drain would wait on them forever otherwise): each
+      // CLI is told why and exits 1, and each stream is closed.
+      await t.deps.streamHub.endAll('The service is restarting; run switchboard listen again');
+      expect(await slowCli.exited).toBe(1);
+      expect(await fastCli.exited).toBe(1);
+      expect(fastCli.stderr()).toMatch(/^switchboard: The service is restarting/);
+      const open = await t.deps
+        .db('webhooks')
+        .whereIn('account_id', [slow.accountId, fast.accountId])
+        .whereNull('deleted_at');
+      expect(open).toEqual([]);
+    } finally {
+      slowCli.proc.kill('SIGKILL');
+      fastCli.proc.kill('SIGKILL');
+      await Promise.all([stalled.close(), quick.close()]);
+    }
+  }, 30_000);
+});
