@@ -8,9 +8,8 @@ import { disableAndNotify } from './disable.service.js';
 import { nextStep, type NextStep } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
 import { takeSlot, type Throttled } from './throttle.js';
-import { NO_HOLDER, STREAM_FULL } from './stream-transport.js';
+import { STREAM_FULL, type StreamResponse } from './stream-transport.js';
 import { closeStreams } from './webhooks.repository.js';
-import type { SafeResponse } from '../platform/http-client.js';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1';
 
@@ -107,7 +106,7 @@ async function send(
   ctx: SendContext,
   body: string,
   headers: Record<string, string>,
-): Promise<SafeResponse | typeof STREAM_FULL> {
+): Promise<StreamResponse | typeof STREAM_FULL> {
   if (ctx.webhook_kind === 'http') return deps.http.post(ctx.url, body, headers);
   const headersSent = { 'content-type': 'application/json', ...headers };
   const res = await deps.streamTransport.send(
@@ -116,7 +115,7 @@ async function send(
     deps.config.webhooks.timeoutMs,
   );
   // Nobody holds the stream: its web process ended without closing it. Closed now, so its retries stop.
-  if (res !== STREAM_FULL && !res.ok && res.message === NO_HOLDER) {
+  if (res !== STREAM_FULL && res.noHolder) {
     await closeStreams(deps.db, ctx.account_id, [ctx.webhook_id]);
   }
   return res;

@@ -17,14 +17,17 @@ import { replyChannel, streamChannel, type RoutedStreamReport, type StreamDelive
 export const STREAM_FULL = 'stream full' as const;
 
 /** The message of the attempt made when no web process holds the stream any more. */
-export const NO_HOLDER = 'No listen session holds this stream';
+const NO_HOLDER = 'No listen session holds this stream';
+
+/** An attempt's outcome; `noHolder`: no web process holds the stream any more (its session ended unclosed). */
+export type StreamResponse = SafeResponse & { noHolder?: true };
 
 export interface StreamTransport {
   send(
     webhookId: string,
     delivery: Omit<StreamDelivery, 'token'>,
     timeoutMs: number,
-  ): Promise<SafeResponse | typeof STREAM_FULL>;
+  ): Promise<StreamResponse | typeof STREAM_FULL>;
   close(): Promise<void>;
 }
 
@@ -99,7 +102,7 @@ export function createStreamTransport(config: Config, redis: RedisClient, logger
         const receivers = await redis.publish(streamChannel(prefix, webhookId), JSON.stringify({ token, ...delivery }));
         // On a Redis Cluster a node counts only its own subscribers: there a missing holder shows as a timeout.
         if (receivers === 0 && !(redis instanceof Cluster)) {
-          return { ok: false, error: 'connection_refused', message: NO_HOLDER, durationMs: elapsed() };
+          return { ok: false, error: 'connection_refused', message: NO_HOLDER, durationMs: elapsed(), noHolder: true };
         }
         const answer = await report;
         if (!answer) {
