@@ -274,10 +274,12 @@ describe('Idempotency-Key', () => {
       'POST /v1/inboxes',
       'POST /v1/messages',
       'POST /v1/messages/:messageId/send',
+      'POST /v1/portal-links',
       'POST /v1/team/members',
       'POST /v1/webhooks',
       'POST /v1/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
       'POST /v1/webhooks/:webhookId/test',
+      'POST /v1/webhooks/test-events',
     ]);
   });
 });

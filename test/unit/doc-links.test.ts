@@ -83,7 +83,10 @@ describe('documentation links', () => {
   it('finds a broken link when there is one', () => {
     expect(brokenLink('README.md', 'docs/decisions.md#webhook-retries')).toBeNull();
     expect(
-      brokenLink('docs/README.md', '../README.md#quickstart-from-signup-to-a-signed-webhook-and-an-mcp-client'),
+      brokenLink(
+        'docs/README.md',
+        '../README.md#quickstart-from-signup-to-a-signed-webhook-on-your-machine-and-an-mcp-client',
+      ),
     ).toBeNull();
     expect(brokenLink('README.md', 'docs/decisions.md#no-such-decision')).toMatch(/no heading/);
     expect(brokenLink('README.md', 'docs/no-such-page.md')).toMatch(/no file/);
