@@ -19,7 +19,8 @@ import { FORM_MAX_BYTES, PageError, refusal } from './pages.js';
 import { portalListPage, portalWebhookPage, type PortalForm } from './portal-views.js';
 import { checkOrigin, checkSessionCsrf, csrfForSession, dashboardKey } from './session.js';
 import { type Viewer } from './views.js';
-import { deliveryPage, secretPage } from './webhook-views.js';
+import { deliveryPage } from './delivery-views.js';
+import { secretPage } from './webhook-views.js';
 
 // The portal: /portal/<token>/… . The link's token is in the path (no cookie, so the page works framed inside the
 // account's own app) and is the Bearer of every portal API call (/v1/portal/…), which enforces the scope on every

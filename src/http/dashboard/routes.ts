@@ -18,7 +18,8 @@ import { registerAgentPages } from './agent-routes.js';
 import { FORM_MAX_BYTES, pageSetup, refusal, renderFailure, show, type Signed } from './pages.js';
 import { checkLoginCsrf, checkOrigin, loginCsrf, SESSION_COOKIE, setCookie } from './session.js';
 import { csrfField } from './views.js';
-import { deliveryPage, secretPage, webhookPage, webhooksPage, type CreateForm } from './webhook-views.js';
+import { deliveryPage } from './delivery-views.js';
+import { secretPage, webhookPage, webhooksPage, type CreateForm } from './webhook-views.js';
 
 // The /dashboard pages. Each handler turns a form into the API request a client would send and the API's answer
 // into a page; see api-client.ts for why nothing here reads the database.
