@@ -9,7 +9,6 @@ import {
   checkboxes,
   csrfField,
   dataTable,
-  fieldError,
   formError,
   notice,
   submitButton,
@@ -35,7 +34,7 @@ function mintForm(v: Viewer, agent: Agent, form: AgentKeyForm): SafeHtml {
   return html`<form method="post" action="/dashboard/agents/${agent.id}/keys">
     ${csrfField(v.csrf)} ${formError(error, ['name', 'scopes'])}
     ${textField({ id: `name-${agent.id}`, name: 'name', label: "New key's name", value: mine ? (form.name ?? '') : '', error })}
-    ${checkboxes('Scopes', 'scopes', AGENT_SCOPES, chosen)} ${fieldError(error, 'scopes')}
+    ${checkboxes({ legend: 'Scopes', name: 'scopes', values: AGENT_SCOPES, chosen, error })}
     <p>${submitButton('Create key', v.canAdmin)}</p>
   </form>`;
 }

@@ -7,7 +7,6 @@ import {
   checkboxes,
   csrfField,
   dataTable,
-  fieldError,
   formError,
   notice,
   textField,
@@ -54,8 +53,13 @@ export function portalLinksPage(
     ${formError(form.error, ['tenant', 'events', 'expiresInSeconds'])}
     <form method="post" action="/dashboard/portal-links">
       ${csrfField(v.csrf)} ${textField({ id: 'tenant', label: 'Tenant', value: form.tenant ?? '', error: form.error })}
-      ${checkboxes('Events it may subscribe to (none ticked: any)', 'events', EVENT_NAMES, new Set(form.events ?? []))}
-      ${fieldError(form.error, 'events')}
+      ${checkboxes({
+        legend: 'Events it may subscribe to (none ticked: any)',
+        name: 'events',
+        values: EVENT_NAMES,
+        chosen: form.events ?? [],
+        error: form.error,
+      })}
       ${textField({
         id: 'hours',
         label: 'Valid for (hours)',

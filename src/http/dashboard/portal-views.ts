@@ -9,7 +9,6 @@ import {
   checkboxes,
   csrfField,
   dataTable,
-  fieldError,
   formError,
   notice,
   textField,
@@ -46,8 +45,13 @@ export function portalListPage(
     ${formError(form.error, ['url', 'events'])}
     <form method="post" action="${base}/webhooks">
       ${csrfField(v.csrf)} ${textField({ id: 'url', label: 'URL', value: form.url ?? '', error: form.error })}
-      ${checkboxes('Events', 'events', offered ?? EVENT_NAMES, new Set(form.events ?? []))}
-      ${fieldError(form.error, 'events')}
+      ${checkboxes({
+        legend: 'Events',
+        name: 'events',
+        values: offered ?? EVENT_NAMES,
+        chosen: form.events ?? [],
+        error: form.error,
+      })}
       <p><button type="submit">Add endpoint</button></p>
     </form>`;
 }

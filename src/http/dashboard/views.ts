@@ -75,18 +75,30 @@ export function textField(f: TextField): SafeHtml {
     ${fieldError(f.error, f.apiField ?? name)}`;
 }
 
-/** A fieldset of checkboxes named `name`, one per value, the chosen ones ticked. */
-export const checkboxes = (legend: string, name: string, values: readonly string[], chosen: ReadonlySet<string>) =>
-  html`<fieldset>
-    <legend>${legend}</legend>
-    ${values.map(
-      (value) =>
-        html`<label
-          ><input type="checkbox" name="${name}" value="${value}" ${chosen.has(value) ? ' checked' : ''} />
-          ${value}</label
-        >`,
-    )}
-  </fieldset>`;
+export interface Checkboxes {
+  legend: string;
+  name: string;
+  values: readonly string[];
+  /** The values ticked (what was sent, or the defaults). */
+  chosen: Iterable<string>;
+  error?: ApiError | null;
+}
+
+/** A fieldset of checkboxes, one per value, with the API's message for the field underneath. */
+export function checkboxes(c: Checkboxes): SafeHtml {
+  const chosen = new Set(c.chosen);
+  return html`<fieldset>
+      <legend>${c.legend}</legend>
+      ${c.values.map(
+        (value) =>
+          html`<label
+            ><input type="checkbox" name="${c.name}" value="${value}" ${chosen.has(value) ? ' checked' : ''} />
+            ${value}</label
+          >`,
+      )}
+    </fieldset>
+    ${fieldError(c.error, c.name)}`;
+}
 
 /** A list as a table: one header per column ('' for the actions column), or one row saying it is empty. */
 export const dataTable = (headers: string[], rows: SafeHtml[], empty: string) =>

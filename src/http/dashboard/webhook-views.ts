@@ -9,7 +9,6 @@ import {
   checkboxes,
   csrfField,
   dataTable,
-  fieldError,
   formError,
   notice,
   textField,
@@ -48,7 +47,7 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
     <form method="post" action="/dashboard/webhooks">
       ${csrfField(v.csrf)}
       ${textField({ id: 'url', label: 'URL', value: form.url ?? '', placeholder: 'https://example.com/hooks', error: form.error })}
-      ${checkboxes('Events', 'events', EVENT_NAMES, new Set(form.events ?? []))} ${fieldError(form.error, 'events')}
+      ${checkboxes({ legend: 'Events', name: 'events', values: EVENT_NAMES, chosen: form.events ?? [], error: form.error })}
       ${textField({
         id: 'rate',
         name: 'rateLimitPerSecond',
