@@ -1,56 +1,44 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { getBrowser } from '../helpers/browser.js';
-import { csrfOnPage, openPageContext, type PageContext } from '../helpers/dashboard-browser.js';
-import { client, type Client } from '../helpers/http.js';
+import {
+  csrfOnPage,
+  reloadUntilShown,
+  signInToDashboard,
+  startPageSuite,
+  type PageContext,
+  type PageSuite,
+} from '../helpers/dashboard-browser.js';
+import type { Client } from '../helpers/http.js';
 import { authorizeByHand, registerClient } from '../helpers/oauth.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import type { Receiver } from '../helpers/receiver.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
-import { createTestContext, type TestContext } from '../helpers/test-context.js';
-import { waitUntil } from '../helpers/wait.js';
+import type { TestContext } from '../helpers/test-context.js';
 
 // The dashboard (docs/dashboard.md) as a person uses it, in headless chromium with every other origin blocked:
 // sign in, create a subscription to a local receiver, fire a test event, open the delivery and its attempt,
 // redeliver, see field errors and stale pages answered clearly, and a member refused what only admins may do.
 
+let suite: PageSuite;
 let t: TestContext;
 let api: Client;
-let browser: Browser | null = null;
-let skip: string | null = null;
 let receiver: Receiver;
+let pc: PageContext | null;
 let owner: SetupAccount;
-let pc: PageContext;
 
 beforeAll(async () => {
-  ({ browser, skip } = await getBrowser());
-  if (skip) console.warn(`dashboard-browser: skipped: ${skip}`);
-  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
-  await t.startWorkers();
-  api = client(t.url);
-  receiver = await startReceiver();
+  suite = await startPageSuite('dashboard-browser');
+  ({ t, api, receiver, pc } = suite);
   owner = await setupAccount(t, { accountKey: { name: 'ci key' }, agent: { name: 'Support bot' } });
-  if (browser) pc = await openPageContext(browser, t.url);
 }, 900_000);
 
 afterAll(async () => {
-  await pc?.context.close();
-  await browser?.close();
-  await receiver?.close();
-  await t?.close();
+  await suite?.close();
 });
 
-async function signIn(email: string, password: string) {
-  const { page } = pc;
-  await page.goto(`${t.url}/dashboard`);
-  expect(page.url()).toBe(`${t.url}/dashboard/sign-in`);
-  await page.fill('#email', email);
-  await page.fill('#password', password);
-  await page.click('button[type=submit]');
-}
+const signIn = (email: string, password: string) => signInToDashboard(pc!.page, t.url, email, password);
 
 describe('the dashboard in a real browser', () => {
   it('signs in, creates a subscription, shows a delivery and its attempts, and redelivers', async (ctx) => {
-    if (!browser) return ctx.skip();
+    if (!pc) return ctx.skip();
     const { page } = pc;
     await signIn(owner.email, 'wrong password');
     expect(await page.locator('[role=alert]').textContent()).toMatch(/incorrect/);
@@ -78,14 +66,7 @@ describe('the dashboard in a real browser', () => {
     await page.click('button:text("Send a test event")');
     expect(await page.locator('[role=status]').textContent()).toMatch(/webhook.test event was queued/);
     await receiver.waitFor(1);
-    await waitUntil(
-      async () => {
-        await page.reload();
-        return (await page.locator('td .status-succeeded').count()) === 1;
-      },
-      10_000,
-      'the delivery shown as succeeded',
-    );
+    await reloadUntilShown(page, 'td .status-succeeded', 'the delivery shown as succeeded');
     // The chart is a server-drawn SVG image; no script on the page.
     expect(await page.locator('img[src^="data:image/svg+xml;base64,"]').count()).toBe(1);
     expect(await page.locator('script').count()).toBe(0);
@@ -104,19 +85,12 @@ describe('the dashboard in a real browser', () => {
     expect(await page.locator('[role=status]').textContent()).toMatch(/Queued again/);
     await receiver.waitFor(2);
     expect(receiver.received[1]!.body.id).toBe(receiver.received[0]!.body.id);
-    await waitUntil(
-      async () => {
-        await page.reload();
-        return (await page.locator('[data-attempt="2"]').count()) === 1;
-      },
-      10_000,
-      'the second attempt on the delivery page',
-    );
+    await reloadUntilShown(page, '[data-attempt="2"]', 'the second attempt on the delivery page');
     expect(pc.problems).toEqual([]);
   });
 
   it('answers a stale page clearly, re-enables with recovery, and refuses forged and cross-site posts', async (ctx) => {
-    if (!browser) return ctx.skip();
+    if (!pc) return ctx.skip();
     const { page } = pc;
     const hooks = (await api.get('/v1/webhooks', { token: owner.token })).body.data;
     const webhookId = hooks[0].id as string;
@@ -160,7 +134,7 @@ describe('the dashboard in a real browser', () => {
   });
 
   it("mints, rotates and deactivates an agent's keys (each secret shown once) and revokes an OAuth grant", async (ctx) => {
-    if (!browser) return ctx.skip();
+    if (!pc) return ctx.skip();
     const { page } = pc;
     await page.goto(`${t.url}/dashboard/agents`);
     const agent = page.locator(`[data-agent="${owner.agentId}"]`);
@@ -209,7 +183,7 @@ describe('the dashboard in a real browser', () => {
   });
 
   it('shows a member the admin actions disabled and refuses the forged post with a 403 page', async (ctx) => {
-    if (!browser) return ctx.skip();
+    if (!pc) return ctx.skip();
     const { page } = pc;
     const add = await api.post('/v1/team/members', {
       token: owner.token,

@@ -1,34 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { getBrowser } from '../helpers/browser.js';
-import { openPageContext, type PageContext } from '../helpers/dashboard-browser.js';
-import { client, type Client } from '../helpers/http.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import {
+  reloadUntilShown,
+  signInToDashboard,
+  startPageSuite,
+  type PageContext,
+  type PageSuite,
+} from '../helpers/dashboard-browser.js';
+import type { Client } from '../helpers/http.js';
+import type { Receiver } from '../helpers/receiver.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
-import { createTestContext, type TestContext } from '../helpers/test-context.js';
-import { waitUntil } from '../helpers/wait.js';
+import type { TestContext } from '../helpers/test-context.js';
 
 // Portal links (docs/dashboard.md#portal-links): an account hands its customer a link to the subscriptions it
 // labelled with that customer's tenant. In headless chromium with every other origin blocked: the portal shows only
 // its scope, creates within the allowed events, edits, rotates, redelivers; another subscription's id in its URL,
 // a tampered link, a revoked link and an expired one are refused.
 
+let suite: PageSuite;
 let t: TestContext;
 let api: Client;
-let browser: Browser | null = null;
 let receiver: Receiver;
+let pc: PageContext | null;
 let owner: SetupAccount;
-let pc: PageContext;
 const hooks: Record<'mine' | 'otherTenant' | 'untenanted', string> = { mine: '', otherTenant: '', untenanted: '' };
 
 beforeAll(async () => {
-  let skip: string | null;
-  ({ browser, skip } = await getBrowser());
-  if (skip) console.warn(`portal-browser: skipped: ${skip}`);
-  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
-  await t.startWorkers();
-  api = client(t.url);
-  receiver = await startReceiver();
+  suite = await startPageSuite('portal-browser');
+  ({ t, api, receiver, pc } = suite);
   owner = await setupAccount(t);
   const make = async (path: string, tenant?: string) => {
     const body = { url: `${receiver.url}/${path}`, events: ['message.received'], ...(tenant ? { tenant } : {}) };
@@ -39,14 +37,10 @@ beforeAll(async () => {
   hooks.mine = await make('mine', 'cust-1');
   hooks.otherTenant = await make('other', 'cust-2');
   hooks.untenanted = await make('untenanted');
-  if (browser) pc = await openPageContext(browser, t.url);
 }, 900_000);
 
 afterAll(async () => {
-  await pc?.context.close();
-  await browser?.close();
-  await receiver?.close();
-  await t?.close();
+  await suite?.close();
 });
 
 const createLink = async (body: Record<string, unknown>) => {
@@ -91,7 +85,7 @@ describe('portal links', () => {
   });
 
   it('shows only its scope in a browser, creates, edits, rotates and redelivers', async (ctx) => {
-    if (!browser) return ctx.skip();
+    if (!pc) return ctx.skip();
     const { page } = pc;
     const link = await createLink({ tenant: 'cust-1', events: ['message.received', 'message.sent'] });
     await page.goto(link.url);
@@ -136,30 +130,17 @@ describe('portal links', () => {
     // A delivery to this endpoint, its attempt, and Redeliver.
     expect((await api.post(`/v1/webhooks/${hooks.mine}/test`, { token: owner.token })).status).toBe(202);
     await receiver.waitFor(1);
-    await waitUntil(
-      async () => {
-        await page.goto(`${link.url}/webhooks/${hooks.mine}`);
-        return (await page.locator('td .status-succeeded').count()) === 1;
-      },
-      10_000,
-      'the delivery on the portal page',
-    );
+    const endpoint = `${link.url}/webhooks/${hooks.mine}`;
+    await reloadUntilShown(page, 'td .status-succeeded', 'the delivery on the portal page', endpoint);
     await page.click('td a');
     await page.click('button:text("Redeliver")');
     await receiver.waitFor(2);
-    await waitUntil(
-      async () => {
-        await page.reload();
-        return (await page.locator('[data-attempt="2"]').count()) === 1;
-      },
-      10_000,
-      'the second attempt on the portal page',
-    );
+    await reloadUntilShown(page, '[data-attempt="2"]', 'the second attempt on the portal page');
     expect(pc.problems).toEqual([]);
   });
 
   it('refuses a tampered, a revoked and an expired link with a 401 page', async (ctx) => {
-    if (!browser) return ctx.skip();
+    if (!pc) return ctx.skip();
     const { page } = pc;
     const link = await createLink({ tenant: 'cust-1' });
     const last = link.token.at(-1) === 'a' ? 'b' : 'a';
@@ -187,12 +168,9 @@ describe('portal links', () => {
   });
 
   it('is created and revoked from the dashboard, with the API refusing a bad field next to it', async (ctx) => {
-    if (!browser) return ctx.skip();
+    if (!pc) return ctx.skip();
     const { page } = pc;
-    await page.goto(`${t.url}/dashboard/sign-in`);
-    await page.fill('#email', owner.email);
-    await page.fill('#password', owner.password);
-    await page.click('button[type=submit]');
+    await signInToDashboard(page, t.url, owner.email, owner.password);
     await page.goto(`${t.url}/dashboard/portal-links`);
     await page.fill('#tenant', 'not a tenant!');
     await page.click('button:text("Create link")');

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { errorOf } from './api-client.js';
 import type { Key, Page, PortalLink, PortalLinkWithToken } from './api-types.js';
 import { keysPage } from './key-views.js';
-import { refusal, show, type PageSetup, type Signed } from './pages.js';
+import { noticeOf, refusal, show, type PageSetup, type Signed } from './pages.js';
 import { portalLinkCreatedPage, portalLinksPage, type PortalLinkForm } from './portal-link-views.js';
 
 // The account's pages beside its subscriptions: portal links (create, list, revoke) and account keys (list,
@@ -14,11 +14,11 @@ const NOTICES: Record<string, string> = {
   revoked: 'The portal link is revoked: it stops working at once.',
 };
 
-export function registerAccountPages(router: Router, { page, signedForm, id }: PageSetup) {
+export function registerAccountPages(router: Router, { page, signedForm, id, apiAction }: PageSetup) {
   async function linksPage(ctx: Context, s: Signed, form: PortalLinkForm = {}, status = 200) {
     const res = await s.api<Page<PortalLink>>('GET', '/v1/portal-links?limit=100');
     if (res.status !== 200) throw refusal(res, 'The portal links');
-    const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+    const note = noticeOf(ctx, NOTICES);
     show(ctx, s.viewer, 'Portal links', portalLinksPage(s.viewer, res.body.data, form, note), status);
   }
   router.get(
@@ -43,11 +43,11 @@ export function registerAccountPages(router: Router, { page, signedForm, id }: P
   );
   router.post(
     '/portal-links/:linkId/revoke',
-    page(async (ctx: Context, s: Signed) => {
-      await signedForm(ctx, s);
-      const res = await s.api('POST', `/v1/portal-links/${id(ctx, 'linkId')}/revoke`);
-      if (res.status !== 200) throw refusal(res, 'This portal link');
-      ctx.redirect('/dashboard/portal-links?notice=revoked');
+    apiAction({
+      path: (ctx) => `/v1/portal-links/${id(ctx, 'linkId')}/revoke`,
+      ok: 200,
+      what: 'This portal link',
+      then: () => '/dashboard/portal-links?notice=revoked',
     }),
   );
 
@@ -56,17 +56,17 @@ export function registerAccountPages(router: Router, { page, signedForm, id }: P
     page(async (ctx: Context, s: Signed) => {
       const res = await s.api<Page<Key>>('GET', '/v1/api_keys?limit=100');
       if (res.status !== 200) throw refusal(res, 'The keys');
-      const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+      const note = noticeOf(ctx, NOTICES);
       show(ctx, s.viewer, 'API keys', keysPage(s.viewer, res.body.data, note));
     }),
   );
   router.post(
     '/keys/:keyId/deactivate',
-    page(async (ctx: Context, s: Signed) => {
-      await signedForm(ctx, s);
-      const res = await s.api('POST', `/v1/api_keys/${id(ctx, 'keyId')}/deactivate`);
-      if (res.status >= 300) throw refusal(res, 'This key');
-      ctx.redirect('/dashboard/keys?notice=deactivated');
+    apiAction({
+      path: (ctx) => `/v1/api_keys/${id(ctx, 'keyId')}/deactivate`,
+      ok: 200,
+      what: 'This key',
+      then: () => '/dashboard/keys?notice=deactivated',
     }),
   );
 }

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import { errorOf } from './api-client.js';
 import type { Agent, Grant, Key, KeyWithSecret, Page } from './api-types.js';
 import { agentsPage, grantsPage, keySecretPage, type AgentKeyForm } from './agent-views.js';
-import { refusal, show, type PageSetup, type Signed } from './pages.js';
+import { noticeOf, refusal, show, type PageSetup, type Signed } from './pages.js';
 
 // Agents and their per-agent keys, key rotation, and OAuth grants: each action the API request a client would send
 // (POST /v1/agents/:agentId/api-keys, POST /v1/api_keys/:keyId/rotate, DELETE /v1/oauth/grants/:grantId).
@@ -13,7 +13,7 @@ const NOTICES: Record<string, string> = {
   'grant-revoked': 'The grant is revoked with its tokens.',
 };
 
-export function registerAgentPages(router: Router, { page, signedForm, id }: PageSetup) {
+export function registerAgentPages(router: Router, { page, signedForm, id, apiAction }: PageSetup) {
   async function listPage(ctx: Context, s: Signed, form: AgentKeyForm = {}, status = 200) {
     const [agents, keys] = await Promise.all([
       s.api<Page<Agent>>('GET', '/v1/agents?limit=100'),
@@ -21,7 +21,7 @@ export function registerAgentPages(router: Router, { page, signedForm, id }: Pag
     ]);
     if (agents.status !== 200) throw refusal(agents, 'The agents');
     if (keys.status !== 200) throw refusal(keys, 'The keys');
-    const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+    const note = noticeOf(ctx, NOTICES);
     show(
       ctx,
       s.viewer,
@@ -73,17 +73,18 @@ export function registerAgentPages(router: Router, { page, signedForm, id }: Pag
         if (res.status !== 200) throw refusal(res, 'The grants');
         grants = res.body.data;
       }
-      const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+      const note = noticeOf(ctx, NOTICES);
       show(ctx, s.viewer, 'OAuth grants', grantsPage(s.viewer, grants, note));
     }),
   );
   router.post(
     '/grants/:grantId/revoke',
-    page(async (ctx, s) => {
-      await signedForm(ctx, s);
-      const res = await s.api('DELETE', `/v1/oauth/grants/${id(ctx, 'grantId')}`);
-      if (res.status >= 300) throw refusal(res, 'This grant');
-      ctx.redirect('/dashboard/grants?notice=grant-revoked');
+    apiAction({
+      method: 'DELETE',
+      path: (ctx) => `/v1/oauth/grants/${id(ctx, 'grantId')}`,
+      ok: 204,
+      what: 'This grant',
+      then: () => '/dashboard/grants?notice=grant-revoked',
     }),
   );
 }

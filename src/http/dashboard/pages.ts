@@ -77,16 +77,42 @@ export function pageSetup(deps: Deps) {
   /** A path parameter that could name a record; anything else is not found (the API would say the same). */
   const id = (ctx: Context, name: string) => {
     const value = String((ctx as Context & { params: Record<string, string> }).params[name]);
-    if (!ID.test(value)) throw new AppError('not_found', 'Not found');
+    if (!looksLikeId(value)) throw new AppError('not_found', 'Not found');
     return value;
   };
 
-  return { key, signedIn, signedForm, page, id };
+  /** A button: its form checked, the one API call it stands for, then a page with a notice (or the refusal). */
+  const apiAction = (a: ApiAction): Middleware =>
+    page(async (ctx, s) => {
+      await signedForm(ctx, s);
+      const res = await s.api(a.method ?? 'POST', a.path(ctx));
+      if (res.status !== a.ok) throw refusal(res, a.what);
+      ctx.redirect(a.then(ctx));
+    });
+
+  return { key, signedIn, signedForm, page, id, apiAction };
 }
 
 export type PageSetup = ReturnType<typeof pageSetup>;
 
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
+export interface ApiAction {
+  method?: 'POST' | 'DELETE';
+  /** The API path the button stands for. */
+  path: (ctx: Context) => string;
+  /** The API's status when it is done. */
+  ok: number;
+  /** What a refusal names ("This key"). */
+  what: string;
+  /** Where the browser goes next. */
+  then: (ctx: Context) => string;
+}
+
+/** Whether a path parameter could be a record's id (anything else is not found, as the API would say). */
+export const looksLikeId = (value: string) => /^[A-Za-z0-9_-]{1,64}$/.test(value);
+
+/** The message a redirect asked for with ?notice=<key>, among a page's own. */
+export const noticeOf = (ctx: Context, notices: Record<string, string>): string | null =>
+  notices[String(ctx.query.notice ?? '')] ?? null;
 
 export function show(ctx: Context, viewer: Viewer | null, title: string, body: SafeHtml, status = 200): void {
   renderShell(ctx, { title, nav: viewer ? nav(viewer) : null, status }, body);

@@ -2,7 +2,17 @@ import { EVENT_NAMES } from '../../events/event-types.js';
 import type { ApiError } from './api-client.js';
 import type { PortalLink } from './api-types.js';
 import { html, type SafeHtml } from './html.js';
-import { actionButton, csrfField, fieldError, formError, notice, when, type Viewer } from './views.js';
+import {
+  actionButton,
+  checkboxes,
+  csrfField,
+  dataTable,
+  formError,
+  notice,
+  textField,
+  when,
+  type Viewer,
+} from './views.js';
 
 // The account's portal links: the list (never a token), a form to create one, Revoke; and the page that shows a
 // new link once.
@@ -34,49 +44,29 @@ export function portalLinksPage(
         </td>
       </tr>`,
   );
-  const chosen = new Set(form.events ?? []);
   return html`${notice(note)}
     <p class="muted">
       A portal link lets one of your customers manage the subscriptions you labelled with its tenant, and nothing else.
     </p>
-    <table>
-      <thead>
-        <tr>
-          <th>Tenant</th>
-          <th>Events</th>
-          <th>Expires</th>
-          <th></th>
-        </tr>
-      </thead>
-      <tbody>
-        ${
-          rows.length
-            ? rows
-            : html`<tr>
-                <td colspan="4" class="muted">No portal links.</td>
-              </tr>`
-        }
-      </tbody>
-    </table>
+    ${dataTable(['Tenant', 'Events', 'Expires', ''], rows, 'No portal links.')}
     <h2>New portal link</h2>
     ${formError(form.error, ['tenant', 'events', 'expiresInSeconds'])}
     <form method="post" action="/dashboard/portal-links">
-      ${csrfField(v.csrf)}
-      <label for="tenant">Tenant</label><input id="tenant" name="tenant" type="text" value="${form.tenant ?? ''}" />
-      ${fieldError(form.error, 'tenant')}
-      <fieldset>
-        <legend>Events it may subscribe to (none ticked: any)</legend>
-        ${EVENT_NAMES.map(
-          (e) =>
-            html`<label
-              ><input type="checkbox" name="events" value="${e}" ${chosen.has(e) ? ' checked' : ''} /> ${e}</label
-            >`,
-        )}
-      </fieldset>
-      ${fieldError(form.error, 'events')}
-      <label for="hours">Valid for (hours)</label
-      ><input id="hours" name="hours" type="text" value="${form.hours ?? '24'}" />
-      ${fieldError(form.error, 'expiresInSeconds')}
+      ${csrfField(v.csrf)} ${textField({ id: 'tenant', label: 'Tenant', value: form.tenant ?? '', error: form.error })}
+      ${checkboxes({
+        legend: 'Events it may subscribe to (none ticked: any)',
+        name: 'events',
+        values: EVENT_NAMES,
+        chosen: form.events ?? [],
+        error: form.error,
+      })}
+      ${textField({
+        id: 'hours',
+        label: 'Valid for (hours)',
+        value: form.hours ?? '24',
+        error: form.error,
+        apiField: 'expiresInSeconds',
+      })}
       <p><button type="submit">Create link</button></p>
     </form>`;
 }

@@ -15,21 +15,21 @@ import type {
 } from './api-types.js';
 import { html, type SafeHtml } from './html.js';
 import { renderShell } from './layout.js';
-import { FORM_MAX_BYTES, PageError, refusal } from './pages.js';
+import { FORM_MAX_BYTES, looksLikeId, noticeOf, PageError, refusal } from './pages.js';
 import { portalListPage, portalWebhookPage, type PortalForm } from './portal-views.js';
 import { checkOrigin, checkSessionCsrf, csrfForSession, dashboardKey } from './session.js';
 import { type Viewer } from './views.js';
-import { deliveryPage, secretPage } from './webhook-views.js';
+import { DELIVERY_NOTICES, deliveryPage } from './delivery-views.js';
+import { secretPage } from './webhook-views.js';
 
 // The portal: /portal/<token>/… . The link's token is in the path (no cookie, so the page works framed inside the
 // account's own app) and is the Bearer of every portal API call (/v1/portal/…), which enforces the scope on every
 // request. A token that is not one, has expired or was revoked is a 401 page; another tenant's subscription is 404.
 
 const TOKEN = /^ca_portal_[0-9A-Za-z]{40}$/;
-const ID = /^[A-Za-z0-9_-]{1,64}$/;
 const NOTICES: Record<string, string> = {
   saved: 'Saved.',
-  redelivered: 'Queued again with the same envelope id: a new attempt will appear below.',
+  ...DELIVERY_NOTICES,
 };
 
 interface Portal {
@@ -71,7 +71,7 @@ export function portalRouter(deps: Deps): Middleware {
     };
   const id = (ctx: Context, name: string) => {
     const value = String(ctx.params[name]);
-    if (!ID.test(value)) throw new PageError(404, 'Not found', 'This endpoint was not found.');
+    if (!looksLikeId(value)) throw new PageError(404, 'Not found', 'This endpoint was not found.');
     return value;
   };
   /** The API's answer, or the page its refusal calls for (401: the link itself is refused). */
@@ -88,7 +88,7 @@ export function portalRouter(deps: Deps): Middleware {
     ]);
     const list = expect(hooks, 200, 'The endpoints');
     const offered = expect(scope, 200, 'The portal').events;
-    const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+    const note = noticeOf(ctx, NOTICES);
     show(ctx, 'Your webhook endpoints', portalListPage(p.viewer, p.base, offered, list.data, form, note), status);
   }
 
@@ -116,7 +116,7 @@ export function portalRouter(deps: Deps): Middleware {
     ]);
     const webhook = expect(hook, 200, 'This endpoint');
     const list = expect(deliveries, 200, 'This endpoint');
-    const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+    const note = noticeOf(ctx, NOTICES);
     show(ctx, 'Endpoint', portalWebhookPage(p.viewer, p.base, webhook, list.data, form, note), status);
   }
 
@@ -151,10 +151,8 @@ export function portalRouter(deps: Deps): Middleware {
       const [webhookId, deliveryId] = [id(ctx, 'webhookId'), id(ctx, 'deliveryId')];
       const path = `/v1/portal/webhooks/${webhookId}/attempts?limit=100&deliveryId=${deliveryId}`;
       const attempts = expect(await p.api<Page<Attempt>>('GET', path), 200, 'This delivery').data;
-      attempts.sort((a, b) => a.attemptNumber - b.attemptNumber);
-      const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
       const base = `${p.base}/webhooks/${webhookId}`;
-      show(ctx, 'Delivery', deliveryPage(p.viewer, base, deliveryId, attempts, note));
+      show(ctx, 'Delivery', deliveryPage(p.viewer, base, deliveryId, attempts, noticeOf(ctx, NOTICES)));
     }),
   );
   router.post(

@@ -15,10 +15,11 @@ import { attemptsChartDataUri } from './chart.js';
 import { html } from './html.js';
 import { registerAccountPages } from './account-routes.js';
 import { registerAgentPages } from './agent-routes.js';
-import { FORM_MAX_BYTES, pageSetup, refusal, renderFailure, show, type Signed } from './pages.js';
+import { FORM_MAX_BYTES, noticeOf, pageSetup, refusal, renderFailure, show, type Signed } from './pages.js';
 import { checkLoginCsrf, checkOrigin, loginCsrf, SESSION_COOKIE, setCookie } from './session.js';
 import { csrfField } from './views.js';
-import { deliveryPage, secretPage, webhookPage, webhooksPage, type CreateForm } from './webhook-views.js';
+import { DELIVERY_NOTICES, deliveryPage } from './delivery-views.js';
+import { secretPage, webhookPage, webhooksPage, type CreateForm } from './webhook-views.js';
 
 // The /dashboard pages. Each handler turns a form into the API request a client would send and the API's answer
 // into a page; see api-client.ts for why nothing here reads the database.
@@ -27,13 +28,13 @@ const NOTICES: Record<string, string> = {
   test: 'A webhook.test event was queued for this subscription.',
   enabled: 'The subscription is enabled.',
   disabled: 'The subscription is disabled: nothing is delivered until it is enabled again.',
-  redelivered: 'Queued again with the same envelope id: a new attempt will appear below.',
+  ...DELIVERY_NOTICES,
 };
 
 export function dashboardRouter(deps: Deps): Middleware {
   const router = new Router({ prefix: '/dashboard' });
   const setup = pageSetup(deps);
-  const { key, signedForm, page, id } = setup;
+  const { key, signedForm, page, id, apiAction } = setup;
   const secure = deps.config.env === 'production';
 
   function signInPage(ctx: Context, error?: string, status = 200) {
@@ -149,7 +150,7 @@ export function dashboardRouter(deps: Deps): Middleware {
     for (const answer of [webhook, stats, deliveries])
       if (answer.status !== 200) throw refusal(answer, 'This subscription');
     const chart = await attemptsChartDataUri(stats.body.buckets);
-    const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
+    const note = noticeOf(ctx, NOTICES);
     const data = {
       webhook: webhook.body,
       stats: stats.body,
@@ -176,26 +177,16 @@ export function dashboardRouter(deps: Deps): Middleware {
       show(ctx, s.viewer, 'New signing secret', secretPage(`/dashboard/webhooks/${webhookId}`, res.body.secret, what));
     }),
   );
-  router.post(
-    '/webhooks/:webhookId/test',
-    page(async (ctx, s) => {
-      await signedForm(ctx, s);
-      const webhookId = id(ctx, 'webhookId');
-      const res = await s.api('POST', `/v1/webhooks/${webhookId}/test`);
-      if (res.status !== 202) throw refusal(res, 'This subscription');
-      ctx.redirect(`/dashboard/webhooks/${webhookId}?notice=test`);
-    }),
-  );
-  router.post(
-    '/webhooks/:webhookId/disable',
-    page(async (ctx, s) => {
-      await signedForm(ctx, s);
-      const webhookId = id(ctx, 'webhookId');
-      const res = await s.api('POST', `/v1/webhooks/${webhookId}/disable`);
-      if (res.status !== 200) throw refusal(res, 'This subscription');
-      ctx.redirect(`/dashboard/webhooks/${webhookId}?notice=disabled`);
-    }),
-  );
+  /** A subscription's button: the API action of the same name, then the subscription's page with its notice. */
+  const webhookAction = (action: 'test' | 'disable', ok: number, notice: string) =>
+    apiAction({
+      path: (ctx) => `/v1/webhooks/${id(ctx, 'webhookId')}/${action}`,
+      ok,
+      what: 'This subscription',
+      then: (ctx) => `/dashboard/webhooks/${id(ctx, 'webhookId')}?notice=${notice}`,
+    });
+  router.post('/webhooks/:webhookId/test', webhookAction('test', 202, 'test'));
+  router.post('/webhooks/:webhookId/disable', webhookAction('disable', 200, 'disabled'));
   router.post(
     '/webhooks/:webhookId/enable',
     page(async (ctx, s) => {
@@ -217,24 +208,19 @@ export function dashboardRouter(deps: Deps): Middleware {
         `/v1/webhooks/${webhookId}/attempts?limit=100&deliveryId=${deliveryId}`,
       );
       if (res.status !== 200) throw refusal(res, 'This delivery');
-      const note = NOTICES[String(ctx.query.notice ?? '')] ?? null;
-      const attempts = [...res.body.data].sort((a, b) => a.attemptNumber - b.attemptNumber);
-      show(
-        ctx,
-        s.viewer,
-        'Delivery',
-        deliveryPage(s.viewer, `/dashboard/webhooks/${webhookId}`, deliveryId, attempts, note),
-      );
+      const note = noticeOf(ctx, NOTICES);
+      const base = `/dashboard/webhooks/${webhookId}`;
+      show(ctx, s.viewer, 'Delivery', deliveryPage(s.viewer, base, deliveryId, res.body.data, note));
     }),
   );
   router.post(
     '/webhooks/:webhookId/deliveries/:deliveryId/redeliver',
-    page(async (ctx, s) => {
-      await signedForm(ctx, s);
-      const [webhookId, deliveryId] = [id(ctx, 'webhookId'), id(ctx, 'deliveryId')];
-      const res = await s.api('POST', `/v1/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`);
-      if (res.status !== 202) throw refusal(res, 'This delivery');
-      ctx.redirect(`/dashboard/webhooks/${webhookId}/deliveries/${deliveryId}?notice=redelivered`);
+    apiAction({
+      path: (ctx) => `/v1/webhooks/${id(ctx, 'webhookId')}/deliveries/${id(ctx, 'deliveryId')}/redeliver`,
+      ok: 202,
+      what: 'This delivery',
+      then: (ctx) =>
+        `/dashboard/webhooks/${id(ctx, 'webhookId')}/deliveries/${id(ctx, 'deliveryId')}?notice=redelivered`,
     }),
   );
 

@@ -1,7 +1,8 @@
 import type { ApiError } from './api-client.js';
 import { html, type SafeHtml } from './html.js';
 
-// Building blocks shared by the dashboard's pages: the header, CSRF fields, field errors, status badges.
+// Building blocks shared by the dashboard's and the portal's pages: the header, CSRF fields, form fields with their
+// errors, tables, status badges.
 
 export interface Viewer {
   role: string;
@@ -37,13 +38,86 @@ export const badge = (status: string) => html`<span class="status-${status}">${s
 
 export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').slice(0, 19) + 'Z' : '—');
 
-/** A POST button; disabled (and refused by the API anyway) when the viewer lacks the right. */
+/** A form's submit button; disabled (and refused by the API anyway) when the viewer lacks the right. */
+export const submitButton = (label: string, allowed = true) =>
+  html`<button type="submit" ${allowed ? '' : html` disabled title="Your role does not allow this"`}>${label}</button>`;
+
+/** A POST button, alone in its form. */
 export function actionButton(action: string, label: string, csrf: string, allowed = true, extra?: SafeHtml): SafeHtml {
   return html`<form class="inline" method="post" action="${action}">
-    ${csrfField(csrf)}${extra ?? ''}
-    <button type="submit" ${allowed ? '' : html` disabled title="Your role does not allow this"`}>${label}</button>
+    ${csrfField(csrf)}${extra ?? ''} ${submitButton(label, allowed)}
   </form>`;
 }
+
+export interface TextField {
+  id: string;
+  /** The form's name for the value; `id` when absent. */
+  name?: string;
+  label: string;
+  /** What was typed (kept when the API refuses it); no value attribute when absent. */
+  value?: string;
+  placeholder?: string;
+  error?: ApiError | null;
+  /** The API's name for the field, when it is not the form's (hours → expiresInSeconds). */
+  apiField?: string;
+}
+
+/** A labelled text input with the API's message for it underneath. */
+export function textField(f: TextField): SafeHtml {
+  const name = f.name ?? f.id;
+  return html`<label for="${f.id}">${f.label}</label
+    ><input
+      id="${f.id}"
+      name="${name}"
+      type="text"
+      ${f.value === undefined ? '' : html` value="${f.value}"`}${f.placeholder ? html` placeholder="${f.placeholder}"` : ''}
+    />
+    ${fieldError(f.error, f.apiField ?? name)}`;
+}
+
+export interface Checkboxes {
+  legend: string;
+  name: string;
+  values: readonly string[];
+  /** The values ticked (what was sent, or the defaults). */
+  chosen: Iterable<string>;
+  error?: ApiError | null;
+}
+
+/** A fieldset of checkboxes, one per value, with the API's message for the field underneath. */
+export function checkboxes(c: Checkboxes): SafeHtml {
+  const chosen = new Set(c.chosen);
+  return html`<fieldset>
+      <legend>${c.legend}</legend>
+      ${c.values.map(
+        (value) =>
+          html`<label
+            ><input type="checkbox" name="${c.name}" value="${value}" ${chosen.has(value) ? ' checked' : ''} />
+            ${value}</label
+          >`,
+      )}
+    </fieldset>
+    ${fieldError(c.error, c.name)}`;
+}
+
+/** A list as a table: one header per column ('' for the actions column), or one row saying it is empty. */
+export const dataTable = (headers: string[], rows: SafeHtml[], empty: string) =>
+  html`<table>
+    <thead>
+      <tr>
+        ${headers.map((h) => html`<th>${h}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${
+        rows.length
+          ? rows
+          : html`<tr>
+              <td colspan="${headers.length}" class="muted">${empty}</td>
+            </tr>`
+      }
+    </tbody>
+  </table>`;
 
 export const notice = (text: string | null | undefined) =>
   text ? html`<p class="notice" role="status">${text}</p>` : html``;

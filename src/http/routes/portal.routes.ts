@@ -57,6 +57,11 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
   /** The portal token of the request, resolved on every request: expiry and revocation apply at once. */
   const scopeOf = (ctx: AppContext): Promise<PortalScope> =>
     resolvePortalToken(deps, bearerToken(ctx), clientIp(ctx, deps.config.trustProxyHops));
+  /** The request's scope and the subscription its path names, when that is one of the tenant's (else 404). */
+  const scopedWebhook = async (ctx: AppContext) => {
+    const scope = await scopeOf(ctx);
+    return { scope, webhook: await portalWebhook(deps, scope, param(ctx, 'webhookId')) };
+  };
 
   api.post(
     '/v1/portal-links',
@@ -149,8 +154,7 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
       ...portal,
     },
     async (ctx) => {
-      const scope = await scopeOf(ctx);
-      ctx.body = toWebhookResponse(await portalWebhook(deps, scope, param(ctx, 'webhookId')));
+      ctx.body = toWebhookResponse((await scopedWebhook(ctx)).webhook);
     },
   );
 
@@ -191,8 +195,7 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
       examples: { request: { url: 'https://customer.example/hooks/v2' } },
     },
     async (ctx) => {
-      const scope = await scopeOf(ctx);
-      const webhook = await portalWebhook(deps, scope, param(ctx, 'webhookId'));
+      const { scope, webhook } = await scopedWebhook(ctx);
       const input = parseInput(portalUpdateWebhookInput, ctx.request.body);
       checkPortalEvents(scope, input.events);
       ctx.body = await changeWebhook(deps, scope.caller, webhook.id, input);
@@ -210,8 +213,7 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
       ...portal,
     },
     async (ctx) => {
-      const scope = await scopeOf(ctx);
-      const webhook = await portalWebhook(deps, scope, param(ctx, 'webhookId'));
+      const { scope, webhook } = await scopedWebhook(ctx);
       ctx.body = await rotateWebhookSecret(deps, scope.caller, webhook.id);
     },
   );
@@ -228,8 +230,7 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
       ...portal,
     },
     async (ctx) => {
-      const scope = await scopeOf(ctx);
-      const webhook = await portalWebhook(deps, scope, param(ctx, 'webhookId'));
+      const { scope, webhook } = await scopedWebhook(ctx);
       const query = parseInput(deliveriesQuery, ctx.query);
       ctx.body = await listWebhookDeliveries(deps, scope.link.account_id, webhook.id, query);
     },
@@ -247,8 +248,7 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
       ...portal,
     },
     async (ctx) => {
-      const scope = await scopeOf(ctx);
-      const webhook = await portalWebhook(deps, scope, param(ctx, 'webhookId'));
+      const { scope, webhook } = await scopedWebhook(ctx);
       const query = parseInput(attemptsQuery, ctx.query);
       ctx.body = await listWebhookAttempts(deps, scope.link.account_id, webhook.id, query);
     },
@@ -267,8 +267,7 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
       errors: [...portal.errors, 'conflict'],
     },
     async (ctx) => {
-      const scope = await scopeOf(ctx);
-      const webhook = await portalWebhook(deps, scope, param(ctx, 'webhookId'));
+      const { scope, webhook } = await scopedWebhook(ctx);
       ctx.status = 202;
       ctx.body = await redeliver(deps, scope.caller, webhook.id, param(ctx, 'deliveryId'));
     },
