@@ -132,6 +132,11 @@ describe('switchboard login, listen and trigger', () => {
     );
     expect(recordedA).toMatchObject({ status: 'succeeded', response_status: 201, response_body: 'taken' });
     expect(recordedA.duration_ms).toBe(forwarded.durationMs);
+    // The request headers handed to the stream are recorded as the local receiver got them; a stream reports no
+    // response headers.
+    expect(recordedA.request_headers['webhook-signature']).toBe(arrived!.headers['webhook-signature']);
+    expect(recordedA.request_headers['x-switchboard-delivery']).toBe(arrived!.body.id);
+    expect(recordedA.response_headers).toBeNull();
     // B's local receiver is down: shown, recorded as a failed attempt, retried, and B keeps running.
     const failedB = await waitFor(
       () => attemptsOf(openedB.webhookId),
@@ -157,7 +162,7 @@ describe('switchboard login, listen and trigger', () => {
     const redelivered = await runCli(['--json', 'redeliver', arrived!.body.id, '--webhook', openedA.webhookId], env);
     expect(JSON.parse(shown.stdout)).toMatchObject({
       webhookId: openedA.webhookId,
-      attempts: [{ responseStatus: 201 }],
+      attempts: [{ responseStatus: 201, responseHeaders: null, requestHeaders: expect.any(Object) }],
     });
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/^switchboard: not_found/) });
     expect(JSON.parse(redelivered.stdout)).toMatchObject({ status: 'pending' });
