@@ -33,10 +33,11 @@ export function deliveriesTable(base: string, deliveries: Delivery[], t: Deliver
   return dataTable(headers, rows, t.empty);
 }
 
-/** A recorded header set, one `name: value` a line (in the order the API gives them); `absent` when none. */
+/** A recorded header set, one `name: value` a line by name (jsonb keeps no order); `absent` when none. */
 function headerList(headers: Record<string, string> | null, absent: string): SafeHtml {
   if (!headers) return html`<span class="muted">${absent}</span>`;
-  return html`<pre>${Object.entries(headers).map(([name, value]) => `${name}: ${value}\n`)}</pre>`;
+  const names = Object.keys(headers).sort();
+  return html`<pre>${names.map((name) => `${name}: ${headers[name]}`).join('\n')}</pre>`;
 }
 
 /** One delivery's attempts, first to last; `base` is the page of its subscription (in the dashboard or a portal). */
