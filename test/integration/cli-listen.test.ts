@@ -155,8 +155,9 @@ describe('switchboard login, listen and trigger', () => {
     expect(b.proc.exitCode).toBeNull();
 
     // The everyday look at a delivery, through the CLI, while its stream is open.
-    const [shown, missing] = await Promise.all([
+    const [shown, shownAsText, missing] = await Promise.all([
       runCli(['--json', 'deliveries', 'show', arrived!.body.id], env),
+      runCli(['deliveries', 'show', arrived!.body.id], env),
       runCli(['deliveries', 'show', '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b'], env),
     ]);
     const redelivered = await runCli(['--json', 'redeliver', arrived!.body.id, '--webhook', openedA.webhookId], env);
@@ -164,6 +165,8 @@ describe('switchboard login, listen and trigger', () => {
       webhookId: openedA.webhookId,
       attempts: [{ responseStatus: 201, responseHeaders: null, requestHeaders: expect.any(Object) }],
     });
+    expect(shownAsText.stdout).toContain(`  request headers:\n`);
+    expect(shownAsText.stdout).toContain(`    webhook-id: ${arrived!.body.id}\n`);
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/^switchboard: not_found/) });
     expect(JSON.parse(redelivered.stdout)).toMatchObject({ status: 'pending' });
     const again = await receiver.waitFor(2);
