@@ -2567,6 +2567,14 @@ export interface components {
             responseStatus: number | null;
             /** @description The first 4 KiB of the receiver's answer */
             responseBody: string | null;
+            /** @description The headers sent, signatures included (HMACs, never the secret); null for attempts recorded before headers were kept */
+            requestHeaders: {
+                [key: string]: string;
+            } | null;
+            /** @description The receiver's headers: at most 50 and 4096 characters of names and values (the rest dropped, a "[truncated]" entry says so), set-cookie shown as "[redacted]"; null when no answer came, for a stream destination, and for attempts recorded before headers were kept */
+            responseHeaders: {
+                [key: string]: string;
+            } | null;
             /** @description timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url */
             error: string | null;
             errorMessage: string | null;

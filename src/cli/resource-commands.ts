@@ -15,6 +15,10 @@ const show = (o: Output, value: Record<string, unknown>) =>
       .join('\n'),
   );
 
+/** A recorded header set of an attempt, indented under it; nothing when it was not recorded. */
+const headerLines = (label: string, headers: Record<string, string> | null): string[] =>
+  headers ? [`  ${label}:`, ...Object.entries(headers).map(([name, value]) => `    ${name}: ${value}`)] : [];
+
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The subscription a delivery belongs to: the one given, or found among the account's subscriptions. */
@@ -122,7 +126,14 @@ export function registerResourceCommands(program: Command, out: () => Output) {
         [
           `Delivery ${id} (${webhookId})`,
           table(attempts.data, ['attemptNumber', 'status', 'responseStatus', 'error', 'durationMs', 'createdAt']),
-          ...attempts.data.map((a) => `#${a.attemptNumber} ${a.url}\n  ${a.errorMessage ?? a.responseBody ?? ''}`),
+          ...attempts.data.map((a) =>
+            [
+              `#${a.attemptNumber} ${a.url}`,
+              ...headerLines('request headers', a.requestHeaders),
+              ...headerLines('response headers', a.responseHeaders),
+              `  ${a.errorMessage ?? a.responseBody ?? ''}`,
+            ].join('\n'),
+          ),
         ].join('\n'),
       );
     });

@@ -28,6 +28,9 @@ export const uuidString = () => z.uuid();
 /** A free-form JSON object (an agent's config, a contact's metadata, an audit entry's details). */
 export const jsonRecord = () => z.record(z.string(), z.unknown());
 
+/** A map of names to texts (an attempt's headers). */
+export const textRecord = () => z.record(z.string(), outText());
+
 /** A list in the one list shape (docs/decisions.md#lists): `{data, hasMore, nextCursor}`. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({

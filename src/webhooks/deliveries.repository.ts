@@ -219,13 +219,17 @@ export interface AttemptRecord {
   error: string | null;
   errorMessage: string | null;
   durationMs: number;
+  /** The JSON text of the headers sent (attempt-headers.ts); null or left out: not recorded. */
+  requestHeaders?: string | null;
+  /** The JSON text of the receiver's headers, bounded and redacted (attempt-headers.ts); null: no answer. */
+  responseHeaders?: string | null;
   /** Only for a retry: how long after now (the database's clock, see RETRY_DUE) the next attempt is due. */
   retryDelayMs?: number | null;
 }
 
 const INPUT = `input AS (
-  SELECT * FROM unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::int[], $11::text[], $12::text[], $13::text[], $14::int[], $15::int[])
-    AS x(attempt_id, delivery_id, delivery_created_at, account_id, webhook_id, event, url, seq, attempt_number, response_status, response_body, error, error_message, duration_ms, retry_delay_ms)
+  SELECT * FROM unnest($1::text[], $2::uuid[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::int[], $10::int[], $11::text[], $12::text[], $13::text[], $14::int[], $15::int[], $16::text[], $17::text[])
+    AS x(attempt_id, delivery_id, delivery_created_at, account_id, webhook_id, event, url, seq, attempt_number, response_status, response_body, error, error_message, duration_ms, retry_delay_ms, request_headers, response_headers)
 )`;
 /**
  * When a retry is due. Every scheduling column (next_attempt_at) is written and compared on the database's clock,
@@ -239,9 +243,11 @@ const HELD = `wd.id = i.delivery_id AND wd.created_at = i.delivery_created_at AN
 /** The attempt row, whether or not the delivery moved; only a retry that moved plans a next attempt. */
 const insertAttempts = (status: 'succeeded' | 'failed') => `a AS (
   INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
-                                response_status, response_body, error, error_message, duration_ms, next_attempt_at)
+                                response_status, response_body, error, error_message, duration_ms, next_attempt_at,
+                                request_headers, response_headers)
   SELECT i.attempt_id, i.delivery_id, i.webhook_id, i.account_id, i.event, i.attempt_number, '${status}', i.url,
-         i.response_status, i.response_body, i.error, i.error_message, i.duration_ms, CASE WHEN d.id IS NOT NULL THEN ${RETRY_DUE} END
+         i.response_status, i.response_body, i.error, i.error_message, i.duration_ms, CASE WHEN d.id IS NOT NULL THEN ${RETRY_DUE} END,
+         i.request_headers::jsonb, i.response_headers::jsonb
     FROM input i LEFT JOIN d ON d.id = i.delivery_id
 )`;
 
@@ -263,6 +269,8 @@ function inputColumns(items: AttemptRecord[]): unknown[] {
     col('errorMessage'),
     col('durationMs'),
     col('retryDelayMs'),
+    col('requestHeaders'),
+    col('responseHeaders'),
   ];
 }
 
@@ -522,6 +530,8 @@ export interface AttemptRow {
   url: string;
   response_status: number | null;
   response_body: string | null;
+  request_headers: Record<string, string> | null;
+  response_headers: Record<string, string> | null;
   error: string | null;
   error_message: string | null;
   duration_ms: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
-import { idString, outText, timestamp, uuidString } from '../platform/output.js';
+import { idString, outText, textRecord, timestamp, uuidString } from '../platform/output.js';
 import type { AttemptRow, DeliveryRow } from './deliveries.repository.js';
 
 // How deliveries and attempts are shown by the API (REST and MCP).
@@ -30,6 +30,8 @@ export const toAttemptResponse = (a: AttemptRow) => ({
   url: a.url,
   responseStatus: a.response_status,
   responseBody: a.response_body,
+  requestHeaders: a.request_headers,
+  responseHeaders: a.response_headers,
   error: a.error,
   errorMessage: a.error_message,
   durationMs: a.duration_ms,
@@ -65,6 +67,18 @@ export const attemptResponse = z
     url: outText(),
     responseStatus: z.number().int().nullable(),
     responseBody: outText().nullable().describe("The first 4 KiB of the receiver's answer"),
+    requestHeaders: textRecord()
+      .nullable()
+      .describe(
+        'The headers sent, signatures included (HMACs, never the secret); null for attempts recorded before headers were kept',
+      ),
+    responseHeaders: textRecord()
+      .nullable()
+      .describe(
+        "The receiver's headers: at most 50 and 4096 characters of names and values (the rest dropped, a " +
+          '"[truncated]" entry says so), set-cookie shown as "[redacted]"; null when no answer came, for a stream ' +
+          'destination, and for attempts recorded before headers were kept',
+      ),
     error: outText()
       .nullable()
       .describe('timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url'),

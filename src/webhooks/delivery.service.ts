@@ -4,6 +4,7 @@ import type { Deps } from '../app/deps.js';
 import { recordGone, stopDelivery, type AttemptRecord, type SendContext } from './deliveries.repository.js';
 import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { reportAttempt } from './attempt-report.js';
+import { requestHeadersJson, responseHeadersJson } from './attempt-headers.js';
 import { disableAndNotify } from './disable.service.js';
 import { nextStep, type NextStep } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
@@ -56,7 +57,8 @@ export async function attemptDelivery(
   }
 
   const body = JSON.stringify(buildEnvelope(ctx));
-  const res = await send(deps, ctx, body, signedHeaders(deps, ctx, body));
+  const headers = signedHeaders(deps, ctx, body);
+  const res = await send(deps, ctx, body, headers);
   // A stream already holding its limit of unreported deliveries: wait as a throttled delivery does (no slot held).
   if (res === STREAM_FULL) return { waitMs: STREAM_FULL_WAIT_MS + Math.floor(Math.random() * 100), slotRps };
   const record: AttemptRecord = {
@@ -70,6 +72,9 @@ export async function attemptDelivery(
     attemptNumber: ctx.attempts + 1,
     responseStatus: res.status ?? null,
     responseBody: res.body ?? null,
+    requestHeaders: requestHeadersJson(headers),
+    // A stream's report carries no headers of the local receiver: absent, not an empty answer.
+    responseHeaders: res.headers && ctx.webhook_kind === 'http' ? responseHeadersJson(res.headers) : null,
     error: res.ok ? null : res.error,
     errorMessage: res.ok ? null : res.message,
     durationMs: res.durationMs,
@@ -108,10 +113,9 @@ async function send(
   headers: Record<string, string>,
 ): Promise<StreamResponse | typeof STREAM_FULL> {
   if (ctx.webhook_kind === 'http') return deps.http.post(ctx.url, body, headers);
-  const headersSent = { 'content-type': 'application/json', ...headers };
   const res = await deps.streamTransport.send(
     ctx.webhook_id,
-    { deliveryId: ctx.id, event: ctx.event, attempt: ctx.attempts + 1, headers: headersSent, body },
+    { deliveryId: ctx.id, event: ctx.event, attempt: ctx.attempts + 1, headers, body },
     deps.config.webhooks.timeoutMs,
   );
   // Nobody holds the stream: its web process ended without closing it. Closed now, so its retries stop.
@@ -155,12 +159,16 @@ async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord
   }
 }
 
-/** The signature headers, with the previous secret too while its overlap lasts and the legacy one if set. */
+/**
+ * Every header of the request, as sent and as recorded with the attempt: the signature headers, with the previous
+ * secret too while its overlap lasts and the legacy one if set.
+ */
 function signedHeaders(deps: Deps, ctx: SendContext, body: string): Record<string, string> {
   const keyring = deps.webhookKeys;
   const previousValid =
     ctx.previous_secret_sealed && ctx.previous_secret_expires_at && new Date(ctx.previous_secret_expires_at) > now();
   return {
+    'content-type': 'application/json',
     'user-agent': USER_AGENT,
     'x-switchboard-event': ctx.event,
     'x-switchboard-delivery': ctx.id,

@@ -132,6 +132,11 @@ describe('switchboard login, listen and trigger', () => {
     );
     expect(recordedA).toMatchObject({ status: 'succeeded', response_status: 201, response_body: 'taken' });
     expect(recordedA.duration_ms).toBe(forwarded.durationMs);
+    // The request headers handed to the stream are recorded as the local receiver got them; a stream reports no
+    // response headers.
+    expect(recordedA.request_headers['webhook-signature']).toBe(arrived!.headers['webhook-signature']);
+    expect(recordedA.request_headers['x-switchboard-delivery']).toBe(arrived!.body.id);
+    expect(recordedA.response_headers).toBeNull();
     // B's local receiver is down: shown, recorded as a failed attempt, retried, and B keeps running.
     const failedB = await waitFor(
       () => attemptsOf(openedB.webhookId),
@@ -150,15 +155,18 @@ describe('switchboard login, listen and trigger', () => {
     expect(b.proc.exitCode).toBeNull();
 
     // The everyday look at a delivery, through the CLI, while its stream is open.
-    const [shown, missing] = await Promise.all([
+    const [shown, shownAsText, missing] = await Promise.all([
       runCli(['--json', 'deliveries', 'show', arrived!.body.id], env),
+      runCli(['deliveries', 'show', arrived!.body.id], env),
       runCli(['deliveries', 'show', '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b'], env),
     ]);
     const redelivered = await runCli(['--json', 'redeliver', arrived!.body.id, '--webhook', openedA.webhookId], env);
     expect(JSON.parse(shown.stdout)).toMatchObject({
       webhookId: openedA.webhookId,
-      attempts: [{ responseStatus: 201 }],
+      attempts: [{ responseStatus: 201, responseHeaders: null, requestHeaders: expect.any(Object) }],
     });
+    expect(shownAsText.stdout).toContain(`  request headers:\n`);
+    expect(shownAsText.stdout).toContain(`    webhook-id: ${arrived!.body.id}\n`);
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/^switchboard: not_found/) });
     expect(JSON.parse(redelivered.stdout)).toMatchObject({ status: 'pending' });
     const again = await receiver.waitFor(2);

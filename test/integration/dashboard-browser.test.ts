@@ -63,6 +63,8 @@ describe('the dashboard in a real browser', () => {
     expect(await page.content()).not.toContain(secret!);
     expect(await page.locator('main').textContent()).toContain('5 per second');
 
+    // The receiver answers with a header whose value is markup: the attempt page shows it as text.
+    receiver.respond = () => ({ headers: { 'x-receiver-note': '<b>taken</b>' } });
     await page.click('button:text("Send a test event")');
     expect(await page.locator('[role=status]').textContent()).toMatch(/webhook.test event was queued/);
     await receiver.waitFor(1);
@@ -80,6 +82,13 @@ describe('the dashboard in a real browser', () => {
     await page.click('button:text("Filter")');
     await page.click('td a');
     expect(await page.locator('[data-attempt="1"] [data-response-status]').textContent()).toBe('200');
+    const answered = page.locator('[data-attempt="1"] [data-response-headers]');
+    expect(await answered.textContent()).toContain('x-receiver-note: <b>taken</b>');
+    expect(await answered.locator('b').count()).toBe(0);
+    expect(await page.locator('[data-attempt="1"] [data-request-headers]').textContent()).toMatch(
+      /webhook-signature: v1,/,
+    );
+    receiver.respond = () => undefined;
 
     await page.click('button:text("Redeliver")');
     expect(await page.locator('[role=status]').textContent()).toMatch(/Queued again/);

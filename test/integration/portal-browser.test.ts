@@ -127,12 +127,18 @@ describe('portal links', () => {
     await page.click('button:text("Rotate secret")');
     expect(await page.locator('[data-secret]').textContent()).toMatch(/^whsec_/);
 
-    // A delivery to this endpoint, its attempt, and Redeliver.
+    // A delivery to this endpoint, its attempt (the receiver's cookie shown redacted), and Redeliver.
+    receiver.respond = () => ({ headers: { 'set-cookie': 'sid=portal-visible-nowhere' } });
     expect((await api.post(`/v1/webhooks/${hooks.mine}/test`, { token: owner.token })).status).toBe(202);
     await receiver.waitFor(1);
     const endpoint = `${link.url}/webhooks/${hooks.mine}`;
     await reloadUntilShown(page, 'td .status-succeeded', 'the delivery on the portal page', endpoint);
     await page.click('td a');
+    expect(await page.locator('[data-attempt="1"] [data-response-headers]').textContent()).toContain(
+      'set-cookie: [redacted]',
+    );
+    expect(await page.content()).not.toContain('portal-visible-nowhere');
+    receiver.respond = () => undefined;
     await page.click('button:text("Redeliver")');
     await receiver.waitFor(2);
     await reloadUntilShown(page, '[data-attempt="2"]', 'the second attempt on the portal page');

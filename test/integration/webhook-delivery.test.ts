@@ -95,7 +95,10 @@ const attemptsOf = async (token: string, webhookId: string) =>
 describe('webhook delivery', () => {
   it('delivers the envelope with both signature schemes and the legacy header', async () => {
     const { token, accountId } = await signupAccount(api);
-    const r = await receiver();
+    const r = await receiver(() => ({
+      status: 200,
+      headers: { 'x-receiver-trace': 'rcv-42', 'set-cookie': 'session=receiver-session-token; HttpOnly' },
+    }));
     const wh = await subscribe(token, `${r.url}/hook`, ['message.received', 'agent.updated'], {
       legacySecret: 'my-legacy-secret-123',
     });
@@ -169,6 +172,31 @@ describe('webhook delivery', () => {
     });
     expect(attempts[0].id).toMatch(/^att_/);
     expect(attempts[0].durationMs).toBeGreaterThanOrEqual(0);
+
+    // The attempt shows the headers as the receiver got them, the signatures included, and the receiver's answer
+    // headers with its cookie redacted.
+    const sent = attempts[0].requestHeaders as Record<string, string>;
+    expect(Object.keys(sent)).toEqual(
+      expect.arrayContaining([
+        'content-type',
+        'user-agent',
+        'x-switchboard-event',
+        'x-switchboard-delivery',
+        'x-switchboard-signature',
+        'x-switchboard-signature-legacy',
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]),
+    );
+    for (const [name, value] of Object.entries(sent)) expect(got!.headers[name]).toBe(value);
+    expect(attempts[0].responseHeaders).toMatchObject({
+      'x-receiver-trace': 'rcv-42',
+      'set-cookie': '[redacted]',
+      'content-type': 'text/plain',
+    });
+    expect(JSON.stringify(attempts)).not.toContain('receiver-session-token');
+    expect(JSON.stringify(attempts)).not.toContain(wh.secret);
   });
 
   it('sends only subscribed events of the same account', async () => {

@@ -58,6 +58,13 @@ const KINDS = {
     const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write('.')), 1000);
     res.on('close', () => clearInterval(timer));
   },
+  // A 200 with 200 headers: the attempt keeps 50 of them.
+  manyHeaders: (_req, res) => {
+    for (let i = 0; i < 200; i++) res.setHeader(`x-h-${i}`, `value-${i}`);
+    res.writeHead(200).end('ok');
+  },
+  // A 200 with one 12 000-character header: the attempt keeps 4096 characters of names and values.
+  hugeHeader: (_req, res) => res.writeHead(200, { 'x-big': 'y'.repeat(12_000) }).end('ok'),
 } satisfies Record<string, Parameters<typeof createServer>[1]>;
 
 describe('hostile receivers', () => {
@@ -94,7 +101,7 @@ describe('hostile receivers', () => {
     const attempts = await waitUntil(
       async () => {
         const rows = await t.deps.db('webhook_attempts').where({ account_id: bad.accountId });
-        return rows.length === 4 && rows;
+        return rows.length === Object.keys(KINDS).length && rows;
       },
       10_000,
       'one attempt per hostile receiver',
@@ -106,6 +113,16 @@ describe('hostile receivers', () => {
     expect(byHook.get(hooks.reset!)).toMatchObject({ status: 'failed', error: 'connection_refused' });
     expect(byHook.get(hooks.drip!)).toMatchObject({ status: 'failed', error: 'timeout' });
     for (const a of attempts) expect(a.duration_ms).toBeLessThan(TIMEOUT_MS + 500);
+    // Answer headers are kept within their bounds, with an entry saying what was left out.
+    const many = byHook.get(hooks.manyHeaders!)!.response_headers as Record<string, string>;
+    expect(Object.keys(many)).toHaveLength(51);
+    expect(many['x-h-0']).toBe('value-0');
+    expect(many['[truncated]']).toMatch(/^\d+ header\(s\) dropped/);
+    const big = byHook.get(hooks.hugeHeader!)!.response_headers as Record<string, string>;
+    const { '[truncated]': marker, ...kept } = big;
+    expect(marker).toMatch(/one value cut/);
+    expect(big['x-big']).toBe('y'.repeat(4096 - 'x-big'.length));
+    expect(Object.entries(kept).reduce((n, [k, v]) => n + k.length + v.length, 0)).toBeLessThanOrEqual(4096);
 
     // Every healthy delivery arrived once: a later event arrives alone.
     await transactWithEvents(t.deps, good.accountId, (_trx, e) =>

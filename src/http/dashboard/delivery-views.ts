@@ -33,6 +33,13 @@ export function deliveriesTable(base: string, deliveries: Delivery[], t: Deliver
   return dataTable(headers, rows, t.empty);
 }
 
+/** A recorded header set, one `name: value` a line by name (jsonb keeps no order); `absent` when none. */
+function headerList(headers: Record<string, string> | null, absent: string): SafeHtml {
+  if (!headers) return html`<span class="muted">${absent}</span>`;
+  const names = Object.keys(headers).sort();
+  return html`<pre>${names.map((name) => `${name}: ${headers[name]}`).join('\n')}</pre>`;
+}
+
 /** One delivery's attempts, first to last; `base` is the page of its subscription (in the dashboard or a portal). */
 export function deliveryPage(
   v: Viewer,
@@ -53,15 +60,25 @@ export function deliveryPage(
                 <th>Request</th>
                 <td>
                   POST <code>${a.url}</code>
-                  <span class="muted"
-                    >(event ${a.event}; the signed envelope with headers X-Switchboard-Signature and
-                    webhook-id/timestamp/signature)</span
-                  >
+                  <span class="muted">(event ${a.event}; the signed envelope)</span>
                 </td>
+              </tr>
+              <tr>
+                <th>Request headers</th>
+                <td data-request-headers>${headerList(a.requestHeaders, 'Not recorded (an older attempt).')}</td>
               </tr>
               <tr>
                 <th>Response status</th>
                 <td data-response-status>${a.responseStatus ?? '—'}</td>
+              </tr>
+              <tr>
+                <th>Response headers</th>
+                <td data-response-headers>
+                  ${headerList(
+                    a.responseHeaders,
+                    'Not recorded: no answer came, a stream destination, or an older attempt.',
+                  )}
+                </td>
               </tr>
               <tr>
                 <th>Error</th>
