@@ -1334,6 +1334,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks/{webhookId}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a delivery with its request body
+         * @description `envelope` is the body every attempt of this delivery sends: `JSON.stringify(envelope)` is the exact text the signature covers.
+         *
+         *     Scope (account / agent): `read:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver": {
         parameters: {
             query?: never;
@@ -1499,6 +1521,23 @@ export interface paths {
         };
         /** A portal: a subscription's deliveries */
         get: operations["listPortalWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/portal/webhooks/{webhookId}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A portal: a delivery with its request body */
+        get: operations["getPortalWebhookDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2603,6 +2642,28 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
+        WebhookDeliveryWithEnvelope: {
+            /**
+             * Format: uuid
+             * @description The envelope id, the same on every attempt
+             */
+            id: string;
+            /** @description wh_… */
+            webhookId: string;
+            /** @description evt_… */
+            eventId: string;
+            event: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed" | "exhausted";
+            attempts: number;
+            nextAttemptAt: components["schemas"]["Timestamp"] | null;
+            lastError: string | null;
+            lastResponseStatus: number | null;
+            completedAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            envelope: components["schemas"]["WebhookEnvelope"];
+        };
         WebhookEnabled: {
             /** @description wh_… */
             id: string;
@@ -2629,6 +2690,23 @@ export interface components {
             updatedAt: components["schemas"]["Timestamp"];
             /** @description Failed deliveries re-queued because of recoverSince */
             recovered: number;
+        };
+        /** @description The request body of every attempt of this delivery, as sent: its JSON text is the exact body the signature covers */
+        WebhookEnvelope: {
+            /**
+             * Format: uuid
+             * @description The delivery id
+             */
+            id: string;
+            event: string;
+            /** @description The event's time */
+            timestamp: components["schemas"]["Timestamp"];
+            apiVersion: string;
+            inboxId: string | null;
+            messageId: string | null;
+            payload: {
+                [key: string]: unknown;
+            };
         };
         WebhookSecretRotated: {
             /** @description wh_… */
@@ -7076,6 +7154,48 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                webhookId: string;
+                /** @description Delivery id */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryWithEnvelope"];
+                };
+            };
+            /** @description One of: `validation_error` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
     redeliverWebhookDelivery: {
         parameters: {
             query?: never;
@@ -7596,6 +7716,44 @@ export interface operations {
                         /** @description Pass as ?cursor= to get the next page; null on the last page */
                         nextCursor: string | null;
                     };
+                };
+            };
+            /** @description One of: `validation_error` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPortalWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                webhookId: string;
+                /** @description Delivery id */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryWithEnvelope"];
                 };
             };
             /** @description One of: `validation_error` */

@@ -44,14 +44,25 @@ interface ApiResult<T> {
 
 /** The answer's data, or one line naming the API's error code and message. */
 export async function must<T>(call: Promise<ApiResult<T>>): Promise<T> {
-  let result: ApiResult<T>;
+  const result = await reach(call);
+  if (result.response.ok) return result.data as T;
+  throw apiError(result.response.status, result.error);
+}
+
+/** As `must`, but a 404 answers null: for asking whether something is there. */
+export async function mustOrAbsent<T>(call: Promise<ApiResult<T>>): Promise<T | null> {
+  const result = await reach(call);
+  if (result.response.status === 404) return null;
+  if (result.response.ok) return result.data as T;
+  throw apiError(result.response.status, result.error);
+}
+
+async function reach<T>(call: Promise<ApiResult<T>>): Promise<ApiResult<T>> {
   try {
-    result = await call;
+    return await call;
   } catch (err) {
     throw new CliError(`could not reach the API: ${(err as Error).cause ?? (err as Error).message}`);
   }
-  if (result.response.ok) return result.data as T;
-  throw apiError(result.response.status, result.error);
 }
 
 export function apiError(status: number, body: unknown): CliError {

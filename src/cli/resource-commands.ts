@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { must, session, type Api } from './api.js';
+import { must, mustOrAbsent, session, type Api } from './api.js';
 import type { operations } from './api-types.js';
 import { CliError, table, type Output } from './output.js';
 
@@ -21,20 +21,18 @@ const headerLines = (label: string, headers: Record<string, string> | null): str
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The subscription a delivery belongs to: the one given, or found among the account's subscriptions. */
-async function webhookOfDelivery(api: Api, deliveryId: string, given?: string): Promise<string> {
+/** One delivery with its envelope: under the subscription given, or found among the account's subscriptions. */
+async function findDelivery(api: Api, deliveryId: string, given?: string) {
   if (!uuid.test(deliveryId)) throw new CliError(`not_found: Delivery not found (${deliveryId} is not a delivery id)`);
-  if (given) return given;
+  const get = (webhookId: string) =>
+    api.GET('/v1/webhooks/{webhookId}/deliveries/{deliveryId}', { params: { path: { webhookId, deliveryId } } });
+  if (given) return must(get(given));
   const webhooks = await must(api.GET('/v1/webhooks', { params: { query: { limit: 100 } } }));
   for (const w of webhooks.data) {
-    const attempts = await must(
-      api.GET('/v1/webhooks/{webhookId}/attempts', {
-        params: { path: { webhookId: w.id }, query: { deliveryId, limit: 1 } },
-      }),
-    );
-    if (attempts.data.length) return w.id;
+    const found = await mustOrAbsent(get(w.id));
+    if (found) return found;
   }
-  throw new CliError('not_found: Delivery not found (give --webhook for a delivery not attempted yet)');
+  throw new CliError('not_found: Delivery not found');
 }
 
 export function registerResourceCommands(program: Command, out: () => Output) {
@@ -109,23 +107,27 @@ export function registerResourceCommands(program: Command, out: () => Output) {
     });
   deliveries
     .command('show')
-    .description('A delivery’s attempts, with what each sent and got back')
+    .description('A delivery: its request body, and its attempts with what each sent and got back')
     .argument('<id>', 'the delivery id (a UUID)')
     .option('--webhook <id>', 'its subscription (found by asking each subscription when left out)')
     .action(async (id: string, opts: { webhook?: string }) => {
       const { api } = session();
-      const webhookId = await webhookOfDelivery(api, id, opts.webhook);
+      const { envelope, ...delivery } = await findDelivery(api, id, opts.webhook);
+      const { webhookId } = delivery;
       const attempts = await must(
         api.GET('/v1/webhooks/{webhookId}/attempts', {
           params: { path: { webhookId }, query: { deliveryId: id, limit: 100 } },
         }),
       );
-      if (attempts.data.length === 0) throw new CliError('not_found: Delivery not found, or not attempted yet');
       const o = out();
-      o.result({ deliveryId: id, webhookId, attempts: attempts.data }, () =>
+      o.result({ deliveryId: id, webhookId, delivery, envelope, attempts: attempts.data }, () =>
         [
-          `Delivery ${id} (${webhookId})`,
-          table(attempts.data, ['attemptNumber', 'status', 'responseStatus', 'error', 'durationMs', 'createdAt']),
+          `Delivery ${id} (${webhookId}): ${delivery.status}`,
+          'request body (the signed envelope, the same for every attempt):',
+          JSON.stringify(envelope, null, 2),
+          attempts.data.length
+            ? table(attempts.data, ['attemptNumber', 'status', 'responseStatus', 'error', 'durationMs', 'createdAt'])
+            : 'No attempt yet.',
           ...attempts.data.map((a) =>
             [
               `#${a.attemptNumber} ${a.url}`,
@@ -145,7 +147,7 @@ export function registerResourceCommands(program: Command, out: () => Output) {
     .option('--webhook <id>', 'its subscription (found by asking each subscription when left out)')
     .action(async (id: string, opts: { webhook?: string }) => {
       const { api } = session();
-      const webhookId = await webhookOfDelivery(api, id, opts.webhook);
+      const webhookId = opts.webhook ?? (await findDelivery(api, id)).webhookId;
       const answer = await must(
         api.POST('/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver', {
           params: { path: { webhookId, deliveryId: id } },

@@ -503,6 +503,26 @@ export function findDelivery(
   return whereDelivery(q, deliveryId).first();
 }
 
+/** A delivery with the columns of its event that its envelope is built from. */
+export type DeliveryWithEvent = DeliveryRow &
+  Pick<SendContext, 'inbox_id' | 'message_id' | 'payload' | 'event_created_at'>;
+
+/** One delivery and its event in one statement; the event shares the delivery's created_at (its partition). */
+export function findDeliveryWithEvent(
+  conn: Conn,
+  accountId: string,
+  webhookId: string,
+  deliveryId: string,
+  since: Date,
+): Promise<DeliveryWithEvent | undefined> {
+  const q = conn<DeliveryWithEvent>('webhook_deliveries as d')
+    .join('events as e', (j) => j.on('e.id', 'd.event_id').andOn('e.created_at', 'd.created_at'))
+    .select('d.*', 'e.inbox_id', 'e.message_id', 'e.payload', 'e.created_at as event_created_at')
+    .where({ 'd.account_id': accountId, 'd.webhook_id': webhookId })
+    .where('d.created_at', '>=', since);
+  return whereDelivery(q, deliveryId, 'd.id').first();
+}
+
 export function listDeliveries(
   conn: Conn,
   accountId: string,

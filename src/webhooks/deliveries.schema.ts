@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
-import { idString, outText, textRecord, timestamp, uuidString } from '../platform/output.js';
-import type { AttemptRow, DeliveryRow } from './deliveries.repository.js';
+import { idString, jsonRecord, outText, textRecord, timestamp, uuidString } from '../platform/output.js';
+import type { AttemptRow, DeliveryRow, DeliveryWithEvent } from './deliveries.repository.js';
+import { buildEnvelope } from './envelope.js';
 
 // How deliveries and attempts are shown by the API (REST and MCP).
 
@@ -18,6 +19,12 @@ export const toDeliveryResponse = (d: DeliveryRow) => ({
   completedAt: iso(d.completed_at),
   createdAt: iso(d.created_at),
   updatedAt: iso(d.updated_at),
+});
+
+/** A delivery and the body every one of its attempts sends (the envelope the signature covers). */
+export const toDeliveryWithEnvelopeResponse = (d: DeliveryWithEvent) => ({
+  ...toDeliveryResponse(d),
+  envelope: buildEnvelope(d),
 });
 
 export const toAttemptResponse = (a: AttemptRow) => ({
@@ -55,6 +62,26 @@ export const deliveryResponse = z
     updatedAt: timestamp(),
   })
   .meta({ id: 'WebhookDelivery' });
+
+// In the order buildEnvelope writes its keys, so the document reads as the body does.
+const envelopeResponse = z
+  .object({
+    id: uuidString().describe('The delivery id'),
+    event: outText(),
+    timestamp: timestamp().describe("The event's time"),
+    apiVersion: outText(),
+    inboxId: outText().nullable(),
+    messageId: outText().nullable(),
+    payload: jsonRecord(),
+  })
+  .describe(
+    'The request body of every attempt of this delivery, as sent: its JSON text is the exact body the signature covers',
+  )
+  .meta({ id: 'WebhookEnvelope' });
+
+export const deliveryWithEnvelopeResponse = deliveryResponse
+  .extend({ envelope: envelopeResponse })
+  .meta({ id: 'WebhookDeliveryWithEnvelope' });
 
 export const attemptResponse = z
   .object({

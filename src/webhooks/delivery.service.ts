@@ -1,4 +1,3 @@
-import { API_VERSION } from '../events/event-types.js';
 import { now } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import { recordGone, stopDelivery, type AttemptRecord, type SendContext } from './deliveries.repository.js';
@@ -6,6 +5,7 @@ import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { reportAttempt } from './attempt-report.js';
 import { requestHeadersJson, responseHeadersJson } from './attempt-headers.js';
 import { disableAndNotify } from './disable.service.js';
+import { buildEnvelope } from './envelope.js';
 import { nextStep, type NextStep } from './retry-policy.js';
 import { signatureHeaders } from './signature.js';
 import { takeSlot, type Throttled } from './throttle.js';
@@ -13,20 +13,6 @@ import { STREAM_FULL, type StreamResponse } from './stream-transport.js';
 import { closeStreams } from './webhooks.repository.js';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1';
-
-export function buildEnvelope(
-  ctx: Pick<SendContext, 'id' | 'event' | 'event_created_at' | 'inbox_id' | 'message_id' | 'payload'>,
-) {
-  return {
-    id: ctx.id,
-    event: ctx.event,
-    timestamp: new Date(ctx.event_created_at).toISOString(),
-    apiVersion: API_VERSION,
-    inboxId: ctx.inbox_id,
-    messageId: ctx.message_id,
-    payload: ctx.payload,
-  };
-}
 
 /**
  * One attempt of one delivery by the job `seq` names. Returns a short outcome for the job's record, or how long

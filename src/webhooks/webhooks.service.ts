@@ -12,6 +12,7 @@ import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { retainedSince } from '../maintenance/retention.js';
 import {
   findDelivery,
+  findDeliveryWithEvent,
   hastenDelivery,
   insertEventWithDeliveries,
   listAttempts,
@@ -19,7 +20,7 @@ import {
   reopenDelivery,
   reopenFailedDeliveries,
 } from './deliveries.repository.js';
-import { toAttemptResponse, toDeliveryResponse } from './deliveries.schema.js';
+import { toAttemptResponse, toDeliveryResponse, toDeliveryWithEnvelopeResponse } from './deliveries.schema.js';
 import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { generateWebhookSecret } from './signature.js';
 import type { attemptsQuery, CreateWebhookInput, DeliveriesQuery, UpdateWebhookInput } from './webhooks.schema.js';
@@ -93,6 +94,16 @@ export async function listWebhookDeliveries(deps: Deps, accountId: string, id: s
     await listDeliveries(deps.db, accountId, id, page, retainedSince(deps.config), { status, event }),
     toDeliveryResponse,
   );
+}
+
+/** One delivery with the envelope its attempts send; an id not of this subscription (or not a uuid) is not found. */
+export async function getWebhookDelivery(deps: Deps, accountId: string, id: string, deliveryId: string) {
+  await requireWebhook(deps, accountId, id);
+  const row = isDeliveryId(deliveryId)
+    ? await findDeliveryWithEvent(deps.db, accountId, id, deliveryId, retainedSince(deps.config))
+    : undefined;
+  if (!row) throw notFound('Delivery');
+  return toDeliveryWithEnvelopeResponse(row);
 }
 
 export async function getWebhook(deps: Deps, accountId: string, id: string) {
@@ -194,6 +205,9 @@ export async function enableWebhook(deps: Deps, caller: Caller, id: string, reco
   return { ...toWebhookResponse(row), recovered: reopened.length };
 }
 
+/** A delivery id is a uuid: anything else names no delivery (and would be an error to Postgres). */
+const isDeliveryId = (id: string) => /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i.test(id);
+
 function requireActive(row: WebhookRow): void {
   if (row.status !== 'active')
     throw new AppError('conflict', 'The webhook is disabled; enable it first (POST /v1/webhooks/:id/enable)');
@@ -206,7 +220,7 @@ function requireActive(row: WebhookRow): void {
 export async function redeliver(deps: Deps, caller: Caller, id: string, deliveryId: string) {
   const accountId = caller.principal.accountId;
   requireActive(await requireWebhook(deps, accountId, id));
-  const delivery = /^[0-9a-f-]{36}$/i.test(deliveryId)
+  const delivery = isDeliveryId(deliveryId)
     ? await findDelivery(deps.db, accountId, id, deliveryId, retainedSince(deps.config))
     : undefined;
   if (!delivery) throw notFound('Delivery');

@@ -163,8 +163,11 @@ describe('switchboard login, listen and trigger', () => {
     const redelivered = await runCli(['--json', 'redeliver', arrived!.body.id, '--webhook', openedA.webhookId], env);
     expect(JSON.parse(shown.stdout)).toMatchObject({
       webhookId: openedA.webhookId,
+      delivery: { id: arrived!.body.id, webhookId: openedA.webhookId },
+      envelope: arrived!.body,
       attempts: [{ responseStatus: 201, responseHeaders: null, requestHeaders: expect.any(Object) }],
     });
+    expect(shownAsText.stdout).toContain(JSON.stringify(arrived!.body, null, 2));
     expect(shownAsText.stdout).toContain(`  request headers:\n`);
     expect(shownAsText.stdout).toContain(`    webhook-id: ${arrived!.body.id}\n`);
     expect(missing).toMatchObject({ code: 1, stderr: expect.stringMatching(/^switchboard: not_found/) });

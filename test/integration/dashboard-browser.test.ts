@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactWithEvents } from '../../src/events/emit.js';
 import {
   csrfOnPage,
   reloadUntilShown,
@@ -95,6 +96,19 @@ describe('the dashboard in a real browser', () => {
     await receiver.waitFor(2);
     expect(receiver.received[1]!.body.id).toBe(receiver.received[0]!.body.id);
     await reloadUntilShown(page, '[data-attempt="2"]', 'the second attempt on the delivery page');
+
+    // The request body is shown once, above the attempts: an event's payload with markup in it reads as text.
+    const payload = { id: 'msg_1', subject: '<i>Invoice</i> & co' };
+    await transactWithEvents(t.deps, owner.accountId, (_trx, emit) => emit({ type: 'message.received', payload }));
+    await receiver.waitFor(3);
+    const list = `${page.url().split('/deliveries/')[0]}?event=message.received`;
+    await reloadUntilShown(page, 'td .status-succeeded', 'the message.received delivery', list);
+    await page.click('td a');
+    const body = page.locator('[data-envelope] pre');
+    expect(await body.textContent()).toContain('"subject": "<i>Invoice</i> & co"');
+    expect(await body.locator('i').count()).toBe(0);
+    expect(JSON.parse((await body.textContent())!)).toEqual(receiver.received[2]!.body);
+    expect(await page.locator('[data-envelope]').count()).toBe(1);
     expect(pc.problems).toEqual([]);
   });
 

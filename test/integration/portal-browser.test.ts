@@ -7,7 +7,7 @@ import {
   type PageSuite,
 } from '../helpers/dashboard-browser.js';
 import type { Client } from '../helpers/http.js';
-import type { Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import type { TestContext } from '../helpers/test-context.js';
 
@@ -79,6 +79,26 @@ describe('portal links', () => {
     });
     expect(outside.status).toBe(400);
     expect(outside.body.error.details.fields[0].field).toBe('events');
+    // A delivery of another tenant's subscription is not found through the link, under either subscription's id.
+    const elsewhere = await startReceiver();
+    const theirs = await api.post('/v1/webhooks', {
+      token: owner.token,
+      body: { url: elsewhere.url, events: ['message.received'], tenant: 'cust-2' },
+    });
+    const sent = await api.post(`/v1/webhooks/${theirs.body.id}/test`, { token: owner.token });
+    await elsewhere.waitFor(1);
+    await elsewhere.close();
+    expect(
+      (await api.get(`/v1/webhooks/${theirs.body.id}/deliveries/${sent.body.deliveryId}`, { token: owner.token }))
+        .status,
+    ).toBe(200);
+    for (const webhookId of [theirs.body.id, hooks.mine]) {
+      const res = await api.get(`/v1/portal/webhooks/${webhookId}/deliveries/${sent.body.deliveryId}`, {
+        token: link.token,
+      });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
     // Another account's link cannot revoke this one.
     const stranger = await setupAccount(t);
     expect((await api.post(`/v1/portal-links/${link.id}/revoke`, { token: stranger.token })).status).toBe(404);
@@ -134,12 +154,16 @@ describe('portal links', () => {
     const endpoint = `${link.url}/webhooks/${hooks.mine}`;
     await reloadUntilShown(page, 'td .status-succeeded', 'the delivery on the portal page', endpoint);
     await page.click('td a');
+    // The request body, once: the signed envelope of the test event, naming this endpoint.
+    expect(await page.locator('[data-envelope] pre').textContent()).toContain(`"webhookId": "${hooks.mine}"`);
     expect(await page.locator('[data-attempt="1"] [data-response-headers]').textContent()).toContain(
       'set-cookie: [redacted]',
     );
     expect(await page.content()).not.toContain('portal-visible-nowhere');
     receiver.respond = () => undefined;
     await page.click('button:text("Redeliver")');
+    // The redirect back to the delivery page has landed before the page is reloaded.
+    expect(await page.locator('[role=status]').textContent()).toMatch(/Queued again/);
     await receiver.waitFor(2);
     await reloadUntilShown(page, '[data-attempt="2"]', 'the second attempt on the portal page');
     expect(pc.problems).toEqual([]);

@@ -137,6 +137,30 @@ describe('webhook delivery', () => {
       createHmac('sha256', 'my-legacy-secret-123').update(got!.raw).digest('hex'),
     );
 
+    // The API shows the request body as sent: its JSON text is the very body the receiver got, byte for byte.
+    const path = `/v1/webhooks/${wh.id}/deliveries/${got!.body.id}`;
+    const shown = await waitUntil(async () => {
+      const res = await api.get(path, { token });
+      return res.body.status === 'succeeded' && res;
+    });
+    expect(JSON.stringify(shown.body.envelope)).toBe(got!.raw);
+    const listed = await api.get(`/v1/webhooks/${wh.id}/deliveries`, { token });
+    const { envelope: _envelope, ...fields } = shown.body;
+    expect(listed.body.data).toEqual([fields]);
+
+    // Another account's delivery, and an id that is no delivery id, are not found.
+    const stranger = await signupAccount(api);
+    for (const [who, id] of [
+      [stranger.token, got!.body.id],
+      [token, 'not-a-uuid'],
+      [token, '------------------------------------'],
+      [token, '00000000-0000-4000-8000-000000000000'],
+    ] as const) {
+      const res = await api.get(`/v1/webhooks/${wh.id}/deliveries/${id}`, { token: who });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
+
     // An event without inbox and message carries nulls.
     await emit(accountId, 'agent.updated', { id: 'agt_1' });
     const [, second] = await r.waitFor(2);

@@ -8,7 +8,11 @@ import type {
   portalLinkWithTokenResponse,
   portalScopeResponse,
 } from '../../webhooks/portal-links.schema.js';
-import type { attemptResponse, deliveryResponse } from '../../webhooks/deliveries.schema.js';
+import type {
+  attemptResponse,
+  deliveryResponse,
+  deliveryWithEnvelopeResponse,
+} from '../../webhooks/deliveries.schema.js';
 import type {
   rotatedSecretResponse,
   webhookResponse,
@@ -23,6 +27,7 @@ export type WebhookWithSecret = z.infer<typeof webhookWithSecretResponse>;
 export type WebhookStats = z.infer<typeof webhookStatsResponse>;
 export type RotatedSecret = z.infer<typeof rotatedSecretResponse>;
 export type Delivery = z.infer<typeof deliveryResponse>;
+export type DeliveryWithEnvelope = z.infer<typeof deliveryWithEnvelopeResponse>;
 export type Attempt = z.infer<typeof attemptResponse>;
 export type Key = z.infer<typeof keyResponse>;
 export type KeyWithSecret = z.infer<typeof keyWithSecretResponse>;

@@ -1,4 +1,4 @@
-import type { Attempt, Delivery } from './api-types.js';
+import type { Attempt, Delivery, DeliveryWithEnvelope } from './api-types.js';
 import { html, type SafeHtml } from './html.js';
 import { actionButton, badge, dataTable, notice, when, type Viewer } from './views.js';
 
@@ -40,14 +40,18 @@ function headerList(headers: Record<string, string> | null, absent: string): Saf
   return html`<pre>${names.map((name) => `${name}: ${headers[name]}`).join('\n')}</pre>`;
 }
 
-/** One delivery's attempts, first to last; `base` is the page of its subscription (in the dashboard or a portal). */
+/**
+ * One delivery: the request body its attempts send (one envelope, so shown once), then its attempts, first to last;
+ * `base` is the page of its subscription (in the dashboard or a portal).
+ */
 export function deliveryPage(
   v: Viewer,
   base: string,
-  deliveryId: string,
+  delivery: DeliveryWithEnvelope,
   attempts: Attempt[],
   note?: string | null,
 ): SafeHtml {
+  const deliveryId = delivery.id;
   const items = [...attempts]
     .sort((a, b) => a.attemptNumber - b.attemptNumber)
     .map(
@@ -60,7 +64,7 @@ export function deliveryPage(
                 <th>Request</th>
                 <td>
                   POST <code>${a.url}</code>
-                  <span class="muted">(event ${a.event}; the signed envelope)</span>
+                  <span class="muted">(event ${a.event}; the request body above)</span>
                 </td>
               </tr>
               <tr>
@@ -101,5 +105,9 @@ export function deliveryPage(
   return html`${notice(note)}
     <p><a href="${base}">← Subscription</a> · delivery <code>${deliveryId}</code></p>
     ${actionButton(`${base}/deliveries/${deliveryId}/redeliver`, 'Redeliver', v.csrf)}
+    <section data-envelope>
+      <h2>Request body (the signed envelope, the same for every attempt)</h2>
+      <pre>${JSON.stringify(delivery.envelope, null, 2)}</pre>
+    </section>
     ${items.length ? items : html`<p class="muted">No attempt yet.</p>`}`;
 }

@@ -7,6 +7,7 @@ import { apiFor, errorOf, type Api, type ApiAnswer } from './api-client.js';
 import type {
   Attempt,
   Delivery,
+  DeliveryWithEnvelope,
   Page,
   PortalLinkScope,
   RotatedSecret,
@@ -149,10 +150,15 @@ export function portalRouter(deps: Deps): Middleware {
     '/webhooks/:webhookId/deliveries/:deliveryId',
     page(async (ctx, p) => {
       const [webhookId, deliveryId] = [id(ctx, 'webhookId'), id(ctx, 'deliveryId')];
-      const path = `/v1/portal/webhooks/${webhookId}/attempts?limit=100&deliveryId=${deliveryId}`;
-      const attempts = expect(await p.api<Page<Attempt>>('GET', path), 200, 'This delivery').data;
+      const api = `/v1/portal/webhooks/${webhookId}`;
+      const [found, listed] = await Promise.all([
+        p.api<DeliveryWithEnvelope>('GET', `${api}/deliveries/${deliveryId}`),
+        p.api<Page<Attempt>>('GET', `${api}/attempts?limit=100&deliveryId=${deliveryId}`),
+      ]);
+      const delivery = expect(found, 200, 'This delivery');
+      const attempts = expect(listed, 200, 'This delivery').data;
       const base = `${p.base}/webhooks/${webhookId}`;
-      show(ctx, 'Delivery', deliveryPage(p.viewer, base, deliveryId, attempts, noticeOf(ctx, NOTICES)));
+      show(ctx, 'Delivery', deliveryPage(p.viewer, base, delivery, attempts, noticeOf(ctx, NOTICES)));
     }),
   );
   router.post(

@@ -10,7 +10,16 @@ import { AppError } from '../../platform/errors.js';
 import { clientIp } from '../client-ip.js';
 import { readForm, single } from '../oauth/form-body.js';
 import { errorOf, type ApiError } from './api-client.js';
-import type { Attempt, Delivery, Page, RotatedSecret, Webhook, WebhookStats, WebhookWithSecret } from './api-types.js';
+import type {
+  Attempt,
+  Delivery,
+  DeliveryWithEnvelope,
+  Page,
+  RotatedSecret,
+  Webhook,
+  WebhookStats,
+  WebhookWithSecret,
+} from './api-types.js';
 import { attemptsChartDataUri } from './chart.js';
 import { html } from './html.js';
 import { registerAccountPages } from './account-routes.js';
@@ -203,14 +212,15 @@ export function dashboardRouter(deps: Deps): Middleware {
     '/webhooks/:webhookId/deliveries/:deliveryId',
     page(async (ctx, s) => {
       const [webhookId, deliveryId] = [id(ctx, 'webhookId'), id(ctx, 'deliveryId')];
-      const res = await s.api<Page<Attempt>>(
-        'GET',
-        `/v1/webhooks/${webhookId}/attempts?limit=100&deliveryId=${deliveryId}`,
-      );
-      if (res.status !== 200) throw refusal(res, 'This delivery');
-      const note = noticeOf(ctx, NOTICES);
+      const api = `/v1/webhooks/${webhookId}`;
+      const [delivery, attempts] = await Promise.all([
+        s.api<DeliveryWithEnvelope>('GET', `${api}/deliveries/${deliveryId}`),
+        s.api<Page<Attempt>>('GET', `${api}/attempts?limit=100&deliveryId=${deliveryId}`),
+      ]);
+      for (const answer of [delivery, attempts]) if (answer.status !== 200) throw refusal(answer, 'This delivery');
       const base = `/dashboard/webhooks/${webhookId}`;
-      show(ctx, s.viewer, 'Delivery', deliveryPage(s.viewer, base, deliveryId, res.body.data, note));
+      const view = deliveryPage(s.viewer, base, delivery.body, attempts.body.data, noticeOf(ctx, NOTICES));
+      show(ctx, s.viewer, 'Delivery', view);
     }),
   );
   router.post(

@@ -6,7 +6,7 @@ import { toWebhookResponse } from '../../webhooks/webhooks.repository.js';
 import { pageOf } from '../../platform/output.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
-import { attemptResponse, deliveryResponse } from '../../webhooks/deliveries.schema.js';
+import { attemptResponse, deliveryResponse, deliveryWithEnvelopeResponse } from '../../webhooks/deliveries.schema.js';
 import {
   createPortalLinkInput,
   portalCreateWebhookInput,
@@ -35,6 +35,7 @@ import {
 import {
   changeWebhook,
   createWebhook,
+  getWebhookDelivery,
   listWebhookAttempts,
   listWebhookDeliveries,
   listWebhookSubscriptions,
@@ -233,6 +234,22 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
       const { scope, webhook } = await scopedWebhook(ctx);
       const query = parseInput(deliveriesQuery, ctx.query);
       ctx.body = await listWebhookDeliveries(deps, scope.link.account_id, webhook.id, query);
+    },
+  );
+
+  api.get(
+    '/v1/portal/webhooks/:webhookId/deliveries/:deliveryId',
+    publicAccess,
+    {
+      operationId: 'getPortalWebhookDelivery',
+      summary: 'A portal: a delivery with its request body',
+      tag,
+      response: deliveryWithEnvelopeResponse,
+      ...portal,
+    },
+    async (ctx) => {
+      const { scope, webhook } = await scopedWebhook(ctx);
+      ctx.body = await getWebhookDelivery(deps, scope.link.account_id, webhook.id, param(ctx, 'deliveryId'));
     },
   );
 

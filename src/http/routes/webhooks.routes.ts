@@ -3,7 +3,7 @@ import type { Deps } from '../../app/deps.js';
 import { pageQuery } from '../../platform/pagination.js';
 import { parseInput } from '../../platform/validation.js';
 import { getWebhookStats } from '../../webhooks/endpoint-stats.service.js';
-import { attemptResponse, deliveryResponse } from '../../webhooks/deliveries.schema.js';
+import { attemptResponse, deliveryResponse, deliveryWithEnvelopeResponse } from '../../webhooks/deliveries.schema.js';
 import {
   attemptsQuery,
   createWebhookInput,
@@ -27,6 +27,7 @@ import {
   disableWebhook,
   enableWebhook,
   getWebhook,
+  getWebhookDelivery,
   listWebhookAttempts,
   listWebhookDeliveries,
   listWebhookSubscriptions,
@@ -252,6 +253,22 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
         param(ctx, 'webhookId'),
         parseInput(deliveriesQuery, ctx.query),
       );
+    },
+  );
+
+  api.get(
+    '/v1/webhooks/:webhookId/deliveries/:deliveryId',
+    read,
+    {
+      operationId: 'getWebhookDelivery',
+      summary: 'Get a delivery with its request body',
+      description:
+        '`envelope` is the body every attempt of this delivery sends: `JSON.stringify(envelope)` is the exact text the signature covers.',
+      tag,
+      response: deliveryWithEnvelopeResponse,
+    },
+    async (ctx) => {
+      ctx.body = await getWebhookDelivery(deps, accountOf(ctx), param(ctx, 'webhookId'), param(ctx, 'deliveryId'));
     },
   );
 
