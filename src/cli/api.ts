@@ -1,6 +1,7 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './api-types.js';
 import { readCredential, type StoredCredential } from './credentials.js';
+import { cliEnv } from './env.js';
 import { CliError } from './output.js';
 
 // The API as the CLI calls it: openapi-fetch typed by src/cli/api-types.ts (generated from the OpenAPI document),
@@ -22,11 +23,9 @@ export function apiAt(url: string, token?: string): Api {
   });
 }
 
-export function currentCredential(env: NodeJS.ProcessEnv = process.env): StoredCredential {
-  if (env.SWITCHBOARD_API_KEY) {
-    return { url: env.SWITCHBOARD_URL || DEFAULT_URL, kind: 'key', token: env.SWITCHBOARD_API_KEY };
-  }
-  const stored = readCredential(env);
+export function currentCredential(): StoredCredential {
+  if (cliEnv.apiKey) return { url: cliEnv.url ?? DEFAULT_URL, kind: 'key', token: cliEnv.apiKey };
+  const stored = readCredential(cliEnv.configDir);
   if (!stored) throw new CliError('not logged in: run `switchboard login` (or set SWITCHBOARD_API_KEY)');
   return stored;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { apiAt, currentCredential, DEFAULT_URL, must, session } from './api.js';
 import { forgetCredential, storeCredential, type StoredCredential } from './credentials.js';
+import { cliEnv } from './env.js';
 import { CliError, EXIT, type Output } from './output.js';
 
 // login, logout, whoami. A credential is stored only once the API has accepted it.
@@ -20,7 +21,7 @@ export function registerAuthCommands(program: Command, out: () => Output) {
   program
     .command('login')
     .description('Store an account credential: an account key, or a session from email and password')
-    .option('--url <url>', 'the API base URL', process.env.SWITCHBOARD_URL || DEFAULT_URL)
+    .option('--url <url>', 'the API base URL', cliEnv.url ?? DEFAULT_URL)
     .option('--key <key>', 'an account key (ca_acct_…); "-" reads it from stdin')
     .option('--email <email>', 'log in with email and password (the password from stdin or SWITCHBOARD_PASSWORD)')
     .action(async (opts: { url: string; key?: string; email?: string }) => {
@@ -35,14 +36,14 @@ export function registerAuthCommands(program: Command, out: () => Output) {
           await check(opts.url, token);
           credential = { url: opts.url, kind: 'key', token };
         } else {
-          const password = process.env.SWITCHBOARD_PASSWORD ?? (await readStdin());
+          const password = cliEnv.password ?? (await readStdin());
           const answer = await must(apiAt(opts.url).POST('/v1/auth/login', { body: { email: opts.email!, password } }));
           credential = { url: opts.url, kind: 'session', token: answer.session.token, email: opts.email };
         }
       } finally {
         stop();
       }
-      const file = storeCredential(credential);
+      const file = storeCredential(credential, cliEnv.configDir);
       o.result(
         { url: credential.url, kind: credential.kind, file },
         () => `Logged in to ${credential.url} (${credential.kind}); stored in ${file}`,
@@ -60,7 +61,7 @@ export function registerAuthCommands(program: Command, out: () => Output) {
         await apiAt(stored.url, stored.token)
           .POST('/v1/auth/logout')
           .catch(() => undefined);
-      forgetCredential();
+      forgetCredential(cliEnv.configDir);
       o.result({ loggedOut: true }, () => 'Logged out');
     });
 

@@ -1,5 +1,4 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 // Where `switchboard login` keeps the credential: $XDG_CONFIG_HOME/switchboard/credentials.json (default
@@ -13,30 +12,27 @@ export interface StoredCredential {
   email?: string;
 }
 
-export const configDir = (env: NodeJS.ProcessEnv = process.env): string =>
-  join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'switchboard');
+const fileOf = (dir: string) => join(dir, 'credentials.json');
 
-const fileOf = (env?: NodeJS.ProcessEnv) => join(configDir(env), 'credentials.json');
-
-export function readCredential(env: NodeJS.ProcessEnv = process.env): StoredCredential | null {
+/** The credential stored in `dir` (CliEnv.configDir), if any. */
+export function readCredential(dir: string): StoredCredential | null {
   try {
-    return JSON.parse(readFileSync(fileOf(env), 'utf8')) as StoredCredential;
+    return JSON.parse(readFileSync(fileOf(dir), 'utf8')) as StoredCredential;
   } catch {
     return null;
   }
 }
 
-export function storeCredential(credential: StoredCredential, env: NodeJS.ProcessEnv = process.env): string {
-  const dir = configDir(env);
+export function storeCredential(credential: StoredCredential, dir: string): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = fileOf(env);
+  const file = fileOf(dir);
   writeFileSync(file, `${JSON.stringify(credential, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600); // an older file keeps its mode through writeFileSync
   return file;
 }
 
-export function forgetCredential(env: NodeJS.ProcessEnv = process.env): boolean {
-  const had = readCredential(env) !== null;
-  rmSync(fileOf(env), { force: true });
+export function forgetCredential(dir: string): boolean {
+  const had = readCredential(dir) !== null;
+  rmSync(fileOf(dir), { force: true });
   return had;
 }

@@ -1,4 +1,5 @@
 import { styleText } from 'node:util';
+import { cliEnv } from './env.js';
 
 // What the CLI writes: results on stdout (JSON lines with --json), messages and the spinner on stderr. Colour and
 // the spinner only when that stream is a terminal (and NO_COLOR is unset), so pipes and scripts get plain text.
@@ -22,7 +23,7 @@ export class CliError extends Error {
 }
 
 type Style = Parameters<typeof styleText>[0];
-const colourOn = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !process.env.NO_COLOR;
+const colourOn = (stream: NodeJS.WriteStream) => Boolean(stream.isTTY) && !cliEnv.noColor;
 export const paint = (stream: NodeJS.WriteStream, style: Style, text: string) =>
   colourOn(stream) ? styleText(style, text, { validateStream: false }) : text;
 
