@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { recordActivity } from '../activity/activity.repository.js';
-import { linkOrCreateContact } from '../contacts/contacts.service.js';
 import { transactWithEvents } from '../events/emit.js';
 import { findInboxByToken } from '../inboxes/inboxes.repository.js';
 import { addressFor } from '../inboxes/inboxes.schema.js';
@@ -9,7 +8,7 @@ import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { parseInput } from '../platform/validation.js';
-import * as conversations from './conversations.repository.js';
+import { threadWith } from './thread.js';
 import { insertMessage } from './messages.repository.js';
 import { inboundInput, toMessageResponse } from './messages.schema.js';
 
@@ -36,19 +35,7 @@ export async function receiveInbound(deps: Deps, inboxId: string, token: string 
   const accountId = inbox.account_id;
 
   const message = await transactWithEvents(deps, accountId, async (trx, emit) => {
-    const contact = await linkOrCreateContact(trx, emit, accountId, {
-      agentId: inbox.agent_id,
-      channel: inbox.channel,
-      address: from,
-    });
-    const conversation = await conversations.upsertConversation(trx, accountId, {
-      agentId: inbox.agent_id,
-      channel: inbox.channel,
-      inboxId: inbox.id,
-      contactId: contact.id,
-      threadKey: conversations.threadKeyFor(inbox.id, contact.id),
-      subject: input.subject ?? null,
-    });
+    const { contact, conversation } = await threadWith(trx, emit, inbox, from, input.subject ?? null);
     const row = await insertMessage(trx, accountId, {
       id: newId('msg'),
       agent_id: inbox.agent_id,

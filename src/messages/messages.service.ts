@@ -4,7 +4,6 @@ import { recordActivity } from '../activity/activity.repository.js';
 import { assertAccountWide, assertAgentReach } from '../agents/agent-reach.js';
 import { findAgent } from '../agents/agents.repository.js';
 import { chargeCredits } from '../billing/billing.service.js';
-import { linkOrCreateContact } from '../contacts/contacts.service.js';
 import { findInbox } from '../inboxes/inboxes.repository.js';
 import { addressFor } from '../inboxes/inboxes.schema.js';
 import { transactWithEvents } from '../events/emit.js';
@@ -15,6 +14,7 @@ import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { enqueue, jobs } from '../platform/queues.js';
 import { parseInput } from '../platform/validation.js';
 import * as conversations from './conversations.repository.js';
+import { threadWith } from './thread.js';
 import * as repo from './messages.repository.js';
 import {
   toConversationResponse,
@@ -98,19 +98,7 @@ export async function createDraft(deps: Deps, caller: Caller, input: DraftInput)
     if (!inbox) throw notFound('Inbox');
     if (inbox.deleted_at) throw inboxDeleted();
     const to = parseInput(z.object({ to: addressFor(inbox.channel) }), { to: input.to }).to;
-    const contact = await linkOrCreateContact(trx, emit, accountId, {
-      agentId: inbox.agent_id,
-      channel: inbox.channel,
-      address: to,
-    });
-    const conversation = await conversations.upsertConversation(trx, accountId, {
-      agentId: inbox.agent_id,
-      channel: inbox.channel,
-      inboxId: inbox.id,
-      contactId: contact.id,
-      threadKey: conversations.threadKeyFor(inbox.id, contact.id),
-      subject: input.subject ?? null,
-    });
+    const { contact, conversation } = await threadWith(trx, emit, inbox, to, input.subject ?? null);
     const row = await repo.insertMessage(trx, accountId, {
       id: newId('msg'),
       agent_id: inbox.agent_id,
