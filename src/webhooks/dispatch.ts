@@ -18,8 +18,12 @@ import type { FannedOutEvent } from '../events/emit.js';
 /** An event with more deliveries than this gets one fan-out job, so a request never waits on a thousand adds. */
 export const INLINE_FAN_OUT_MAX = 25;
 
-/** What a delivery job needs: the delivery and the job_seq it is armed with (and, for its name, event and subscription). */
-type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq'> & Partial<Pick<ArmedDelivery, 'event' | 'webhook_id'>>;
+/**
+ * What a delivery job needs: the delivery and the job_seq it is armed with (and, for its name, event and
+ * subscription; and its ordering key when its subscription is ordered).
+ */
+type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq'> &
+  Partial<Pick<ArmedDelivery, 'event' | 'webhook_id'>> & { ordering_key?: string | null };
 
 export const deliveryJobId = (d: Pick<ArmedDelivery, 'id' | 'job_seq'>): string => `${d.id}.${d.job_seq}`;
 
@@ -62,12 +66,21 @@ export async function armDeliveryJobs(deps: Deps, armed: JobRef[], delayMs = 0):
 export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): Promise<void> {
   const small = events.filter((e) => e.deliveryIds.length > 0 && e.deliveryIds.length <= INLINE_FAN_OUT_MAX);
   const large = events.filter((e) => e.deliveryIds.length > INLINE_FAN_OUT_MAX);
-  // A delivery row is inserted holding job 1.
+  // A delivery row is inserted holding job 1; an ordered one queued behind its key's head waits for the hand-off.
   await armDeliveryJobs(
     deps,
-    small.flatMap((e) =>
-      e.deliveryIds.map((id, i) => ({ id, job_seq: 1, event: e.event, webhook_id: e.webhookIds[i] })),
-    ),
+    small.flatMap((e) => {
+      const queued = new Set(e.queuedIds);
+      return e.deliveryIds
+        .map((id, i) => ({
+          id,
+          job_seq: 1,
+          event: e.event,
+          webhook_id: e.webhookIds[i],
+          ordering_key: e.orderingKeys[i],
+        }))
+        .filter((d) => !queued.has(d.id));
+    }),
   );
   if (large.length === 0) return;
   try {
