@@ -35,8 +35,11 @@ export const deliveryJobId = (d: Pick<ArmedDelivery, 'id' | 'job_seq'>): string 
 export const deliveryJobLabel = (d: JobRef): string | undefined =>
   d.event && d.webhook_id ? `${d.event} → ${d.webhook_id} (job ${d.job_seq})` : undefined;
 
+/** What adding delivery jobs needs of the runtime. */
+export type Arming = Pick<Deps, 'queues' | 'config' | 'logger'>;
+
 /** Adds the jobs of armed deliveries, after `delayMs`. Throws when Redis refuses; callers after commit use dispatch. */
-export async function enqueueDeliveryJobs(deps: Deps, armed: JobRef[], delayMs = 0): Promise<void> {
+export async function enqueueDeliveryJobs(deps: Arming, armed: JobRef[], delayMs = 0): Promise<void> {
   await enqueueBulk(
     deps.queues,
     deps.config,
@@ -53,7 +56,7 @@ export async function enqueueDeliveryJobs(deps: Deps, armed: JobRef[], delayMs =
  * After a commit that made deliveries due: adds their jobs. Never throws; the rows already say the deliveries are
  * due, so a failed add only delays them until the relay sweep re-arms them.
  */
-export async function armDeliveryJobs(deps: Deps, armed: JobRef[], delayMs = 0): Promise<void> {
+export async function armDeliveryJobs(deps: Arming, armed: JobRef[], delayMs = 0): Promise<void> {
   if (armed.length === 0) return;
   try {
     await enqueueDeliveryJobs(deps, armed, delayMs);

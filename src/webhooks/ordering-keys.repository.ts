@@ -14,57 +14,45 @@ export interface OrderingKey {
   ordering_key: string;
 }
 
-// The key's row locked (inserted with no head if absent: a reopened delivery's key may have none), so producers
-// of the key and other hand-offs wait for this transaction.
-const LOCK_KEY = prepare<never>(
-  'lock_ordering_key',
-  `INSERT INTO webhook_ordering_keys AS k (webhook_id, ordering_key) VALUES ($1, $2)
-   ON CONFLICT (webhook_id, ordering_key) DO UPDATE SET head_id = k.head_id WHERE false`,
+// The hand-off, one round trip: sb_hand_off_ordering_keys (migrations/20261124000400_add_ordered_delivery.ts)
+// locks the keys' rows, then, in a statement of its own (a new snapshot, holding every producer that committed
+// while the lock was awaited), per key: a head still pending keeps the key; otherwise the next pending delivery
+// by ordering_seq becomes the head, due now under a new job; none left: the row goes. A subscription no longer
+// active stops the key's whole queue at once, as each delivery's job would (recoverSince reopens them).
+// Waiting, it locks the keys in one order (inserting a missing row with no head: a reopened delivery's key may
+// have none). Not waiting, it skips the rows another transaction holds (a producer not yet committed) and answers
+// them as skipped: never waiting while it holds other keys, a batch cannot deadlock with a producer of several.
+const HAND_OFF = prepare<ArmedDelivery & { skipped: boolean }>(
+  'hand_off_ordering_keys',
+  `SELECT * FROM sb_hand_off_ordering_keys($1::text[], $2::text[], $3::boolean)`,
 );
 
-// In a statement after the lock, so its snapshot holds every producer that committed while the lock was awaited.
-// A head still pending keeps the key. Otherwise the next pending delivery by ordering_seq becomes the head, due
-// now under a new job; none left: the row goes. A subscription no longer active stops the whole queue at once,
-// as each delivery's job would (recoverSince reopens them).
-const HAND_OFF = prepare<ArmedDelivery>(
-  'hand_off_ordering_key',
-  `WITH busy AS (
-     SELECT 1 FROM webhook_ordering_keys k JOIN webhook_deliveries d ON d.id = k.head_id AND d.created_at = k.head_created_at
-      WHERE k.webhook_id = $1 AND k.ordering_key = $2 AND d.status = 'pending'
-   ), inactive AS (
-     SELECT 1 FROM webhooks WHERE id = $1 AND (status <> 'active' OR deleted_at IS NOT NULL)
-   ), stopped AS (
-     UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = now(), updated_at = now()
-      WHERE webhook_id = $1 AND ordering_key = $2 AND status = 'pending'
-        AND NOT EXISTS (SELECT 1 FROM busy) AND EXISTS (SELECT 1 FROM inactive)
-   ), next AS (
-     SELECT id, created_at FROM webhook_deliveries
-      WHERE webhook_id = $1 AND ordering_key = $2 AND status = 'pending'
-        AND NOT EXISTS (SELECT 1 FROM busy) AND NOT EXISTS (SELECT 1 FROM inactive)
-      ORDER BY ordering_seq LIMIT 1
-   ), armed AS (
-     UPDATE webhook_deliveries wd SET next_attempt_at = now(), job_seq = wd.job_seq + 1, updated_at = now()
-       FROM next WHERE wd.id = next.id AND wd.created_at = next.created_at AND wd.status = 'pending'
-     RETURNING wd.id, wd.created_at, wd.job_seq, wd.event, wd.webhook_id, wd.ordering_key
-   ), headed AS (
-     UPDATE webhook_ordering_keys k SET head_id = armed.id, head_created_at = armed.created_at, updated_at = now()
-       FROM armed WHERE k.webhook_id = $1 AND k.ordering_key = $2
-   ), idle AS (
-     DELETE FROM webhook_ordering_keys
-      WHERE webhook_id = $1 AND ordering_key = $2 AND NOT EXISTS (SELECT 1 FROM busy) AND NOT EXISTS (SELECT 1 FROM next)
-   )
-   SELECT * FROM armed`,
-);
+const handOff = (conn: Conn, keys: OrderingKey[], wait: boolean) =>
+  runPrepared(conn, HAND_OFF, [keys.map((k) => k.webhook_id), keys.map((k) => k.ordering_key), wait]);
 
 /**
- * The hand-off of one key, in the caller's transaction: the next delivery of the key if its head is no longer
- * pending (answered, to be armed after commit); nothing while the head is in flight. Safe to run twice or
- * concurrently: the lock serialises the runs and the second finds the new head pending.
+ * The hand-off of one key, waiting for its lock: the key's next delivery if its head is no longer pending
+ * (answered, to be armed after commit); nothing while the head is in flight. Safe to run twice or concurrently:
+ * the lock serialises the runs and the second finds the new head pending. In the caller's transaction if given.
  */
-export async function advanceOrderingKey(trx: Trx, key: OrderingKey): Promise<ArmedDelivery | undefined> {
-  await runPrepared(trx, LOCK_KEY, [key.webhook_id, key.ordering_key]);
-  const [armed] = await runPrepared(trx, HAND_OFF, [key.webhook_id, key.ordering_key]);
+export async function advanceOrderingKey(conn: Conn, key: OrderingKey): Promise<ArmedDelivery | undefined> {
+  const [armed] = await handOff(conn, [key], true);
   return armed;
+}
+
+const keyId = (k: OrderingKey) => JSON.stringify([k.webhook_id, k.ordering_key]);
+
+/**
+ * The hand-offs of many distinct keys: those whose row is free at once, the others (held by a producer, or gone)
+ * each on its own, waiting. Answers each key's new head, aligned with `keys`.
+ */
+export async function advanceOrderingKeys(conn: Conn, keys: OrderingKey[]): Promise<Array<ArmedDelivery | undefined>> {
+  const rows = keys.length ? await handOff(conn, keys, false) : [];
+  const byKey = new Map(rows.filter((r) => !r.skipped).map((r) => [keyId(r as OrderingKey), r as ArmedDelivery]));
+  const rest = rows.filter((r) => r.skipped) as OrderingKey[];
+  const alone = await Promise.all(rest.map((k) => advanceOrderingKey(conn, k)));
+  rest.forEach((k, i) => alone[i] && byKey.set(keyId(k), alone[i]));
+  return keys.map((k) => byKey.get(keyId(k)));
 }
 
 // Prepared, as the relay sweep's other read: the anti-join probes every day partition's primary key.

@@ -1,8 +1,13 @@
 import type { Deps } from '../app/deps.js';
 import type { Trx } from '../platform/db.js';
 import type { ArmedDelivery } from './deliveries.repository.js';
-import { armDeliveryJobs, enqueueDeliveryJobs } from './dispatch.js';
-import { advanceOrderingKey, findStrandedOrderingKeys, type OrderingKey } from './ordering-keys.repository.js';
+import { enqueueDeliveryJobs } from './dispatch.js';
+import {
+  advanceOrderingKey,
+  advanceOrderingKeys,
+  findStrandedOrderingKeys,
+  type OrderingKey,
+} from './ordering-keys.repository.js';
 
 // Ordered delivery's moves outside the fan-out (docs/webhooks.md#ordered-delivery): the hand-off to a key's next
 // delivery when its head reaches a final state, reopened deliveries rejoining their keys, and the relay sweep's
@@ -10,11 +15,11 @@ import { advanceOrderingKey, findStrandedOrderingKeys, type OrderingKey } from '
 
 /**
  * After an ordered delivery reached a final state (committed): its key's next delivery becomes the head and its
- * job is added. Throws only if Postgres is away; the relay sweep repairs the key then.
+ * job is added, coalesced with the worker's other hand-offs. Throws only if Postgres is away; the relay sweep
+ * repairs the key then.
  */
 export async function handOffOrderingKey(deps: Deps, key: OrderingKey): Promise<void> {
-  const next = await deps.db.transaction((trx) => advanceOrderingKey(trx, key));
-  if (next) await armDeliveryJobs(deps, [next]);
+  await deps.deliveryBatches.handOff(key);
 }
 
 /**
@@ -44,11 +49,7 @@ export async function rejoinOrderingKeys(trx: Trx, reopened: ArmedDelivery[]): P
  */
 export async function relayStrandedOrderingKeys(deps: Deps, overdueMs: number, limit: number): Promise<number> {
   const keys = await findStrandedOrderingKeys(deps.db, overdueMs, limit);
-  const heads: ArmedDelivery[] = [];
-  for (const key of keys) {
-    const head = await deps.db.transaction((trx) => advanceOrderingKey(trx, key));
-    if (head) heads.push(head);
-  }
+  const heads = (await advanceOrderingKeys(deps.db, keys)).filter((h) => h !== undefined);
   await enqueueDeliveryJobs(deps, heads);
   return heads.length;
 }
