@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactWithEvents } from '../../src/events/emit.js';
+import { relayStrandedOrderingKeys } from '../../src/webhooks/ordering.service.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -167,6 +168,69 @@ describe('ordered delivery', () => {
     const after = seqOf(r).slice(before);
     expect(after.filter((n) => n !== 2)).toEqual([0, 3]);
     expect(after.indexOf(2)).toBeLessThan(after.indexOf(0));
+  });
+
+  it("stops a key's whole queue when its subscription is disabled", async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver(() => ({ status: 503 }));
+    const wh = (
+      await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['contact.updated'], ordering: 'key' } })
+    ).body;
+    await emitContacts(accountId, ['k', 'k', 'k']);
+    await r.waitFor(1);
+    expect((await api.post(`/v1/webhooks/${wh.id}/disable`, { token })).status).toBe(200);
+    const rows = await waitUntil(
+      async () => {
+        const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
+        return all.every((d) => d.status === 'failed') && all;
+      },
+      10_000,
+      'the key to stop',
+    );
+    expect(rows).toHaveLength(3);
+    // Only the head was ever sent.
+    expect(new Set(seqOf(r))).toEqual(new Set([0]));
+    expect(await t.deps.db('webhook_ordering_keys').where({ webhook_id: wh.id })).toEqual([]);
+  });
+
+  it('made unordered, releases what waited behind a failing delivery', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver((req) => (req.body.payload.n === 0 ? { status: 503 } : undefined));
+    const wh = (
+      await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['contact.updated'], ordering: 'key' } })
+    ).body;
+    await emitContacts(accountId, ['k', 'k', 'k']);
+    await r.waitFor(1);
+    const patched = await api.patch(`/v1/webhooks/${wh.id}`, { token, body: { ordering: 'none' } });
+    expect(patched.body.ordering).toBe('none');
+    await waitUntil(() => seqOf(r).includes(1) && seqOf(r).includes(2), 10_000, 'the waiting ones to go');
+    expect(await t.deps.db('webhook_ordering_keys').where({ webhook_id: wh.id })).toEqual([]);
+  });
+
+  it('the relay sweep hands off a key whose head ended without its hand-off', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver();
+    const wh = (
+      await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['contact.updated'], ordering: 'key' } })
+    ).body;
+    // As if a worker had recorded the head's success and ended before its hand-off: the head is final when its
+    // job runs, so that job hands nothing off, and the second delivery stays queued.
+    await transactWithEvents(t.deps, accountId, async (trx, emit) => {
+      await emit({ type: 'contact.updated', payload: { id: 'k', n: 0 } });
+      await emit({ type: 'contact.updated', payload: { id: 'k', n: 1 } });
+      await trx('webhook_deliveries')
+        .where({
+          webhook_id: wh.id,
+          ordering_seq: trx('webhook_deliveries').where({ webhook_id: wh.id }).min('ordering_seq'),
+        })
+        .update({ status: 'succeeded', next_attempt_at: null });
+    });
+    const queued = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, status: 'pending' });
+    expect(queued).toHaveLength(1);
+    expect(queued[0].next_attempt_at).toBeNull();
+    expect(await relayStrandedOrderingKeys(t.deps, 0, 100)).toBe(1);
+    await waitUntil(() => seqOf(r).includes(1), 10_000, 'the queued delivery to go');
+    expect(seqOf(r)).toEqual([1]);
   });
 
   it('leaves unordered subscriptions as they were: no key, sent at once', async () => {
