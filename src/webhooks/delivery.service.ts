@@ -30,7 +30,12 @@ export async function attemptDelivery(
   const { config, db, deliveryBatches: batches } = deps;
   const ctx = await batches.load(deliveryId);
   if (!ctx) return 'missing';
-  if (ctx.status !== 'pending') return `already ${ctx.status}`;
+  if (ctx.status !== 'pending') {
+    // A job run again after its process ended between the transition and the hand-off: hand off now rather than
+    // at the relay sweep's pace (a hand-off run twice does nothing).
+    if (ctx.job_seq === seq) await handOff(deps, ctx);
+    return `already ${ctx.status}`;
+  }
   // Re-armed since this job was added (a redeliver, the relay sweep): the newer job makes the attempt.
   if (ctx.job_seq !== seq) return 'stale job';
   if (ctx.webhook_deleted_at || ctx.webhook_status !== 'active') {

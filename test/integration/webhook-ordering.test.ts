@@ -213,8 +213,8 @@ describe('ordered delivery', () => {
     const wh = (
       await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['contact.updated'], ordering: 'key' } })
     ).body;
-    // As if a worker had recorded the head's success and ended before its hand-off: the head is final when its
-    // job runs, so that job hands nothing off, and the second delivery stays queued.
+    // As if a worker had recorded the head's success and ended before its hand-off, and its job were gone: the
+    // head is final and held by another job number, so its job 1 does nothing, and the second delivery stays queued.
     await transactWithEvents(t.deps, accountId, async (trx, emit) => {
       await emit({ type: 'contact.updated', payload: { id: 'k', n: 0 } });
       await emit({ type: 'contact.updated', payload: { id: 'k', n: 1 } });
@@ -223,7 +223,7 @@ describe('ordered delivery', () => {
           webhook_id: wh.id,
           ordering_seq: trx('webhook_deliveries').where({ webhook_id: wh.id }).min('ordering_seq'),
         })
-        .update({ status: 'succeeded', next_attempt_at: null });
+        .update({ status: 'succeeded', next_attempt_at: null, job_seq: 2 });
     });
     const queued = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, status: 'pending' });
     expect(queued).toHaveLength(1);
