@@ -7,6 +7,7 @@ import { authBenchmark } from './auth.bench.js';
 import { scaleBenchmark } from './scale.bench.js';
 import { sizingBenchmark } from './sizing.bench.js';
 import { enqueueOneBenchmark } from './enqueue-one.bench.js';
+import { orderedBenchmark } from './ordered.bench.js';
 import { webhookBudgetBenchmark } from './webhook-budget.bench.js';
 import { webhooksBenchmark } from './webhooks.bench.js';
 import { createBenchEnv, type BenchEnv } from './bench-env.js';
@@ -32,6 +33,7 @@ export const benchmarks: Benchmark[] = [
   scaleBenchmark,
   sizingBenchmark,
   apiPipelineBenchmark,
+  orderedBenchmark,
 ];
 
 async function main() {

@@ -1171,7 +1171,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only.
+         * @description The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
          *
          *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
@@ -1613,7 +1613,7 @@ export interface webhooks {
         put?: never;
         /**
          * A new message was received by an agent
-         * @description A new message was received by an agent. Status: emitted.
+         * @description A new message was received by an agent. Status: emitted. Ordering key: payload.conversationId.
          */
         post: operations["deliverMessageReceivedEvent"];
         delete?: never;
@@ -1633,7 +1633,7 @@ export interface webhooks {
         put?: never;
         /**
          * An agent sent a message
-         * @description An agent sent a message. Status: emitted.
+         * @description An agent sent a message. Status: emitted. Ordering key: payload.conversationId.
          */
         post: operations["deliverMessageSentEvent"];
         delete?: never;
@@ -1653,7 +1653,7 @@ export interface webhooks {
         put?: never;
         /**
          * A draft message was created
-         * @description A draft message was created. Status: emitted.
+         * @description A draft message was created. Status: emitted. Ordering key: payload.conversationId.
          */
         post: operations["deliverMessageDraftedEvent"];
         delete?: never;
@@ -1673,7 +1673,7 @@ export interface webhooks {
         put?: never;
         /**
          * An inbox was created
-         * @description An inbox was created. Status: emitted.
+         * @description An inbox was created. Status: emitted. Ordering key: payload.id.
          */
         post: operations["deliverInboxCreatedEvent"];
         delete?: never;
@@ -1693,7 +1693,7 @@ export interface webhooks {
         put?: never;
         /**
          * An inbox's configuration changed
-         * @description An inbox's configuration changed. Status: planned (may be subscribed to; not produced yet).
+         * @description An inbox's configuration changed. Status: planned (may be subscribed to; not produced yet). Ordering key: payload.id.
          */
         post: operations["deliverInboxUpdatedEvent"];
         delete?: never;
@@ -1713,7 +1713,7 @@ export interface webhooks {
         put?: never;
         /**
          * An inbox was deleted
-         * @description An inbox was deleted. Status: emitted.
+         * @description An inbox was deleted. Status: emitted. Ordering key: payload.id.
          */
         post: operations["deliverInboxDeletedEvent"];
         delete?: never;
@@ -1733,7 +1733,7 @@ export interface webhooks {
         put?: never;
         /**
          * A contact was created
-         * @description A contact was created. Status: emitted.
+         * @description A contact was created. Status: emitted. Ordering key: payload.id.
          */
         post: operations["deliverContactCreatedEvent"];
         delete?: never;
@@ -1753,7 +1753,7 @@ export interface webhooks {
         put?: never;
         /**
          * A contact was updated
-         * @description A contact was updated. Status: emitted.
+         * @description A contact was updated. Status: emitted. Ordering key: payload.id.
          */
         post: operations["deliverContactUpdatedEvent"];
         delete?: never;
@@ -1773,7 +1773,7 @@ export interface webhooks {
         put?: never;
         /**
          * An agent's name, status or configuration changed
-         * @description An agent's name, status or configuration changed. Status: emitted.
+         * @description An agent's name, status or configuration changed. Status: emitted. Ordering key: payload.id.
          */
         post: operations["deliverAgentUpdatedEvent"];
         delete?: never;
@@ -1793,7 +1793,7 @@ export interface webhooks {
         put?: never;
         /**
          * A sent message was delivered
-         * @description A sent message was delivered. Status: planned (may be subscribed to; not produced yet).
+         * @description A sent message was delivered. Status: planned (may be subscribed to; not produced yet). Ordering key: payload.conversationId.
          */
         post: operations["deliverMessageDeliveredEvent"];
         delete?: never;
@@ -1813,7 +1813,7 @@ export interface webhooks {
         put?: never;
         /**
          * A sent message bounced
-         * @description A sent message bounced. Status: planned (may be subscribed to; not produced yet).
+         * @description A sent message bounced. Status: planned (may be subscribed to; not produced yet). Ordering key: payload.conversationId.
          */
         post: operations["deliverMessageBouncedEvent"];
         delete?: never;
@@ -1833,7 +1833,7 @@ export interface webhooks {
         put?: never;
         /**
          * A recipient marked a message as spam
-         * @description A recipient marked a message as spam. Status: planned (may be subscribed to; not produced yet).
+         * @description A recipient marked a message as spam. Status: planned (may be subscribed to; not produced yet). Ordering key: payload.conversationId.
          */
         post: operations["deliverMessageComplainedEvent"];
         delete?: never;
@@ -1853,7 +1853,7 @@ export interface webhooks {
         put?: never;
         /**
          * A message was rejected before delivery
-         * @description A message was rejected before delivery. Status: planned (may be subscribed to; not produced yet).
+         * @description A message was rejected before delivery. Status: planned (may be subscribed to; not produced yet). Ordering key: payload.conversationId.
          */
         post: operations["deliverMessageRejectedEvent"];
         delete?: never;
@@ -1873,7 +1873,7 @@ export interface webhooks {
         put?: never;
         /**
          * An agent escalated a conversation to a person
-         * @description An agent escalated a conversation to a person. Status: planned (may be subscribed to; not produced yet).
+         * @description An agent escalated a conversation to a person. Status: planned (may be subscribed to; not produced yet). No ordering key: an ordered subscription cannot name it.
          */
         post: operations["deliverEscalationTriggeredEvent"];
         delete?: never;
@@ -1893,7 +1893,7 @@ export interface webhooks {
         put?: never;
         /**
          * A webhook subscription was disabled (sent to the account's other subscriptions)
-         * @description A webhook subscription was disabled (sent to the account's other subscriptions). Status: emitted.
+         * @description A webhook subscription was disabled (sent to the account's other subscriptions). Status: emitted. Ordering key: payload.webhookId.
          */
         post: operations["deliverWebhookDisabledEvent"];
         delete?: never;
@@ -1913,7 +1913,7 @@ export interface webhooks {
         put?: never;
         /**
          * A webhook delivery failed every retry (sent to the account's other subscriptions)
-         * @description A webhook delivery failed every retry (sent to the account's other subscriptions). Status: emitted.
+         * @description A webhook delivery failed every retry (sent to the account's other subscriptions). Status: emitted. Ordering key: payload.webhookId.
          */
         post: operations["deliverWebhookDeliveryExhaustedEvent"];
         delete?: never;
@@ -1933,7 +1933,7 @@ export interface webhooks {
         put?: never;
         /**
          * An API key expires within seven days (sent once per expiry date)
-         * @description An API key expires within seven days (sent once per expiry date). Status: emitted.
+         * @description An API key expires within seven days (sent once per expiry date). Status: emitted. Ordering key: payload.keyId.
          */
         post: operations["deliverApiKeyExpiringEvent"];
         delete?: never;
@@ -1953,7 +1953,7 @@ export interface webhooks {
         put?: never;
         /**
          * An API key passed its expiresAt and was marked expired
-         * @description An API key passed its expiresAt and was marked expired. Status: emitted.
+         * @description An API key passed its expiresAt and was marked expired. Status: emitted. Ordering key: payload.keyId.
          */
         post: operations["deliverApiKeyExpiredEvent"];
         delete?: never;
@@ -1973,7 +1973,7 @@ export interface webhooks {
         put?: never;
         /**
          * An API key was deactivated
-         * @description An API key was deactivated. Status: emitted.
+         * @description An API key was deactivated. Status: emitted. Ordering key: payload.keyId.
          */
         post: operations["deliverApiKeyDeactivatedEvent"];
         delete?: never;
@@ -1993,7 +1993,7 @@ export interface webhooks {
         put?: never;
         /**
          * A key's spending crossed 80% or 100% of its spendCapCredits
-         * @description A key's spending crossed 80% or 100% of its spendCapCredits. Status: emitted.
+         * @description A key's spending crossed 80% or 100% of its spendCapCredits. Status: emitted. Ordering key: payload.keyId.
          */
         post: operations["deliverApiKeySpendCapReachedEvent"];
         delete?: never;
@@ -2013,7 +2013,7 @@ export interface webhooks {
         put?: never;
         /**
          * The account's credit balance fell below its lowCreditsThreshold
-         * @description The account's credit balance fell below its lowCreditsThreshold. Status: emitted.
+         * @description The account's credit balance fell below its lowCreditsThreshold. Status: emitted. No ordering key: an ordered subscription cannot name it.
          */
         post: operations["deliverBillingCreditsLowEvent"];
         delete?: never;
@@ -2033,7 +2033,7 @@ export interface webhooks {
         put?: never;
         /**
          * The account's credit balance reached zero
-         * @description The account's credit balance reached zero. Status: emitted.
+         * @description The account's credit balance reached zero. Status: emitted. No ordering key: an ordered subscription cannot name it.
          */
         post: operations["deliverBillingCreditsExhaustedEvent"];
         delete?: never;
@@ -2053,7 +2053,7 @@ export interface webhooks {
         put?: never;
         /**
          * Sent by POST /v1/webhooks/{webhookId}/test to that subscription only; not subscribable
-         * @description Sent by POST /v1/webhooks/{webhookId}/test to that subscription only; not subscribable. Status: emitted.
+         * @description Sent by POST /v1/webhooks/{webhookId}/test to that subscription only; not subscribable. Status: emitted. No ordering key: an ordered subscription cannot name it.
          */
         post: operations["deliverWebhookTestEvent"];
         delete?: never;
@@ -2336,6 +2336,8 @@ export interface components {
             /** @enum {string} */
             status: "emitted" | "planned";
             description: string;
+            /** @description The path in the envelope of the value an ordered subscription (ordering "key") orders by, e.g. payload.conversationId; null: none, and an ordered subscription cannot name this type */
+            orderingKey: string | null;
             /** @description JSON Schema of an operational event's payload; null for domain events */
             payloadSchema: {
                 [key: string]: unknown;
@@ -2585,6 +2587,11 @@ export interface components {
             rateLimitPerSecond: number | null;
             /** @description The label a portal link is scoped by (POST /v1/portal-links) */
             tenant: string | null;
+            /**
+             * @description key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel
+             * @enum {string}
+             */
+            ordering: "none" | "key";
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
@@ -2683,6 +2690,11 @@ export interface components {
             rateLimitPerSecond: number | null;
             /** @description The label a portal link is scoped by (POST /v1/portal-links) */
             tenant: string | null;
+            /**
+             * @description key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel
+             * @enum {string}
+             */
+            ordering: "none" | "key";
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
@@ -2782,6 +2794,11 @@ export interface components {
             rateLimitPerSecond: number | null;
             /** @description The label a portal link is scoped by (POST /v1/portal-links) */
             tenant: string | null;
+            /**
+             * @description key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel
+             * @enum {string}
+             */
+            ordering: "none" | "key";
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
@@ -6671,6 +6688,11 @@ export interface operations {
                     legacySecret?: string;
                     rateLimitPerSecond?: number | null;
                     tenant?: string;
+                    /**
+                     * @description key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel
+                     * @enum {string}
+                     */
+                    ordering?: "none" | "key";
                 };
             };
         };
@@ -6698,6 +6720,7 @@ export interface operations {
                      *       "consecutiveFailures": 0,
                      *       "rateLimitPerSecond": null,
                      *       "tenant": null,
+                     *       "ordering": "none",
                      *       "disabledAt": null,
                      *       "disabledReason": null,
                      *       "previousSecretExpiresAt": null,
@@ -6827,7 +6850,8 @@ export interface operations {
                  *         "message.received",
                  *         "message.sent"
                  *       ],
-                 *       "rateLimitPerSecond": 20
+                 *       "rateLimitPerSecond": 20,
+                 *       "ordering": "key"
                  *     }
                  */
                 "application/json": {
@@ -6837,6 +6861,11 @@ export interface operations {
                     legacySecret?: string | null;
                     rateLimitPerSecond?: number | null;
                     tenant?: string | null;
+                    /**
+                     * @description key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel
+                     * @enum {string}
+                     */
+                    ordering?: "none" | "key";
                 };
             };
         };

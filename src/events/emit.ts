@@ -15,6 +15,10 @@ export interface FannedOutEvent {
   deliveryIds: string[];
   /** The subscription of each delivery, in the order of deliveryIds. */
   webhookIds: string[];
+  /** The ordering key of each delivery, in the order of deliveryIds; null: its subscription is unordered. */
+  orderingKeys: Array<string | null>;
+  /** The ordered deliveries queued behind their key's head: armed by the hand-off, not at commit. */
+  queuedIds: string[];
 }
 
 /**

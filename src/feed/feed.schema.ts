@@ -17,6 +17,11 @@ export const eventTypeResponse = z
     name: outText(),
     status: z.enum(['emitted', 'planned']),
     description: outText(),
+    orderingKey: outText()
+      .nullable()
+      .describe(
+        'The path in the envelope of the value an ordered subscription (ordering "key") orders by, e.g. payload.conversationId; null: none, and an ordered subscription cannot name this type',
+      ),
     payloadSchema: jsonRecord()
       .nullable()
       .describe("JSON Schema of an operational event's payload; null for domain events"),

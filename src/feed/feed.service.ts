@@ -22,7 +22,7 @@ export async function listFeed(deps: Deps, accountId: string, page: PageQuery) {
 }
 
 /**
- * Every event name a subscription may name, with whether the service produces it yet, the schema of an
+ * Every event name a subscription may name, with whether the service produces it yet, its ordering key, the schema of an
  * operational event's payload (`payloadSchema`, null for domain events, as before) and the JSON Schema of the
  * whole delivery envelope of that event, payload included, for every event (`schema`).
  */
@@ -31,6 +31,7 @@ export function describeEventTypes() {
     name,
     status: t.status,
     description: t.description,
+    orderingKey: t.orderingKey,
     payloadSchema: payloadJsonSchema(name),
     schema: envelopeJsonSchema(name as EventType),
   }));

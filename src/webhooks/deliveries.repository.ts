@@ -3,6 +3,7 @@ import type { FannedOutEvent } from '../events/emit.js';
 import type { NewEvent } from '../events/events.repository.js';
 import { prepare, runPrepared, type Conn, type Prepared, type Trx } from '../platform/db.js';
 import { newId, uuidV7Time } from '../platform/ids.js';
+import { orderingKeyOf } from '../events/event-types.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
 
 // Every statement on webhook_deliveries and webhook_attempts. A delivery is a small state machine whose row is
@@ -32,6 +33,10 @@ export interface DeliveryRow {
   attempts: number;
   round_attempts: number;
   job_seq: number;
+  /** Set on the deliveries of an ordered subscription (docs/webhooks.md#ordered-delivery); null: unordered. */
+  ordering_key: string | null;
+  /** The delivery's place in its key's order (commit order); null when unordered. */
+  ordering_seq: string | null;
   next_attempt_at: Date | null;
   last_error: string | null;
   last_response_status: number | null;
@@ -52,7 +57,12 @@ export interface ArmedDelivery extends DeliveryRef {
   /** What its job's name shows in bull-board (src/webhooks/dispatch.ts). */
   event: string;
   webhook_id: string;
+  /** Its ordering key, null when its subscription is unordered (a partition may route by it). */
+  ordering_key: string | null;
 }
+
+/** The columns of an ArmedDelivery, for the statements that return one. */
+const ARMED = ['id', 'created_at', 'job_seq', 'event', 'webhook_id', 'ordering_key'];
 
 /**
  * Narrows a query on webhook_deliveries (alias `d` or none) to one delivery by id: with the UUIDv7's time when
@@ -66,7 +76,18 @@ function whereDelivery(q: Knex.QueryBuilder, id: string, column = 'id'): Knex.Qu
 
 // ---- fan-out: the event and its deliveries, in the emitting transaction ----
 
-const INSERT_EVENT_WITH_DELIVERIES = prepare<{ event_id: string; delivery_ids: string[]; webhook_ids: string[] }>(
+/** Which active subscriptions of the event's account get a delivery of it (alias w, the event e). */
+const WANTS_EVENT = `w.status = 'active' AND w.deleted_at IS NULL
+        AND CASE WHEN $7::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = $8 END
+        AND w.id IS DISTINCT FROM $9::text`;
+
+const INSERT_EVENT_WITH_DELIVERIES = prepare<{
+  event_id: string;
+  delivery_ids: string[];
+  webhook_ids: string[];
+  ordered_ids: string[];
+  queued_ids: string[];
+}>(
   'insert_event_with_deliveries',
   `WITH e AS (
      INSERT INTO events (id, account_id, type, inbox_id, message_id, payload)
@@ -77,17 +98,40 @@ const INSERT_EVENT_WITH_DELIVERIES = prepare<{ event_id: string; delivery_ids: s
      INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, created_at, updated_at)
      SELECT sb_uuid_v7(e.created_at), e.account_id, w.id, e.id, e.type, e.created_at, e.created_at
        FROM e JOIN webhooks w ON w.account_id = e.account_id
-      WHERE w.status = 'active' AND w.deleted_at IS NULL
-        AND CASE WHEN $7::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = $8 END
-        AND w.id IS DISTINCT FROM $9::text
+      WHERE ${WANTS_EVENT} AND (w.ordering = 'none' OR $10::text IS NULL)
      RETURNING id, webhook_id
+   ), o AS (
+     -- Ordered subscriptions (an event with an ordering key only): the delivery's id first, for its key to name.
+     SELECT sb_uuid_v7(e.created_at) AS id, e.account_id, w.id AS webhook_id, e.id AS event_id, e.type, e.created_at
+       FROM e JOIN webhooks w ON w.account_id = e.account_id
+      WHERE $10::text IS NOT NULL AND w.ordering = 'key' AND ${WANTS_EVENT}
+   ), k AS (
+     -- The key's row, locked until commit (WHERE false: an existing row is locked, not rewritten). Returned only
+     -- when inserted: the key had nothing in flight, so this delivery is its head and is armed.
+     INSERT INTO webhook_ordering_keys AS k (webhook_id, ordering_key, head_id, head_created_at)
+     SELECT o.webhook_id, $10, o.id, o.created_at FROM o
+     ON CONFLICT (webhook_id, ordering_key) DO UPDATE SET head_id = k.head_id WHERE false
+     RETURNING k.head_id
+   ), od AS (
+     -- Its order, taken after the lock, follows the commit order of the key's producers. Queued: no due time,
+     -- so the relay sweep leaves it to the hand-off (advanceOrderingKey).
+     INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, created_at, updated_at,
+                                     ordering_key, ordering_seq, next_attempt_at)
+     SELECT o.id, o.account_id, o.webhook_id, o.event_id, o.type, o.created_at, o.created_at,
+            $10, nextval('webhook_delivery_order'), CASE WHEN k.head_id IS NOT NULL THEN o.created_at END
+       FROM o LEFT JOIN k ON k.head_id = o.id
+     RETURNING id, webhook_id, next_attempt_at IS NULL AS queued
    ), agg AS (
      -- One scan of d for both arrays keeps them in the same order.
      SELECT array_agg(id) AS ids, array_agg(webhook_id) AS webhook_ids FROM d
+   ), oagg AS (
+     SELECT array_agg(id) AS ids, array_agg(webhook_id) AS webhook_ids,
+            array_agg(id) FILTER (WHERE queued) AS queued_ids FROM od
    )
-   SELECT (SELECT id FROM e) AS event_id, coalesce(agg.ids, '{}') AS delivery_ids,
-          coalesce(agg.webhook_ids, '{}') AS webhook_ids
-     FROM agg`,
+   SELECT (SELECT id FROM e) AS event_id, coalesce(agg.ids, '{}') || coalesce(oagg.ids, '{}') AS delivery_ids,
+          coalesce(agg.webhook_ids, '{}') || coalesce(oagg.webhook_ids, '{}') AS webhook_ids,
+          coalesce(oagg.ids, '{}') AS ordered_ids, coalesce(oagg.queued_ids, '{}') AS queued_ids
+     FROM agg, oagg`,
 );
 
 /**
@@ -103,6 +147,8 @@ export async function insertEventWithDeliveries(
   onlyTo: string | null = null,
   except: string | null = null,
 ): Promise<FannedOutEvent> {
+  // A webhook.test event has no key: it goes to an ordered subscription unordered, as it is sent alone.
+  const key = onlyTo ? null : orderingKeyOf(e.type, e.payload);
   const [row] = await runPrepared(trx, INSERT_EVENT_WITH_DELIVERIES, [
     newId('evt'),
     accountId,
@@ -113,15 +159,26 @@ export async function insertEventWithDeliveries(
     onlyTo,
     onlyTo,
     except,
+    key,
   ]);
-  return { eventId: row!.event_id, event: e.type, deliveryIds: row!.delivery_ids, webhookIds: row!.webhook_ids };
+  const ordered = new Set(row!.ordered_ids);
+  return {
+    eventId: row!.event_id,
+    event: e.type,
+    deliveryIds: row!.delivery_ids,
+    webhookIds: row!.webhook_ids,
+    orderingKeys: row!.delivery_ids.map((id) => (ordered.has(id) ? key : null)),
+    queuedIds: row!.queued_ids,
+  };
 }
 
 /** The pending deliveries of one event (the fan-out job of a large event adds their jobs). */
 export function findPendingDeliveriesOfEvent(conn: Conn, eventId: string): Promise<ArmedDelivery[]> {
+  // A queued ordered delivery (no due time) is armed by its key's hand-off instead.
   return conn('webhook_deliveries')
-    .select('id', 'created_at', 'job_seq', 'event', 'webhook_id')
-    .where({ event_id: eventId, status: 'pending' });
+    .select(ARMED)
+    .where({ event_id: eventId, status: 'pending' })
+    .whereNotNull('next_attempt_at');
 }
 
 // ---- the worker's read ----
@@ -139,6 +196,7 @@ export interface SendContext extends Pick<
   | 'attempts'
   | 'round_attempts'
   | 'job_seq'
+  | 'ordering_key'
 > {
   url: string;
   webhook_kind: 'http' | 'stream';
@@ -156,7 +214,7 @@ export interface SendContext extends Pick<
   event_created_at: Date;
 }
 
-const SEND_CONTEXT = `SELECT d.id, d.created_at, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts, d.round_attempts, d.job_seq,
+const SEND_CONTEXT = `SELECT d.id, d.created_at, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts, d.round_attempts, d.job_seq, d.ordering_key,
             w.url, w.kind AS webhook_kind, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
             w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed, w.rate_limit_per_second,
             e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at`;
@@ -397,13 +455,17 @@ export async function stopDelivery(
 const REOPEN = (conn: Conn) => ({
   status: 'pending',
   round_attempts: 0,
-  next_attempt_at: conn.fn.now(),
+  // An ordered delivery rejoins its key queued, at its place in commit order; the key's hand-off arms it.
+  next_attempt_at: conn.raw('CASE WHEN ordering_key IS NULL THEN now() END'),
   job_seq: conn.raw('job_seq + 1'),
   completed_at: null,
   updated_at: conn.fn.now(),
 });
 
-/** succeeded | failed | exhausted → pending, due now, with a fresh round of retries (redeliver). */
+/**
+ * succeeded | failed | exhausted → pending, with a fresh round of retries (redeliver): due now, or, when
+ * ordered, queued in its key (then advanceOrderingKey arms it when its turn comes).
+ */
 export async function reopenDelivery(
   conn: Conn,
   accountId: string,
@@ -413,11 +475,11 @@ export async function reopenDelivery(
     .where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId })
     .whereIn('status', ['succeeded', 'failed', 'exhausted'])
     .update(REOPEN(conn))
-    .returning(['id', 'created_at', 'job_seq', 'event', 'webhook_id']);
+    .returning(ARMED);
   return row;
 }
 
-/** failed | exhausted → pending, due now, with a fresh round: a subscription's failures since `since` (recoverSince). */
+/** failed | exhausted → pending with a fresh round, as reopenDelivery: a subscription's failures since `since` (recoverSince). */
 export function reopenFailedDeliveries(
   conn: Conn,
   accountId: string,
@@ -429,12 +491,13 @@ export function reopenFailedDeliveries(
     .whereIn('status', ['failed', 'exhausted'])
     .where('created_at', '>=', since)
     .update(REOPEN(conn))
-    .returning(['id', 'created_at', 'job_seq', 'event', 'webhook_id']);
+    .returning(ARMED);
 }
 
 /**
  * pending → pending, due now, held by a new job (redeliver of a delivery waiting for a retry). The job that was
- * waiting becomes stale, so the delivery is sent once, not twice.
+ * waiting becomes stale, so the delivery is sent once, not twice. An ordered delivery queued behind its key's
+ * head is left in its place: hastening it would overtake.
  */
 export async function hastenDelivery(
   conn: Conn,
@@ -443,8 +506,9 @@ export async function hastenDelivery(
 ): Promise<ArmedDelivery | undefined> {
   const [row] = await conn('webhook_deliveries')
     .where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId, status: 'pending' })
+    .whereNotNull('next_attempt_at')
     .update({ next_attempt_at: conn.fn.now(), job_seq: conn.raw('job_seq + 1'), updated_at: conn.fn.now() })
-    .returning(['id', 'created_at', 'job_seq', 'event', 'webhook_id']);
+    .returning(ARMED);
   return row;
 }
 
@@ -452,7 +516,7 @@ export async function hastenDelivery(
 // planning a query that no partition bound prunes costs a few ms at 49 day partitions; a kept plan 0.6-0.9 ms.
 const FIND_OVERDUE_DELIVERIES = prepare<ArmedDelivery & { next_attempt_at: Date }>(
   'find_overdue_deliveries',
-  `SELECT id, created_at, job_seq, next_attempt_at FROM webhook_deliveries
+  `SELECT id, created_at, job_seq, ordering_key, next_attempt_at FROM webhook_deliveries
     WHERE status = 'pending' AND next_attempt_at < now() - $1::int * interval '1 millisecond' AND (next_attempt_at, id) > ($2::timestamptz, $3::uuid)
     ORDER BY next_attempt_at, id LIMIT $4`,
 );
@@ -482,7 +546,7 @@ export async function bumpDeliveryJobSeqs(
     `UPDATE webhook_deliveries wd SET job_seq = wd.job_seq + 1, updated_at = now()
        FROM unnest(?::uuid[], ?::timestamptz[], ?::int[]) AS x(id, created_at, seq)
       WHERE wd.id = x.id AND wd.created_at = x.created_at AND wd.status = 'pending' AND wd.job_seq = x.seq
-     RETURNING wd.id, wd.created_at, wd.job_seq, wd.event, wd.webhook_id`,
+     RETURNING wd.id, wd.created_at, wd.job_seq, wd.event, wd.webhook_id, wd.ordering_key`,
     [items.map((i) => i.id), items.map((i) => i.created_at), items.map((i) => i.job_seq)] as unknown as string[],
   );
   return rows;

@@ -5,10 +5,13 @@ import {
   loadSendContexts,
   recordRetries,
   recordSuccesses,
+  type ArmedDelivery,
   type AttemptRecord,
   type SendContext,
 } from './deliveries.repository.js';
 import { exhaustWithEvents, type Exhaustion, type ExhaustionOutcome } from './exhaustion.js';
+import { advanceOrderingKeys, type OrderingKey } from './ordering-keys.repository.js';
+import { armDeliveryJobs, type Arming } from './dispatch.js';
 
 // The delivery pipeline's statements, coalesced across the concurrent jobs of one worker process: with 50+
 // deliveries in flight, one statement for all of them instead of one each is most of the worker's throughput.
@@ -19,14 +22,40 @@ export interface DeliveryBatches {
   succeed: Coalesced<AttemptRecord, boolean>;
   retry: Coalesced<AttemptRecord, number | null>;
   exhaust: Coalesced<Exhaustion, ExhaustionOutcome>;
+  /**
+   * The hand-off of an ordering key whose head reached a final state: its next delivery, whose job is added
+   * (ordering.service.ts).
+   */
+  handOff: Coalesced<OrderingKey, ArmedDelivery | undefined>;
 }
 
-export function createDeliveryBatches(db: Db): DeliveryBatches {
+export function createDeliveryBatches(db: Db, arming: Arming): DeliveryBatches {
   const opts = { failsAll: isBackendUnavailable };
   return {
     load: createCoalescer((ids: string[]) => loadSendContexts(db, ids), opts),
     succeed: createCoalescer((items: AttemptRecord[]) => recordSuccesses(db, items), opts),
     retry: createCoalescer((items: AttemptRecord[]) => recordRetries(db, items), opts),
     exhaust: createCoalescer((items: Exhaustion[]) => exhaustWithEvents(db, items), opts),
+    handOff: createCoalescer(async (keys: OrderingKey[]) => {
+      const heads = await advanceDistinctKeys(db, keys);
+      // The new heads' jobs in one add; one lost is re-armed by the relay sweep (a head is due now).
+      await armDeliveryJobs(
+        arming,
+        heads.filter((h) => h !== undefined),
+      );
+      return heads;
+    }, opts),
   };
+}
+
+/** A batch may name a key twice (a worker's hand-off and a repeat): its head goes to the first. */
+async function advanceDistinctKeys(db: Db, keys: OrderingKey[]): Promise<Array<ArmedDelivery | undefined>> {
+  const ids = keys.map((k) => JSON.stringify([k.webhook_id, k.ordering_key]));
+  const first = ids.map((id, i) => ids.indexOf(id) === i);
+  const heads = await advanceOrderingKeys(
+    db,
+    keys.filter((_k, i) => first[i]),
+  );
+  let j = 0;
+  return keys.map((_k, i) => (first[i] ? heads[j++] : undefined));
 }

@@ -11,6 +11,7 @@ import { signatureHeaders } from './signature.js';
 import { takeSlot, type Throttled } from './throttle.js';
 import { STREAM_FULL, type StreamResponse } from './stream-transport.js';
 import { closeStreams } from './webhooks.repository.js';
+import { handOffOrderingKey } from './ordering.service.js';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1';
 
@@ -29,11 +30,16 @@ export async function attemptDelivery(
   const { config, db, deliveryBatches: batches } = deps;
   const ctx = await batches.load(deliveryId);
   if (!ctx) return 'missing';
-  if (ctx.status !== 'pending') return `already ${ctx.status}`;
+  if (ctx.status !== 'pending') {
+    // A job run again after its process ended between the transition and the hand-off: hand off now rather than
+    // at the relay sweep's pace (a hand-off run twice does nothing).
+    if (ctx.job_seq === seq) await handOff(deps, ctx);
+    return `already ${ctx.status}`;
+  }
   // Re-armed since this job was added (a redeliver, the relay sweep): the newer job makes the attempt.
   if (ctx.job_seq !== seq) return 'stale job';
   if (ctx.webhook_deleted_at || ctx.webhook_status !== 'active') {
-    await stopDelivery(db, ctx.account_id, ctx, seq);
+    if (await stopDelivery(db, ctx.account_id, ctx, seq)) await handOff(deps, ctx);
     return 'subscription not active';
   }
   const throttled = await takeSlot(deps.webhookThrottle, ctx.webhook_id, ctx.rate_limit_per_second, slotRps);
@@ -111,16 +117,31 @@ async function send(
   return res;
 }
 
-/** Records the attempt and makes the transition its outcome calls for. */
+/** After an ordered delivery reached a final state: its key's next delivery goes (ordering.service.ts). */
+async function handOff(deps: Deps, ctx: SendContext): Promise<void> {
+  if (ctx.ordering_key !== null)
+    await handOffOrderingKey(deps, { webhook_id: ctx.webhook_id, ordering_key: ctx.ordering_key });
+}
+
+/** Records the attempt and makes the transition its outcome calls for (and, when final, the key's hand-off). */
 async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord, step: NextStep): Promise<string> {
   const { config, db, deliveryBatches: batches } = deps;
   switch (step.kind) {
-    case 'succeeded':
-      return (await batches.succeed(record)) ? 'succeeded' : 'succeeded (delivery had moved on)';
+    case 'succeeded': {
+      if (!(await batches.succeed(record))) return 'succeeded (delivery had moved on)';
+      await handOff(deps, ctx);
+      return 'succeeded';
+    }
     case 'retry': {
       const newSeq = await batches.retry({ ...record, retryDelayMs: step.delayMs });
       if (newSeq === null) return 'failed (delivery had moved on)';
-      const job = { id: ctx.id, job_seq: newSeq, event: ctx.event, webhook_id: ctx.webhook_id };
+      const job = {
+        id: ctx.id,
+        job_seq: newSeq,
+        event: ctx.event,
+        webhook_id: ctx.webhook_id,
+        ordering_key: ctx.ordering_key,
+      };
       await armDeliveryJobs(deps, [job], step.delayMs);
       return 'retry scheduled';
     }
@@ -135,11 +156,16 @@ async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord
           config.webhooks.disableAfter,
         );
       }
+      // After a disable, so that the hand-off stops the key's queue at once instead of one job at a time.
+      if (count !== null) await handOff(deps, ctx);
       return count === null ? 'failed (delivery had moved on)' : 'exhausted';
     }
     case 'gone': {
       const [moved] = await recordGone(db, [record]);
-      if (moved) await disableAndNotify(deps, ctx, 'The receiver answered 410 Gone.');
+      if (moved) {
+        await disableAndNotify(deps, ctx, 'The receiver answered 410 Gone.');
+        await handOff(deps, ctx);
+      }
       return 'gone';
     }
   }

@@ -18,8 +18,12 @@ import type { FannedOutEvent } from '../events/emit.js';
 /** An event with more deliveries than this gets one fan-out job, so a request never waits on a thousand adds. */
 export const INLINE_FAN_OUT_MAX = 25;
 
-/** What a delivery job needs: the delivery and the job_seq it is armed with (and, for its name, event and subscription). */
-type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq'> & Partial<Pick<ArmedDelivery, 'event' | 'webhook_id'>>;
+/**
+ * What a delivery job needs: the delivery and the job_seq it is armed with (and, for its name, event and
+ * subscription; and its ordering key when its subscription is ordered).
+ */
+type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq'> &
+  Partial<Pick<ArmedDelivery, 'event' | 'webhook_id'>> & { ordering_key?: string | null };
 
 export const deliveryJobId = (d: Pick<ArmedDelivery, 'id' | 'job_seq'>): string => `${d.id}.${d.job_seq}`;
 
@@ -31,8 +35,11 @@ export const deliveryJobId = (d: Pick<ArmedDelivery, 'id' | 'job_seq'>): string 
 export const deliveryJobLabel = (d: JobRef): string | undefined =>
   d.event && d.webhook_id ? `${d.event} → ${d.webhook_id} (job ${d.job_seq})` : undefined;
 
+/** What adding delivery jobs needs of the runtime. */
+export type Arming = Pick<Deps, 'queues' | 'config' | 'logger'>;
+
 /** Adds the jobs of armed deliveries, after `delayMs`. Throws when Redis refuses; callers after commit use dispatch. */
-export async function enqueueDeliveryJobs(deps: Deps, armed: JobRef[], delayMs = 0): Promise<void> {
+export async function enqueueDeliveryJobs(deps: Arming, armed: JobRef[], delayMs = 0): Promise<void> {
   await enqueueBulk(
     deps.queues,
     deps.config,
@@ -49,7 +56,7 @@ export async function enqueueDeliveryJobs(deps: Deps, armed: JobRef[], delayMs =
  * After a commit that made deliveries due: adds their jobs. Never throws; the rows already say the deliveries are
  * due, so a failed add only delays them until the relay sweep re-arms them.
  */
-export async function armDeliveryJobs(deps: Deps, armed: JobRef[], delayMs = 0): Promise<void> {
+export async function armDeliveryJobs(deps: Arming, armed: JobRef[], delayMs = 0): Promise<void> {
   if (armed.length === 0) return;
   try {
     await enqueueDeliveryJobs(deps, armed, delayMs);
@@ -62,12 +69,21 @@ export async function armDeliveryJobs(deps: Deps, armed: JobRef[], delayMs = 0):
 export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): Promise<void> {
   const small = events.filter((e) => e.deliveryIds.length > 0 && e.deliveryIds.length <= INLINE_FAN_OUT_MAX);
   const large = events.filter((e) => e.deliveryIds.length > INLINE_FAN_OUT_MAX);
-  // A delivery row is inserted holding job 1.
+  // A delivery row is inserted holding job 1; an ordered one queued behind its key's head waits for the hand-off.
   await armDeliveryJobs(
     deps,
-    small.flatMap((e) =>
-      e.deliveryIds.map((id, i) => ({ id, job_seq: 1, event: e.event, webhook_id: e.webhookIds[i] })),
-    ),
+    small.flatMap((e) => {
+      const queued = new Set(e.queuedIds);
+      return e.deliveryIds
+        .map((id, i) => ({
+          id,
+          job_seq: 1,
+          event: e.event,
+          webhook_id: e.webhookIds[i],
+          ordering_key: e.orderingKeys[i],
+        }))
+        .filter((d) => !queued.has(d.id));
+    }),
   );
   if (large.length === 0) return;
   try {

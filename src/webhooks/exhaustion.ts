@@ -30,10 +30,14 @@ export async function exhaustWithEvents(db: Db, items: Exhaustion[]): Promise<Ex
   return db.transaction(async (trx) => {
     const counts = await recordExhaustions(trx, items);
     const outcomes: ExhaustionOutcome[] = [];
-    for (const [i, item] of items.entries()) {
+    // Written in the order of their subscriptions: an ordered subscription's key (payload.webhookId) is locked
+    // until commit, and two batches that lock keys in one order cannot deadlock.
+    const order = [...items.keys()].sort((x, y) => items[x]!.webhookId.localeCompare(items[y]!.webhookId));
+    for (const i of order) {
+      const item = items[i]!;
       const count = counts[i] ?? null;
       if (count === null || !reportsExhaustion(item.event)) {
-        outcomes.push({ consecutiveFailures: count, events: [] });
+        outcomes[i] = { consecutiveFailures: count, events: [] };
         continue;
       }
       const event = operationalEvent('webhook.delivery_exhausted', {
@@ -47,10 +51,10 @@ export async function exhaustWithEvents(db: Db, items: Exhaustion[]): Promise<Ex
         lastResponseStatus: item.responseStatus,
         consecutiveFailures: count,
       });
-      outcomes.push({
+      outcomes[i] = {
         consecutiveFailures: count,
         events: [await insertEventWithDeliveries(trx, item.accountId, event, null, item.webhookId)],
-      });
+      };
     }
     return outcomes;
   });

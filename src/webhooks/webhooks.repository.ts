@@ -18,6 +18,8 @@ export interface WebhookRow {
   consecutive_failures: number;
   rate_limit_per_second: number | null;
   tenant: string | null;
+  /** key: one delivery at a time per ordering key (docs/webhooks.md#ordered-delivery). */
+  ordering: 'none' | 'key';
   disabled_at: Date | null;
   disabled_reason: string | null;
   deleted_at: Date | null;
@@ -35,7 +37,8 @@ export type NewWebhook = Pick<
   | 'legacy_secret_sealed'
   | 'rate_limit_per_second'
   | 'tenant'
->;
+> &
+  Partial<Pick<WebhookRow, 'ordering'>>;
 
 export async function insertWebhook(
   conn: Conn,
@@ -170,6 +173,7 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   consecutiveFailures: w.consecutive_failures,
   rateLimitPerSecond: w.rate_limit_per_second,
   tenant: w.tenant,
+  ordering: w.ordering,
   disabledAt: iso(w.disabled_at),
   disabledReason: w.disabled_reason,
   previousSecretExpiresAt:

@@ -32,6 +32,12 @@ const description = text().max(500);
 export const tenant = text().regex(/^[A-Za-z0-9._:-]{1,100}$/, '1 to 100 letters, digits, ".", "_", ":" or "-"');
 // Deliveries per second to this subscription, across every worker process; null (or absent) is unthrottled.
 const rateLimitPerSecond = z.number().int().min(1).max(1000).nullable();
+// key: one delivery at a time per ordering key, in commit order (docs/webhooks.md#ordered-delivery).
+const ordering = z
+  .enum(['none', 'key'])
+  .describe(
+    'key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel',
+  );
 
 export const createWebhookInput = z
   .object({
@@ -41,6 +47,7 @@ export const createWebhookInput = z
     legacySecret: legacySecret.optional(),
     rateLimitPerSecond: rateLimitPerSecond.optional(),
     tenant: tenant.optional(),
+    ordering: ordering.optional(),
   })
   .strict();
 
@@ -52,6 +59,7 @@ export const updateWebhookInput = z
     legacySecret: legacySecret.nullable().optional(),
     rateLimitPerSecond: rateLimitPerSecond.optional(),
     tenant: tenant.nullable().optional(),
+    ordering: ordering.optional(),
   })
   .strict();
 
@@ -91,6 +99,7 @@ export const webhookResponse = z
     consecutiveFailures: z.number().int(),
     rateLimitPerSecond: z.number().int().nullable(),
     tenant: outText().nullable().describe('The label a portal link is scoped by (POST /v1/portal-links)'),
+    ordering,
     disabledAt: timestamp().nullable(),
     disabledReason: outText().nullable(),
     previousSecretExpiresAt: timestamp().nullable(),

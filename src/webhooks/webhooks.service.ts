@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Caller } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
-import { TEST_EVENT, type EventType } from '../events/event-types.js';
+import { orderingKeyPath, TEST_EVENT, type EventType } from '../events/event-types.js';
 import { iso, now } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import type { Trx } from '../platform/db.js';
@@ -23,6 +23,8 @@ import {
 import { toAttemptResponse, toDeliveryResponse, toDeliveryWithEnvelopeResponse } from './deliveries.schema.js';
 import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
 import { generateWebhookSecret } from './signature.js';
+import { rejoinOrderingKeys } from './ordering.service.js';
+import { releaseOrderingKeys } from './ordering-keys.repository.js';
 import type { attemptsQuery, CreateWebhookInput, DeliveriesQuery, UpdateWebhookInput } from './webhooks.schema.js';
 import {
   activateWebhook,
@@ -51,7 +53,21 @@ async function requireWebhook(deps: Deps, accountId: string, id: string): Promis
   return row;
 }
 
+/**
+ * An ordered subscription may name only event types that have an ordering key: a 400 in the contract's shape
+ * names the first that has none.
+ */
+function requireOrderingKeys(ordering: WebhookRow['ordering'], events: string[]): void {
+  const unkeyed = ordering === 'key' ? events.filter((e) => orderingKeyPath(e) === null) : [];
+  if (unkeyed.length === 0) return;
+  const message = `ordering "key" needs an ordering key for every event; ${unkeyed.join(', ')} has none (GET /v1/event-types)`;
+  throw new AppError('validation_error', `Invalid request: ordering: ${message}`, {
+    fields: [{ field: 'ordering', message }],
+  });
+}
+
 export async function createWebhook(deps: Deps, caller: Caller, input: CreateWebhookInput) {
+  requireOrderingKeys(input.ordering ?? 'none', input.events);
   await checkTargetUrl(deps.config, input.url);
   const sealer = deps.sealers.webhook;
   const secret = generateWebhookSecret();
@@ -65,6 +81,7 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
       legacy_secret_sealed: input.legacySecret ? sealer.seal(input.legacySecret) : null,
       rate_limit_per_second: input.rateLimitPerSecond ?? null,
       tenant: input.tenant ?? null,
+      ordering: input.ordering ?? 'none',
     });
     await audit(trx, caller, 'webhook.created', inserted.id, { url: inserted.url, events: inserted.events });
     return inserted;
@@ -121,7 +138,9 @@ function requireHttpKind(row: WebhookRow): void {
 
 export async function changeWebhook(deps: Deps, caller: Caller, id: string, input: UpdateWebhookInput) {
   const accountId = caller.principal.accountId;
-  requireHttpKind(await requireWebhook(deps, accountId, id));
+  const current = await requireWebhook(deps, accountId, id);
+  requireHttpKind(current);
+  requireOrderingKeys(input.ordering ?? current.ordering, input.events ?? current.events);
   if (input.url !== undefined) await checkTargetUrl(deps.config, input.url);
   const patch: Partial<WebhookRow> = {};
   if (input.url !== undefined) patch.url = input.url;
@@ -129,16 +148,20 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   if (input.description !== undefined) patch.description = input.description;
   if (input.rateLimitPerSecond !== undefined) patch.rate_limit_per_second = input.rateLimitPerSecond;
   if (input.tenant !== undefined) patch.tenant = input.tenant;
+  if (input.ordering !== undefined) patch.ordering = input.ordering;
   if (input.legacySecret !== undefined)
     patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
-  const row = await deps.db.transaction(async (trx) => {
+  const { row, released } = await deps.db.transaction(async (trx) => {
     const updated = Object.keys(patch).length
       ? await updateWebhook(trx, accountId, id, patch)
       : await findWebhook(trx, accountId, id);
     if (!updated) throw notFound('Webhook');
+    // Made unordered: what waited in its keys goes now, in parallel.
+    const freed = input.ordering === 'none' && current.ordering === 'key' ? await releaseOrderingKeys(trx, id) : [];
     await audit(trx, caller, 'webhook.updated', id, { fields: Object.keys(input) });
-    return updated;
+    return { row: updated, released: freed };
   });
+  await armDeliveryJobs(deps, released);
   return toWebhookResponse(row);
 }
 
@@ -188,20 +211,20 @@ export async function disableWebhook(deps: Deps, caller: Caller, id: string) {
  */
 export async function enableWebhook(deps: Deps, caller: Caller, id: string, recoverSince?: string) {
   const accountId = caller.principal.accountId;
-  const { row, reopened } = await deps.db.transaction(async (trx) => {
+  const { row, reopened, armed } = await deps.db.transaction(async (trx) => {
     const activated = await activateWebhook(trx, accountId, id);
     if (!activated) throw notFound('Webhook');
     if (!recoverSince) {
       await audit(trx, caller, 'webhook.enabled', id, {});
-      return { row: activated, reopened: [] };
+      return { row: activated, reopened: [], armed: [] };
     }
     // Nothing past retention comes back.
     const since = new Date(Math.max(Date.parse(recoverSince), retainedSince(deps.config).getTime()));
     const recovered = await reopenFailedDeliveries(trx, accountId, id, since);
     await audit(trx, caller, 'webhook.enabled', id, { recoverSince, recovered: recovered.length });
-    return { row: activated, reopened: recovered };
+    return { row: activated, reopened: recovered, armed: await rejoinOrderingKeys(trx, recovered) };
   });
-  await armDeliveryJobs(deps, reopened);
+  await armDeliveryJobs(deps, armed);
   return { ...toWebhookResponse(row), recovered: reopened.length };
 }
 
@@ -225,11 +248,13 @@ export async function redeliver(deps: Deps, caller: Caller, id: string, delivery
     : undefined;
   if (!delivery) throw notFound('Delivery');
   const armed = await deps.db.transaction(async (trx) => {
-    const moved = (await reopenDelivery(trx, accountId, delivery)) ?? (await hastenDelivery(trx, accountId, delivery));
+    const reopened = await reopenDelivery(trx, accountId, delivery);
+    // Reopened into its key's queue when ordered: armed when its turn comes, maybe now.
+    const hastened = reopened ? undefined : await hastenDelivery(trx, accountId, delivery);
     await audit(trx, caller, 'webhook.redelivered', id, { deliveryId });
-    return moved;
+    return reopened ? await rejoinOrderingKeys(trx, [reopened]) : hastened ? [hastened] : [];
   });
-  await armDeliveryJobs(deps, armed ? [armed] : []);
+  await armDeliveryJobs(deps, armed);
   return { deliveryId, status: 'pending' as const };
 }
 

@@ -1,4 +1,4 @@
-import { EVENT_TYPES, TEST_EVENT } from '../../events/event-types.js';
+import { EVENT_TYPES, orderingKeyPath, TEST_EVENT } from '../../events/event-types.js';
 import { DELIVERED_EVENTS, envelopeSchema } from '../../feed/event-schemas.js';
 import type { SchemaSet } from './schema-set.js';
 
@@ -64,6 +64,12 @@ const deliveryOperationId = (event: string) =>
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('')}Event`;
 
+/** Which key an ordered subscription orders this event by (docs/webhooks.md#ordered-delivery). */
+const orderingNote = (event: string) => {
+  const path = orderingKeyPath(event);
+  return path ? ` Ordering key: ${path}.` : ' No ordering key: an ordered subscription cannot name it.';
+};
+
 export function buildWebhooks(schemas: SchemaSet): Record<string, unknown> {
   return Object.fromEntries(
     DELIVERED_EVENTS.map((event) => {
@@ -80,7 +86,7 @@ export function buildWebhooks(schemas: SchemaSet): Record<string, unknown> {
           post: {
             operationId: deliveryOperationId(event),
             summary: info.description,
-            description: `${info.description}. Status: ${info.status}${info.status === 'planned' ? ' (may be subscribed to; not produced yet)' : ''}.`,
+            description: `${info.description}. Status: ${info.status}${info.status === 'planned' ? ' (may be subscribed to; not produced yet)' : ''}.${orderingNote(event)}`,
             tags: ['Webhooks'],
             parameters: DELIVERY_HEADERS,
             requestBody: {

@@ -51,6 +51,7 @@ const WEBHOOK_EXAMPLE = {
   consecutiveFailures: 0,
   rateLimitPerSecond: null,
   tenant: null,
+  ordering: 'none',
   disabledAt: null,
   disabledReason: null,
   previousSecretExpiresAt: null,
@@ -77,7 +78,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       status: 201,
       errors: ['invalid_webhook_url'],
       description:
-        'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only.',
+        'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
       examples: {
         request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' },
         response: WEBHOOK_EXAMPLE,
@@ -124,7 +125,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       body: updateWebhookInput,
       response: webhookResponse,
       errors: ['invalid_webhook_url', 'conflict'],
-      examples: { request: { events: ['message.received', 'message.sent'], rateLimitPerSecond: 20 } },
+      examples: { request: { events: ['message.received', 'message.sent'], rateLimitPerSecond: 20, ordering: 'key' } },
     },
     async (ctx) => {
       ctx.body = await changeWebhook(
