@@ -16,6 +16,8 @@ import { armDeliveryJobs, type Arming } from './dispatch.js';
 // The delivery pipeline's statements, coalesced across the concurrent jobs of one worker process: with 50+
 // deliveries in flight, one statement for all of them instead of one each is most of the worker's throughput.
 // A batch that Postgres refuses is re-run item by item, so one delivery's bad data fails that delivery alone.
+// `windowMs` (WEBHOOK_BATCH_WINDOW_MS): at a steady rate each job runs alone in its turn, and a few milliseconds
+// of waiting let the deliveries of those milliseconds share one statement (docs/performance.md).
 
 export interface DeliveryBatches {
   load: Coalesced<string, SendContext | undefined>;
@@ -29,8 +31,8 @@ export interface DeliveryBatches {
   handOff: Coalesced<OrderingKey, ArmedDelivery | undefined>;
 }
 
-export function createDeliveryBatches(db: Db, arming: Arming): DeliveryBatches {
-  const opts = { failsAll: isBackendUnavailable };
+export function createDeliveryBatches(db: Db, arming: Arming, windowMs = 0): DeliveryBatches {
+  const opts = { failsAll: isBackendUnavailable, windowMs };
   return {
     load: createCoalescer((ids: string[]) => loadSendContexts(db, ids), opts),
     succeed: createCoalescer((items: AttemptRecord[]) => recordSuccesses(db, items), opts),

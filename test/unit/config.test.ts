@@ -157,6 +157,8 @@ describe('config', () => {
     [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL: /],
     [{ BULLMQ_PREFIX: 'a:b' }, /^BULLMQ_PREFIX: /],
     [{ WEBHOOK_RETENTION_DAYS: '0' }, /^WEBHOOK_RETENTION_DAYS: /],
+    [{ WEBHOOK_BATCH_WINDOW_MS: '51' }, /^WEBHOOK_BATCH_WINDOW_MS: /],
+    [{ WEBHOOK_BATCH_WINDOW_MS: '-1' }, /^WEBHOOK_BATCH_WINDOW_MS: /],
     [{ WEBHOOK_RETENTION_DAYS: '2.5' }, /^WEBHOOK_RETENTION_DAYS: /],
     [{ WEBHOOK_RETENTION_DAYS: 'thirty' }, /^WEBHOOK_RETENTION_DAYS: /],
     [{ OPS_USERNAME: 'only-user' }, /^OPS_USERNAME\/OPS_PASSWORD: /],
