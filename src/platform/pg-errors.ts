@@ -39,3 +39,14 @@ export const describeRefusedInput = (err: DatabaseError) => ({
   constraint: err.constraint,
   routine: err.routine,
 });
+
+/**
+ * Postgres rolled the transaction back to settle a conflict with a concurrent one (class 40: a deadlock, a
+ * serialization failure): nothing of it was written, and the same request sent again normally succeeds. Two
+ * transactions that each emit events of two ordering keys to an ordered subscription, in opposite orders, can
+ * deadlock on the keys' rows (docs/decisions.md#ordered-delivery).
+ */
+export function isTransactionRolledBack(err: unknown): boolean {
+  const e = err as Partial<DatabaseError> | null;
+  return typeof e?.code === 'string' && typeof e.severity === 'string' && /^40[0-9A-Z]{3}$/.test(e.code);
+}

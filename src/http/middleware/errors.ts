@@ -2,7 +2,12 @@ import type { Context, Middleware } from 'koa';
 import { ZodError } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import { isBackendUnavailable } from '../../platform/outage.js';
-import { describeRefusedInput, isRefusedInput, refusedInputError } from '../../platform/pg-errors.js';
+import {
+  describeRefusedInput,
+  isRefusedInput,
+  isTransactionRolledBack,
+  refusedInputError,
+} from '../../platform/pg-errors.js';
 import { validationError } from '../../platform/validation.js';
 import type { AppState } from '../context.js';
 
@@ -17,6 +22,10 @@ function toAppError(err: unknown, log: AppState['log'], route: string): AppError
   }
   if (isBackendUnavailable(err))
     return new AppError('unavailable', 'A backing service is unavailable; nothing was changed. Retry shortly');
+  if (isTransactionRolledBack(err)) {
+    log.warn({ route, pgCode: (err as { code: string }).code }, 'transaction rolled back by a concurrent one');
+    return new AppError('unavailable', 'The request collided with a concurrent one; nothing was changed. Retry it');
+  }
   return null;
 }
 
