@@ -44,7 +44,7 @@ export function createBenchEnv(databaseUrl: string, redisUrl: string, runId: str
       await migrateLatest(db);
       const redis = createApiRedis(config.redis.url);
       redis.on('error', () => undefined);
-      const queues = createQueues(redis, config.bullmqPrefix, () => undefined);
+      const queues = createQueues(redis, config.bullmqPrefix, () => undefined, config.webhooks.partitions);
       const deps: Deps = createDeps({ config, db, redis, queues, logger: createLogger('silent') });
       return {
         deps,
