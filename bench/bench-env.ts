@@ -5,7 +5,7 @@ import type { Deps } from '../src/app/deps.js';
 import { createDeps } from '../src/app/runtime.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createQueues } from '../src/platform/queues.js';
-import { createApiRedis } from '../src/platform/redis.js';
+import { createApiRedis, whenRedisReady } from '../src/platform/redis.js';
 
 // The databases a benchmark works on: fresh and migrated, each with its own BullMQ prefix, on the Postgres and
 // Redis it is given (the shared ones for `npm run bench`, private servers for the webhook budget).
@@ -42,8 +42,10 @@ export function createBenchEnv(databaseUrl: string, redisUrl: string, runId: str
       });
       const db = createDb(config.database.url, { pool: { min: 2, max: 10 } });
       await migrateLatest(db);
-      const redis = createApiRedis(config.redis.url);
+      // A cluster (REDIS_CLUSTER_NODES in `env`: bench/partitions.bench.ts) needs its slot map before commands.
+      const redis = createApiRedis(config.redis.clusterNodes ? config.redis : config.redis.url);
       redis.on('error', () => undefined);
+      if (config.redis.clusterNodes) await whenRedisReady(redis);
       const queues = createQueues(redis, config.bullmqPrefix, () => undefined, config.webhooks.partitions);
       const deps: Deps = createDeps({ config, db, redis, queues, logger: createLogger('silent') });
       return {
@@ -51,7 +53,8 @@ export function createBenchEnv(databaseUrl: string, redisUrl: string, runId: str
         async close() {
           await queues.close();
           await deps.http.close();
-          const keys = await redis.keys(`${config.bullmqPrefix}:*`);
+          // A cluster is the bench's own and goes with it; KEYS would read one node of it only.
+          const keys = config.redis.clusterNodes ? [] : await redis.keys(`${config.bullmqPrefix}:*`);
           if (keys.length) await redis.del(...keys);
           redis.disconnect();
           await db.destroy();

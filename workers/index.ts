@@ -84,19 +84,15 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     return worker;
   };
 
-  // The delivery partitions this process consumes share its delivery concurrency (WEBHOOK_CONCURRENCY stays the
-  // deliveries in flight per process, docs/configuration.md).
-  const { workerPartitions } = deps.config.webhooks;
-  const consumed = new Set(workerPartitions.map((i) => deps.queues.deliveryPartitions[i]));
+  // Each delivery partition is a queue with the delivery queue's concurrency: a subscription's deliveries are all in
+  // one partition, so a busy subscription keeps the throughput it had with one queue (docs/decisions.md, 70).
+  const consumed = new Set(deps.config.webhooks.workerPartitions.map((i) => deps.queues.deliveryPartitions[i]));
   const concurrencyOf = (queue: QueueName) => deps.config.queueConcurrency[queue] ?? 5;
-  const deliveryConcurrency = Math.ceil(concurrencyOf('webhook-delivery') / workerPartitions.length);
   const workers = everyQueue(deps.queues)
     .filter(({ name, queue }) => name !== 'webhook-delivery' || consumed.has(queue))
-    .map(({ name, queue }) =>
-      consumeQueue(name, queue, name === 'webhook-delivery' ? deliveryConcurrency : concurrencyOf(name)),
-    );
+    .map(({ name, queue }) => consumeQueue(name, queue, concurrencyOf(name)));
   const retired = await drainRetiredPartitions(deps, (queue) =>
-    consumeQueue('webhook-delivery', queue, deliveryConcurrency),
+    consumeQueue('webhook-delivery', queue, concurrencyOf('webhook-delivery')),
   );
 
   let stopWatching = () => undefined as void;
