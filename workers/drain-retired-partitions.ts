@@ -9,8 +9,8 @@ import {
 } from '../src/webhooks/partition-registry.js';
 
 /**
- * Deliveries queued under another WEBHOOK_PARTITIONS are still delivered: this process records its K's partitions,
- * then consumes every retired partition that still holds jobs to run (waiting, delayed retries) until it holds
+ * Deliveries queued under another WEBHOOK_PARTITIONS are still delivered: this process records its K's partitions
+ * and consumes every retired partition that still holds jobs to run (waiting, delayed retries) until it holds
  * none, and forgets it then. Checked at start and every SCHEDULE_CHECK_MS (src/webhooks/partition-registry.ts).
  */
 export async function drainRetiredPartitions(
@@ -24,6 +24,8 @@ export async function drainRetiredPartitions(
     await worker?.close();
   };
   const check = async () => {
+    // Again every time: a process of another K may have found this K's partitions empty and forgotten them.
+    await registerPartitions(deps);
     const retired = await retiredPartitions(deps);
 
     const keys = new Set(retired.map(partitionKey));
@@ -43,7 +45,6 @@ export async function drainRetiredPartitions(
     for (const key of [...draining.keys()]) if (!keys.has(key)) await stop(key);
   };
 
-  await registerPartitions(deps);
   await check();
   let running = false;
   const timer = setInterval(() => {
