@@ -1,6 +1,7 @@
 import type { Queue, Worker } from 'bullmq';
 import type { Deps } from '../src/app/deps.js';
 import { partitionKey } from '../src/platform/partitions.js';
+import { whenRedisReady } from '../src/platform/redis.js';
 import {
   forgetPartition,
   jobsToRun,
@@ -45,15 +46,18 @@ export async function drainRetiredPartitions(
     for (const key of [...draining.keys()]) if (!keys.has(key)) await stop(key);
   };
 
-  await check();
   let running = false;
-  const timer = setInterval(() => {
+  const checkOnce = async () => {
     if (running) return;
     running = true;
-    check()
+    await check()
       .catch((err: Error) => deps.logger.warn({ err: err.message }, 'could not check retired delivery partitions'))
       .finally(() => (running = false));
-  }, deps.config.schedules.checkMs);
+  };
+  // The first check before any job is taken; Redis refusing it only defers it to the next (nothing is lost).
+  await whenRedisReady(deps.redis).catch(() => undefined);
+  await checkOnce();
+  const timer = setInterval(() => void checkOnce(), deps.config.schedules.checkMs);
   timer.unref();
   return {
     close: async () => {

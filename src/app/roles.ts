@@ -27,7 +27,11 @@ export async function startRoles(runtime: Runtime, roles: RoleSet): Promise<Runn
   const server = roles.api ? await startServer(deps, deps.config.port) : null;
   // Recorded by the API too: what it adds under its WEBHOOK_PARTITIONS is drained by workers of another K (a
   // rolling deploy), not left for workers of its own K only (docs/scaling.md#changing-k).
-  if (server) await registerPartitions(deps);
+  if (server) {
+    await registerPartitions(deps).catch((err: Error) =>
+      deps.logger.warn({ err: err.message }, 'could not record the delivery partitions; the workers will'),
+    );
+  }
   // A process without the API serves /metrics and /healthz on METRICS_PORT, when set: healthy from the moment
   // every worker runs until shutdown starts. Listening first: a busy port stops start-up before any job is taken.
   const metricsPort = roles.api ? null : deps.config.metricsPort;
