@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { deliveryPartitions, partitionKey, partitionRegistryKey } from '../../src/platform/partitions.js';
+import { createQueues } from '../../src/platform/queues.js';
+import { deliveryJobId, deliveryPartitionOf, relayOverdueDeliveries } from '../../src/webhooks/dispatch.js';
 import { jobsToRun } from '../../src/webhooks/partition-registry.js';
 import { client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -103,6 +105,31 @@ async function deliveredUnder(ctx: TestContext, to: number) {
 }
 
 describe('changing WEBHOOK_PARTITIONS', () => {
+  it('lets the relay sweep of the new K leave a job alive in an old partition alone, and re-arm one that is gone', async () => {
+    t = await createTestContext({ WEBHOOK_PARTITIONS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    const owner = await setupAccount(t, { webhook: { url: 'http://127.0.0.1:9/hook' } });
+    await transactWithEvents(t.deps, owner.accountId, (_trx, emit) =>
+      emit({ type: 'message.received', payload: { id: 'relay' } }),
+    );
+    const row = (await t.deps.db('webhook_deliveries').first())!;
+    // The same service with K=3 (its own queue handles), as a worker of the new K runs the sweep.
+    const queues = createQueues(t.deps.redis, t.deps.config.bullmqPrefix, () => undefined, 3);
+    const config = {
+      ...t.deps.config,
+      webhooks: { ...t.deps.config.webhooks, partitions: 3, workerPartitions: [0, 1, 2] },
+    };
+    const k3 = { ...t.deps, config, queues };
+    try {
+      expect(await relayOverdueDeliveries(k3, 0, 100, 1)).toEqual({ overdue: 1, rearmed: 0 });
+      await t.deps.queues['webhook-delivery'].remove(deliveryJobId(row));
+      expect(await relayOverdueDeliveries(k3, 0, 100, 1)).toEqual({ overdue: 1, rearmed: 1 });
+      const own = queues.deliveryPartitions[deliveryPartitionOf(row, 3)]!;
+      expect(await own.getJobState(`${row.id}.2`)).toBe('waiting');
+    } finally {
+      await queues.close();
+    }
+  });
+
   it('delivers what was queued with K=1 (waiting and delayed retries) once workers run with K=3', async () => {
     await deliveredUnder(await queueUnder(1), 3);
   }, 90_000);
