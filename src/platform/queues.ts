@@ -170,7 +170,7 @@ export function createQueues(
   const queues = Object.fromEntries(
     QUEUE_NAMES.map((name) => [name, name === 'webhook-delivery' ? delivery[0]![1] : open(name, prefix)]),
   ) as Record<QueueName, Queue>;
-  const adders = new Map(QUEUE_NAMES.map((name) => [name, adderOf(queues[name])]));
+  const adders = new Map(QUEUE_NAMES.filter((n) => n !== 'webhook-delivery').map((n) => [n, adderOf(queues[n])]));
   return Object.assign(queues, {
     deliveryPartitions: delivery.map(([, queue]) => queue),
     deliveryQueueOf: (p: DeliveryPartition) => {
@@ -183,7 +183,9 @@ export function createQueues(
       await (name === 'webhook-delivery' ? deliveryAdders[partition]! : adders.get(name)!)(jobs);
     },
     close: async () => {
-      await Promise.all([...QUEUE_NAMES.map((name) => queues[name]), ...byKey.values()].map((q) => q.close()));
+      await Promise.all(
+        [...new Set([...QUEUE_NAMES.map((name) => queues[name]), ...byKey.values()])].map((q) => q.close()),
+      );
     },
   });
 }
