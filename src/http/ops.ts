@@ -6,6 +6,7 @@ import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { renderMetrics } from '../platform/metrics.js';
 import { everyQueue, type QueueName } from '../platform/queues.js';
+import { drainingPartitions } from '../webhooks/partition-registry.js';
 import { basicAuthOk } from './basic-auth.js';
 import type { AppState } from './context.js';
 import type { HttpMetrics } from './metrics.js';
@@ -39,14 +40,29 @@ export const boardOptions = (queue: QueueName) =>
 export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppState> {
   const ops = deps.config.ops;
   let board: Middleware | null = null;
+  let showDraining = async () => undefined as void;
   if (ops) {
     const adapter = new KoaAdapter();
     adapter.setBasePath(OPS_QUEUES_PATH);
-    createBullBoard({
-      queues: everyQueue(deps.queues).map(({ name, queue }) => new BullMQAdapter(queue, boardOptions(name))),
-      serverAdapter: adapter,
-    });
+    const current = everyQueue(deps.queues).map(({ name, queue }) => new BullMQAdapter(queue, boardOptions(name)));
+    const { replaceQueues } = createBullBoard({ queues: current, serverAdapter: adapter });
     board = adapter.registerPlugin() as unknown as Middleware;
+    // Partitions of an earlier WEBHOOK_PARTITIONS are shown while they still hold jobs to run, named with their
+    // prefix (their queue names may repeat this K's).
+    showDraining = async () => {
+      const draining = await drainingPartitions(deps).catch(() => []);
+      replaceQueues([
+        ...current,
+        ...draining.map(
+          ({ partition, queue }) =>
+            new BullMQAdapter(queue, {
+              ...boardOptions('webhook-delivery'),
+              prefix: `${partition.prefix}:`,
+              description: 'Read-only, draining: a delivery partition of an earlier WEBHOOK_PARTITIONS',
+            }),
+        ),
+      ]);
+    };
   }
 
   return async (ctx, next) => {
@@ -72,6 +88,7 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
       ctx.body = scrape.body;
       return;
     }
+    if (ctx.path.startsWith(`${OPS_QUEUES_PATH}/api/`)) await showDraining();
     await board(ctx, next);
   };
 }

@@ -41,4 +41,14 @@ export async function forgetPartition(deps: Deps, partition: DeliveryPartition):
 export const jobsToRun = (queue: Queue): Promise<number> =>
   queue.getJobCountByTypes('waiting', 'delayed', 'active', 'prioritized', 'waiting-children');
 
+/** Retired partitions that still hold jobs to run, with their queues (bull-board shows them). */
+export async function drainingPartitions(deps: Deps): Promise<Array<{ partition: DeliveryPartition; queue: Queue }>> {
+  const retired = (await retiredPartitions(deps)).map((partition) => ({
+    partition,
+    queue: deps.queues.deliveryQueueOf(partition),
+  }));
+  const left = await Promise.all(retired.map(({ queue }) => jobsToRun(queue)));
+  return retired.filter((_r, i) => left[i]! > 0);
+}
+
 const currentPartitions = (deps: Deps) => deliveryPartitions(deps.config.bullmqPrefix, deps.config.webhooks.partitions);

@@ -109,6 +109,18 @@ describe('ops endpoints with WEBHOOK_PARTITIONS=3', () => {
     expect(delivery.every((q: { readOnlyMode: boolean }) => q.readOnlyMode)).toBe(true);
   });
 
+  it('shows a partition of an earlier K while it still holds jobs, read-only, named with its prefix', async () => {
+    const prefix = t.deps.config.bullmqPrefix;
+    const old = t.deps.queues.deliveryQueueOf({ prefix, name: 'webhook-delivery' });
+    await old.add('deliver-webhook', { deliveryId: crypto.randomUUID(), seq: 1 }, { jobId: 'left-over' });
+    const { body } = await client(t.url).get('/admin/queues/api/queues', { headers: auth });
+    const draining = body.queues.find((q: { name: string }) => q.name === `${prefix}:webhook-delivery`);
+    expect(draining.readOnlyMode).toBe(true);
+    await old.remove('left-over');
+    const after = await client(t.url).get('/admin/queues/api/queues', { headers: auth });
+    expect(after.body.queues.map((q: { name: string }) => q.name)).not.toContain(`${prefix}:webhook-delivery`);
+  });
+
   it('reports queue depth per partition in /metrics', async () => {
     const text = (await client(t.url).get('/metrics', { headers: auth })).body as string;
     for (const q of partitions) expect(text).toContain(`bullmq_queue_jobs{queue="${q}",state="waiting"}`);
