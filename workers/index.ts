@@ -46,13 +46,15 @@ export interface RunningWorkers {
 }
 
 export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}): Promise<RunningWorkers> {
-  const connections: RedisClient[] = [];
+  const connections = new Set<RedisClient>();
+  const quitting: Array<Promise<unknown>> = [];
+  const quit = (c: RedisClient) => c.quit().catch(() => c.disconnect());
   // Recorded on every job as processedBy: which process ran it (bull-board shows it; the multi-process test counts it).
   const name = `${hostname()}:${process.pid}`;
   const consumeQueue = (queueName: QueueName, queue: Queue, concurrency: number): Worker => {
     const byName = new Map(processors.filter((p) => p.job.queue === queueName).map((p) => [p.job.name, p]));
     const connection = createWorkerRedis(deps.config.redis);
-    connections.push(connection);
+    connections.add(connection);
     const label = queue.name;
     const worker = new Worker(
       queue.name,
@@ -81,6 +83,10 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
       ),
     );
     worker.on('error', (err) => deps.logger.error({ queue: label, err: err.message }, 'worker error'));
+    // A drained partition's worker closes long before the process does: its connection goes with it.
+    worker.once('closed', () => {
+      if (connections.delete(connection)) quitting.push(quit(connection));
+    });
     return worker;
   };
 
@@ -106,7 +112,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     close: async () => {
       stopWatching();
       await Promise.all([...workers.map((w) => w.close()), retired.close()]);
-      await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+      await Promise.all([...quitting, ...[...connections].map(quit)]);
     },
   };
 }
