@@ -11,10 +11,10 @@ import { waitUntil } from '../helpers/wait.js';
 import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Changing WEBHOOK_PARTITIONS is safe: deliveries queued under the old K (waiting, and retries delayed in Redis)
+// Workers consume the partitions WORKER_PARTITIONS names, and changing WEBHOOK_PARTITIONS is safe: deliveries queued under the old K (waiting, and retries delayed in Redis)
 // are still delivered by workers started with the new K, which drain the old K's partitions and then forget them.
 // The workers of the new K run in a child process without the job schedulers, so no relay sweep re-arms anything:
-// every delivery here arrives through the drain.
+// every delivery there arrives through the drain; the relay sweep of a new K is tested on its own.
 
 const SUBSCRIPTIONS = 6;
 const EVENTS = 5;
@@ -104,7 +104,7 @@ async function deliveredUnder(ctx: TestContext, to: number) {
   );
 }
 
-describe('changing WEBHOOK_PARTITIONS', () => {
+describe('delivery partitions', () => {
   it('lets the relay sweep of the new K leave a job alive in an old partition alone, and re-arm one that is gone', async () => {
     t = await createTestContext({ WEBHOOK_PARTITIONS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     const owner = await setupAccount(t, { webhook: { url: 'http://127.0.0.1:9/hook' } });
@@ -128,6 +128,49 @@ describe('changing WEBHOOK_PARTITIONS', () => {
     } finally {
       await queues.close();
     }
+  });
+
+  it('consumes only the partitions WORKER_PARTITIONS names', async () => {
+    t = await createTestContext({
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_PARTITIONS: '3',
+      WORKER_PARTITIONS: '1',
+    });
+    const ctx = t;
+    receiver = await startReceiver();
+    const owner = await setupAccount(ctx, { webhook: { url: receiver.url } });
+    const api = client(ctx.url);
+    // Subscriptions until partition 1 has one and the others have one (ids are random: a few are enough).
+    const ids = [owner.webhook.id];
+    const pinned = (id: string) => deliveryPartitionOf({ webhook_id: id }, 3) === 1;
+    while (!ids.some(pinned) || ids.every(pinned)) {
+      expect(ids.length).toBeLessThan(20);
+      const body = { url: receiver.url, events: ['message.received'] };
+      ids.push((await api.post('/v1/webhooks', { token: owner.token, body })).body.id);
+    }
+    await ctx.startWorkers();
+    await transactWithEvents(ctx.deps, owner.accountId, (_trx, emit) =>
+      emit({ type: 'message.received', payload: { id: 'pinned' } }),
+    );
+    const rows = await ctx.deps.db('webhook_deliveries');
+    const mine = rows.filter((d) => pinned(d.webhook_id));
+    await waitUntil(
+      async () =>
+        (
+          await ctx.deps.db('webhook_deliveries').whereIn(
+            'id',
+            mine.map((d) => d.id),
+          )
+        ).every((d) => d.status === 'succeeded'),
+      10_000,
+      "partition 1's deliveries to succeed",
+    );
+    // The others wait in their partitions for a worker that consumes them.
+    for (const d of rows.filter((r) => !pinned(r.webhook_id))) {
+      const queue = ctx.deps.queues.deliveryPartitions[deliveryPartitionOf(d, 3)]!;
+      expect(await queue.getJobState(deliveryJobId(d))).toBe('waiting');
+    }
+    expect(receiver.received).toHaveLength(mine.length);
   });
 
   it('delivers what was queued with K=1 (waiting and delayed retries) once workers run with K=3', async () => {
