@@ -11,8 +11,9 @@ import { waitUntil } from '../helpers/wait.js';
 import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Workers consume the partitions WORKER_PARTITIONS names, and changing WEBHOOK_PARTITIONS is safe: deliveries queued under the old K (waiting, and retries delayed in Redis)
-// are still delivered by workers started with the new K, which drain the old K's partitions and then forget them.
+// Workers consume the partitions WORKER_PARTITIONS names, and changing WEBHOOK_PARTITIONS is safe: deliveries
+// queued under the old K (waiting, and retries delayed in Redis) are still delivered by workers started with the
+// new K, which drain the old K's partitions and then forget them.
 // The workers of the new K run in a child process without the job schedulers, so no relay sweep re-arms anything:
 // every delivery there arrives through the drain; the relay sweep of a new K is tested on its own.
 
