@@ -42,18 +42,18 @@ export function createBenchEnv(databaseUrl: string, redisUrl: string, runId: str
       });
       const db = createDb(config.database.url, { pool: { min: 2, max: 10 } });
       await migrateLatest(db);
-      // REDIS_CLUSTER_NODES in `overrides` (with REDIS_URL '' and a hash-tag prefix) puts the bench on a cluster.
-      const redis = createApiRedis(config.redis);
+      // A cluster (REDIS_CLUSTER_NODES in `env`: bench/partitions.bench.ts) needs its slot map before commands.
+      const redis = createApiRedis(config.redis.clusterNodes ? config.redis : config.redis.url);
       redis.on('error', () => undefined);
       if (config.redis.clusterNodes) await whenRedisReady(redis);
-      const queues = createQueues(redis, config.bullmqPrefix, () => undefined);
+      const queues = createQueues(redis, config.bullmqPrefix, () => undefined, config.webhooks.partitions);
       const deps: Deps = createDeps({ config, db, redis, queues, logger: createLogger('silent') });
       return {
         deps,
         async close() {
           await queues.close();
           await deps.http.close();
-          // A cluster's keys go with its servers (the bench that started it stops it).
+          // A cluster is the bench's own and goes with it; KEYS would read one node of it only.
           const keys = config.redis.clusterNodes ? [] : await redis.keys(`${config.bullmqPrefix}:*`);
           if (keys.length) await redis.del(...keys);
           redis.disconnect();

@@ -85,6 +85,7 @@ async function redisPerJob(deps: Deps, redis: Redis, delayMs: number) {
     const armed = Array.from({ length: Math.min(1000, JOBS - i) }, (_, k) => ({
       id: uuidV7(now - (i + k)),
       job_seq: 1,
+      webhook_id: uuidV7(now),
     }));
     await enqueueDeliveryJobs(deps, armed, delayMs);
   }

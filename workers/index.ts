@@ -1,11 +1,12 @@
 import { hostname } from 'node:os';
-import { Worker, type WorkerOptions } from 'bullmq';
+import { Worker, type Queue, type WorkerOptions } from 'bullmq';
 import type { Deps } from '../src/app/deps.js';
-import { catalogNameOf, QUEUE_NAMES, type QueueName } from '../src/platform/queues.js';
+import { catalogNameOf, everyQueue, type QueueName } from '../src/platform/queues.js';
 import { createWorkerRedis, type RedisClient } from '../src/platform/redis.js';
 import { tracingState, withJobSpan } from '../src/platform/tracing.js';
 import type { Processor } from './processor.js';
 import { ensureSchedules, watchSchedules } from './schedules.js';
+import { drainRetiredPartitions } from './drain-retired-partitions.js';
 import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
 import { sweepExpiredKeysProcessor } from './sweep-expired-keys.js';
 import { deliverWebhookProcessor, webhookDeliverySettings } from './deliver-webhook.js';
@@ -45,42 +46,60 @@ export interface RunningWorkers {
 }
 
 export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}): Promise<RunningWorkers> {
-  const connections: RedisClient[] = [];
+  const connections = new Set<RedisClient>();
+  const quitting: Array<Promise<unknown>> = [];
+  const quit = (c: RedisClient) => c.quit().catch(() => c.disconnect());
   // Recorded on every job as processedBy: which process ran it (bull-board shows it; the multi-process test counts it).
   const name = `${hostname()}:${process.pid}`;
-  const workers = QUEUE_NAMES.map((queue) => {
-    const byName = new Map(processors.filter((p) => p.job.queue === queue).map((p) => [p.job.name, p]));
+  const consumeQueue = (queueName: QueueName, queue: Queue, concurrency: number): Worker => {
+    const byName = new Map(processors.filter((p) => p.job.queue === queueName).map((p) => [p.job.name, p]));
     const connection = createWorkerRedis(deps.config.redis);
-    connections.push(connection);
+    connections.add(connection);
+    const label = queue.name;
     const worker = new Worker(
-      queue,
+      queue.name,
       async (job, token) => {
         const processor = byName.get(catalogNameOf(job.name));
-        if (!processor) throw new Error(`no processor for job ${job.name} on ${queue}`);
+        if (!processor) throw new Error(`no processor for job ${job.name} on ${label}`);
         const data = processor.job.schema.parse(job.data);
         if (!tracingState.on) return processor.process(deps, data, job, token);
         const { traceparent } = data as { traceparent?: string };
         // The span is named for the catalog's job, not the job's own name (which carries its event and subscription).
-        const traced = { queue, name: processor.job.name, id: job.id, attempt: job.attemptsMade + 1, traceparent };
+        const traced = {
+          queue: label,
+          name: processor.job.name,
+          id: job.id,
+          attempt: job.attemptsMade + 1,
+          traceparent,
+        };
         return withJobSpan(traced, () => processor.process(deps, data, job, token));
       },
-      {
-        connection,
-        name,
-        prefix: deps.config.bullmqPrefix,
-        concurrency: deps.config.queueConcurrency[queue] ?? 5,
-        ...queueSettings[queue]?.(deps),
-      },
+      { connection, name, prefix: queue.opts.prefix, concurrency, ...queueSettings[queueName]?.(deps) },
     );
     worker.on('failed', (job, err) =>
       deps.logger.warn(
-        { queue, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message },
+        { queue: label, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message },
         'job failed',
       ),
     );
-    worker.on('error', (err) => deps.logger.error({ queue, err: err.message }, 'worker error'));
+    worker.on('error', (err) => deps.logger.error({ queue: label, err: err.message }, 'worker error'));
+    // A drained partition's worker closes long before the process does: its connection goes with it.
+    worker.once('closed', () => {
+      if (connections.delete(connection)) quitting.push(quit(connection));
+    });
     return worker;
-  });
+  };
+
+  // Each delivery partition is a queue with the delivery queue's concurrency: a subscription's deliveries are all in
+  // one partition, so a busy subscription keeps the throughput it had with one queue (docs/decisions.md, 70).
+  const consumed = new Set(deps.config.webhooks.workerPartitions.map((i) => deps.queues.deliveryPartitions[i]));
+  const concurrencyOf = (queue: QueueName) => deps.config.queueConcurrency[queue] ?? 5;
+  const workers = everyQueue(deps.queues)
+    .filter(({ name, queue }) => name !== 'webhook-delivery' || consumed.has(queue))
+    .map(({ name, queue }) => consumeQueue(name, queue, concurrencyOf(name)));
+  const retired = await drainRetiredPartitions(deps, (queue) =>
+    consumeQueue('webhook-delivery', queue, concurrencyOf('webhook-delivery')),
+  );
 
   let stopWatching = () => undefined as void;
   if (opts.schedule !== false) {
@@ -92,8 +111,8 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     workers,
     close: async () => {
       stopWatching();
-      await Promise.all(workers.map((w) => w.close()));
-      await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+      await Promise.all([...workers.map((w) => w.close()), retired.close()]);
+      await Promise.all([...quitting, ...[...connections].map(quit)]);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { startMetricsServer } from '../http/metrics-server.js';
 import { startServer } from '../http/server.js';
 import { startWorkers } from '../../workers/index.js';
+import { registerPartitions } from '../webhooks/partition-registry.js';
 import type { Runtime } from './runtime.js';
 
 export interface RoleSet {
@@ -24,6 +25,13 @@ export async function startRoles(runtime: Runtime, roles: RoleSet): Promise<Runn
   const { deps } = runtime;
   // The API listens first: a port in use refuses before any worker has taken a job.
   const server = roles.api ? await startServer(deps, deps.config.port) : null;
+  // Recorded by the API too: what it adds under its WEBHOOK_PARTITIONS is drained by workers of another K (a
+  // rolling deploy), not left for workers of its own K only (docs/scaling.md#changing-k).
+  if (server) {
+    await registerPartitions(deps).catch((err: Error) =>
+      deps.logger.warn({ err: err.message }, 'could not record the delivery partitions; the workers will'),
+    );
+  }
   // A process without the API serves /metrics and /healthz on METRICS_PORT, when set: healthy from the moment
   // every worker runs until shutdown starts. Listening first: a busy port stops start-up before any job is taken.
   const metricsPort = roles.api ? null : deps.config.metricsPort;

@@ -53,7 +53,12 @@ export async function bootRuntime(opts: { migrate: boolean; config?: Config }): 
     redis.disconnect();
     throw new StartupError(`Redis at ${describeRedis(resolved.redis)} stopped answering during start-up`);
   });
-  const queues = createQueues(redis, resolved.bullmqPrefix, (err) => logger.warn({ err: err.message }, 'queue error'));
+  const queues = createQueues(
+    redis,
+    resolved.bullmqPrefix,
+    (err) => logger.warn({ err: err.message }, 'queue error'),
+    resolved.webhooks.partitions,
+  );
   const deps = createDeps({ config: resolved, db, redis, queues, logger });
   reportTracing(config, logger);
   return {

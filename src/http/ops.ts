@@ -5,7 +5,8 @@ import type { Middleware } from 'koa';
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { renderMetrics } from '../platform/metrics.js';
-import { QUEUE_NAMES, type QueueName } from '../platform/queues.js';
+import { everyQueue, type QueueName } from '../platform/queues.js';
+import { drainingPartitions } from '../webhooks/partition-registry.js';
 import { basicAuthOk } from './basic-auth.js';
 import type { AppState } from './context.js';
 import type { HttpMetrics } from './metrics.js';
@@ -21,7 +22,8 @@ const isOpsPath = (path: string) =>
  * and a job only carries its next attempt, so Retry on a completed job would do nothing ("already succeeded"), Retry
  * on a failed one would race the relay sweep, Promote would jump a subscription's throttle, and Clean or Remove
  * would leave a pending row to the sweep. Redelivering and recovering go through the API or the dashboard, which
- * re-arm the delivery through its state machine (docs/decisions.md#delivery-jobs-in-bull-board).
+ * re-arm the delivery through its state machine (docs/decisions.md#delivery-jobs-in-bull-board). With
+ * WEBHOOK_PARTITIONS > 1 each partition is a queue of its own (`webhook-delivery-p0` …), each read-only.
  */
 export const boardOptions = (queue: QueueName) =>
   queue === 'webhook-delivery'
@@ -38,14 +40,29 @@ export const boardOptions = (queue: QueueName) =>
 export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppState> {
   const ops = deps.config.ops;
   let board: Middleware | null = null;
+  let showDraining = async () => undefined as void;
   if (ops) {
     const adapter = new KoaAdapter();
     adapter.setBasePath(OPS_QUEUES_PATH);
-    createBullBoard({
-      queues: QUEUE_NAMES.map((name) => new BullMQAdapter(deps.queues[name], boardOptions(name))),
-      serverAdapter: adapter,
-    });
+    const current = everyQueue(deps.queues).map(({ name, queue }) => new BullMQAdapter(queue, boardOptions(name)));
+    const { replaceQueues } = createBullBoard({ queues: current, serverAdapter: adapter });
     board = adapter.registerPlugin() as unknown as Middleware;
+    // Partitions of an earlier WEBHOOK_PARTITIONS are shown while they still hold jobs to run, named with their
+    // prefix (their queue names may repeat this K's).
+    showDraining = async () => {
+      const draining = await drainingPartitions(deps).catch(() => []);
+      replaceQueues([
+        ...current,
+        ...draining.map(
+          ({ partition, queue }) =>
+            new BullMQAdapter(queue, {
+              ...boardOptions('webhook-delivery'),
+              prefix: `${partition.prefix}:`,
+              description: 'Read-only, draining: a delivery partition of an earlier WEBHOOK_PARTITIONS',
+            }),
+        ),
+      ]);
+    };
   }
 
   return async (ctx, next) => {
@@ -71,6 +88,7 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
       ctx.body = scrape.body;
       return;
     }
+    if (ctx.path.startsWith(`${OPS_QUEUES_PATH}/api/`)) await showDraining();
     await board(ctx, next);
   };
 }

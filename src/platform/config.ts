@@ -116,6 +116,26 @@ const namedIntervals = (names: readonly string[], min: number) =>
     .refine((m) => Object.keys(m).every((k) => names.includes(k)), `names must be among ${names.join(', ')}`)
     .refine((m) => Object.values(m).every((v) => v >= min), `values must be at least ${min}`);
 
+/** Most delivery partitions WEBHOOK_PARTITIONS may ask for. */
+export const MAX_PARTITIONS = 256;
+
+// Delivery partitions a worker process consumes: "0,2", "0-3", "1,4-6" (docs/scaling.md#delivery-partitions).
+const partitionList = z
+  .string()
+  .regex(
+    /^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/,
+    'expected partition numbers or ranges separated by commas, e.g. 0,2 or 0-3',
+  )
+  .transform((s) =>
+    s.split(',').map((part) => part.split('-').map((v) => Number(v.trim())) as [number] | [number, number]),
+  )
+  .refine((parts) => parts.every(([a, b]) => b === undefined || a <= b), 'expected ranges low-high, e.g. 0-3')
+  .refine((parts) => parts.flat().every((v) => v < MAX_PARTITIONS), `partitions are numbered 0-${MAX_PARTITIONS - 1}`)
+  .transform((parts) => {
+    const all = parts.flatMap(([a, b = a]) => Array.from({ length: b - a + 1 }, (_, i) => a + i));
+    return [...new Set(all)].sort((x, y) => x - y);
+  });
+
 const HOST_EXPECTED = 'expected an IP address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1';
 const PORT_EXPECTED = 'expected a port number (1-65535)';
 
@@ -178,6 +198,8 @@ const envSchema = z.object({
   WEBHOOK_BATCH_WINDOW_MS: intIn(0, 50).default(0),
   WEBHOOK_RELAY_AFTER_MS: intIn(0, 3600_000).default(10_000),
   WEBHOOK_RETENTION_DAYS: intIn(1, 3650).default(30),
+  WEBHOOK_PARTITIONS: intIn(1, MAX_PARTITIONS).default(1),
+  WORKER_PARTITIONS: partitionList.optional(),
   WEBHOOK_STREAMS_PER_ACCOUNT: intIn(1, 1000).default(5),
   WEBHOOK_STREAM_IN_FLIGHT: intIn(1, 1000).default(10),
   SCHEDULE_INTERVALS_MS: namedIntervals(Object.keys(SCHEDULE_DEFAULTS_MS), 100).optional(),
@@ -317,6 +339,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `BULLMQ_PREFIX: must be in {…} hash-tag form (e.g. {${e.BULLMQ_PREFIX.replace(/[{}]/g, '') || 'sb'}}) when REDIS_CLUSTER_NODES is set, so that every key is in one cluster slot`,
     );
   }
+  const beyond = e.WORKER_PARTITIONS?.find((p) => p >= e.WEBHOOK_PARTITIONS);
+  if (beyond !== undefined) {
+    throw new ConfigError(
+      `WORKER_PARTITIONS: partition ${beyond} does not exist; WEBHOOK_PARTITIONS=${e.WEBHOOK_PARTITIONS} has partitions 0-${e.WEBHOOK_PARTITIONS - 1}`,
+    );
+  }
   if (Boolean(e.OPS_USERNAME) !== Boolean(e.OPS_PASSWORD)) {
     throw new ConfigError('OPS_USERNAME/OPS_PASSWORD: set both or neither');
   }
@@ -358,6 +386,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       // stream and not yet reported back (docs/decisions.md#stream-destinations).
       streamsPerAccount: e.WEBHOOK_STREAMS_PER_ACCOUNT,
       streamInFlight: e.WEBHOOK_STREAM_IN_FLIGHT,
+      // K delivery queues, each under its own hash tag, and the ones this process's workers consume (all by
+      // default); workers also drain partitions of an earlier K (docs/scaling.md#delivery-partitions).
+      partitions: e.WEBHOOK_PARTITIONS,
+      workerPartitions: e.WORKER_PARTITIONS ?? Array.from({ length: e.WEBHOOK_PARTITIONS }, (_, i) => i),
     },
     // Every worker process checks this often that each job scheduler exists, and re-creates it if Redis lost it.
     schedules: {

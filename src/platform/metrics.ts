@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { now } from './clock.js';
-import { QUEUE_NAMES, type Queues } from './queues.js';
+import { everyQueue, type Queues } from './queues.js';
 import { tracingState } from './tracing.js';
 
 // The service's Prometheus metrics, the same set in every process (web, worker, or both in one): each process
@@ -32,9 +32,10 @@ export function createServiceMetrics(queues: Queues) {
     registers,
     async collect() {
       this.reset();
-      for (const name of QUEUE_NAMES) {
-        const counts = await queues[name].getJobCounts(...QUEUE_STATES);
-        for (const state of QUEUE_STATES) this.set({ queue: name, state }, counts[state] ?? 0);
+      // Each delivery partition is its own series (webhook-delivery-p0 …; K=1: webhook-delivery).
+      for (const { queue } of everyQueue(queues)) {
+        const counts = await queue.getJobCounts(...QUEUE_STATES);
+        for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
       }
     },
   });
@@ -45,11 +46,11 @@ export function createServiceMetrics(queues: Queues) {
     registers,
     async collect() {
       const at = now().getTime();
-      for (const name of QUEUE_NAMES) {
+      for (const { queue } of everyQueue(queues)) {
         // BullMQ's wait list is newest first; getWaiting reads it oldest first.
-        const [oldest] = await queues[name].getWaiting(0, 0);
+        const [oldest] = await queue.getWaiting(0, 0);
         const readySince = oldest ? oldest.timestamp + (oldest.delay ?? 0) : at;
-        this.set({ queue: name }, Math.max(0, at - readySince) / 1000);
+        this.set({ queue: queue.name }, Math.max(0, at - readySince) / 1000);
       }
     },
   });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createCoalescer } from './coalescer.js';
 import type { Config } from './config.js';
 import { isBackendUnavailable } from './outage.js';
+import { deliveryPartitions, partitionKey, type DeliveryPartition } from './partitions.js';
 import type { RedisClient } from './redis.js';
 import { TRACEPARENT, tracingState, withEnqueueSpan } from './tracing.js';
 
@@ -124,16 +125,34 @@ export type JobData<J extends JobDefinition> = z.infer<J['schema']>;
 type BulkJob = Parameters<Queue['addBulk']>[0][number];
 
 export type Queues = Record<QueueName, Queue> & {
-  /** Adds jobs to a queue; the adds of one event-loop turn share one addBulk (one Redis round trip), or one add. */
-  addJobs(queue: QueueName, jobs: BulkJob[]): Promise<void>;
+  /**
+   * The delivery queue's partitions under WEBHOOK_PARTITIONS, index = partition (src/platform/partitions.ts);
+   * `queues['webhook-delivery']` is partition 0, with K=1 the one delivery queue.
+   */
+  deliveryPartitions: Queue[];
+  /** The queue of any delivery partition, of this K or an earlier one (made at the first ask, closed with the rest). */
+  deliveryQueueOf(partition: DeliveryPartition): Queue;
+  /**
+   * Adds jobs to a queue (to `partition` of the delivery queue); the adds of one event-loop turn to one queue share
+   * one addBulk (one Redis round trip), or one add.
+   */
+  addJobs(queue: QueueName, jobs: BulkJob[], partition?: number): Promise<void>;
   close(): Promise<void>;
 };
 
-export function createQueues(connection: RedisClient, prefix: string, onError: (err: Error) => void): Queues {
-  const entries = QUEUE_NAMES.map((name) => {
-    const queue = new Queue(name, { connection, prefix });
+export function createQueues(
+  connection: RedisClient,
+  prefix: string,
+  onError: (err: Error) => void,
+  partitions = 1,
+): Queues {
+  const open = (name: string, queuePrefix: string) => {
+    const queue = new Queue(name, { connection, prefix: queuePrefix });
     queue.on('error', onError);
-    const add = createCoalescer(
+    return queue;
+  };
+  const adderOf = (queue: Queue) =>
+    createCoalescer(
       async (groups: BulkJob[][]) => {
         const all = groups.flat();
         // One job: one script call with add; addBulk builds a pipeline even for one (docs/performance.md).
@@ -143,19 +162,41 @@ export function createQueues(connection: RedisClient, prefix: string, onError: (
       },
       { failsAll: isBackendUnavailable },
     );
-    return [name, queue, add] as const;
-  });
-  const queues = Object.fromEntries(entries.map(([name, queue]) => [name, queue])) as Record<QueueName, Queue>;
-  const adders = new Map(entries.map(([name, , add]) => [name, add]));
+  const delivery = deliveryPartitions(prefix, partitions).map(
+    (p) => [partitionKey(p), open(p.name, p.prefix)] as const,
+  );
+  const byKey = new Map<string, Queue>(delivery);
+  const deliveryAdders = delivery.map(([, queue]) => adderOf(queue));
+  const queues = Object.fromEntries(
+    QUEUE_NAMES.map((name) => [name, name === 'webhook-delivery' ? delivery[0]![1] : open(name, prefix)]),
+  ) as Record<QueueName, Queue>;
+  const adders = new Map(QUEUE_NAMES.filter((n) => n !== 'webhook-delivery').map((n) => [n, adderOf(queues[n])]));
   return Object.assign(queues, {
-    addJobs: async (name: QueueName, jobs: BulkJob[]) => {
-      if (jobs.length) await adders.get(name)!(jobs);
+    deliveryPartitions: delivery.map(([, queue]) => queue),
+    deliveryQueueOf: (p: DeliveryPartition) => {
+      const key = partitionKey(p);
+      if (!byKey.has(key)) byKey.set(key, open(p.name, p.prefix));
+      return byKey.get(key)!;
+    },
+    addJobs: async (name: QueueName, jobs: BulkJob[], partition = 0) => {
+      if (!jobs.length) return;
+      await (name === 'webhook-delivery' ? deliveryAdders[partition]! : adders.get(name)!)(jobs);
     },
     close: async () => {
-      await Promise.all(entries.map(([, q]) => q.close()));
+      await Promise.all(
+        [...new Set([...QUEUE_NAMES.map((name) => queues[name]), ...byKey.values()])].map((q) => q.close()),
+      );
     },
   });
 }
+
+/** Every queue workers consume, bull-board shows and metrics count: the delivery queue as its partitions. */
+export const everyQueue = (queues: Queues): Array<{ name: QueueName; queue: Queue }> =>
+  QUEUE_NAMES.flatMap((name): Array<{ name: QueueName; queue: Queue }> =>
+    name === 'webhook-delivery'
+      ? queues.deliveryPartitions.map((queue) => ({ name, queue }))
+      : [{ name, queue: queues[name] }],
+  );
 
 /** The one way to put work on a queue: validates the payload against the catalog. */
 export async function enqueue<J extends JobDefinition>(
@@ -172,7 +213,7 @@ export async function enqueueBulk<J extends JobDefinition>(
   queues: Queues,
   config: Config,
   job: J,
-  items: Array<{ data: JobData<J>; opts?: JobsOptions; label?: string }>,
+  items: Array<EnqueueItem<J>>,
 ): Promise<void> {
   // Traces on (docs/tracing.md): the adds run in a producer span whose traceparent each job carries.
   if (job.traced && tracingState.on) {
@@ -182,22 +223,32 @@ export async function enqueueBulk<J extends JobDefinition>(
   await addItems(queues, config, job, items);
 }
 
-function addItems<J extends JobDefinition>(
+/** A job to add: its data, options, a label for bull-board, and for a delivery the partition it goes to. */
+export interface EnqueueItem<J extends JobDefinition> {
+  data: JobData<J>;
+  opts?: JobsOptions;
+  label?: string;
+  partition?: number;
+}
+
+async function addItems<J extends JobDefinition>(
   queues: Queues,
   config: Config,
   job: J,
-  items: Array<{ data: JobData<J>; opts?: JobsOptions; label?: string }>,
+  items: Array<EnqueueItem<J>>,
   traceparent?: string,
 ): Promise<void> {
   const base = job.options(config);
-  return queues.addJobs(
-    job.queue,
-    items.map(({ data, opts, label }) => ({
+  const byPartition = new Map<number, BulkJob[]>();
+  for (const { data, opts, label, partition = 0 } of items) {
+    const group = byPartition.get(partition) ?? byPartition.set(partition, []).get(partition)!;
+    group.push({
       name: jobName(job, label),
       data: job.schema.parse(traceparent ? { ...(data as object), traceparent } : data),
       opts: { ...base, ...opts },
-    })),
-  );
+    });
+  }
+  await Promise.all([...byPartition].map(([partition, bulk]) => queues.addJobs(job.queue, bulk, partition)));
 }
 
 /**

@@ -514,9 +514,13 @@ export async function hastenDelivery(
 
 // The status is a literal so that even a generic plan uses the partial index webhook_deliveries_due. Prepared:
 // planning a query that no partition bound prunes costs a few ms at 49 day partitions; a kept plan 0.6-0.9 ms.
-const FIND_OVERDUE_DELIVERIES = prepare<ArmedDelivery & { next_attempt_at: Date }>(
+type OverdueDelivery = Pick<ArmedDelivery, 'id' | 'created_at' | 'job_seq' | 'webhook_id' | 'ordering_key'> & {
+  next_attempt_at: Date;
+};
+// webhook_id: what the delivery's partition is computed from (src/webhooks/dispatch.ts, deliveryPartitionOf).
+const FIND_OVERDUE_DELIVERIES = prepare<OverdueDelivery>(
   'find_overdue_deliveries',
-  `SELECT id, created_at, job_seq, ordering_key, next_attempt_at FROM webhook_deliveries
+  `SELECT id, created_at, job_seq, webhook_id, ordering_key, next_attempt_at FROM webhook_deliveries
     WHERE status = 'pending' AND next_attempt_at < now() - $1::int * interval '1 millisecond' AND (next_attempt_at, id) > ($2::timestamptz, $3::uuid)
     ORDER BY next_attempt_at, id LIMIT $4`,
 );
@@ -527,7 +531,7 @@ export async function findOverdueDeliveries(
   overdueMs: number,
   limit: number,
   after?: { dueAt: Date; id: string },
-): Promise<Array<ArmedDelivery & { next_attempt_at: Date }>> {
+): Promise<OverdueDelivery[]> {
   return runPrepared(conn, FIND_OVERDUE_DELIVERIES, [
     overdueMs,
     after?.dueAt ?? new Date(0),

@@ -1,4 +1,4 @@
-import type { JobState } from 'bullmq';
+import type { JobState, Queue } from 'bullmq';
 import type { Deps } from '../app/deps.js';
 import { enqueueBulk, jobs } from '../platform/queues.js';
 import {
@@ -8,6 +8,8 @@ import {
   type ArmedDelivery,
 } from './deliveries.repository.js';
 import type { FannedOutEvent } from '../events/emit.js';
+import { partitionOfKey } from '../platform/partitions.js';
+import { retiredPartitions } from './partition-registry.js';
 
 // From delivery rows to delivery jobs. The row is the outbox and the authority: a pending delivery names, in
 // job_seq, the one job that may make its next attempt, and the job id is `<delivery id>.<job_seq>`, so adding a
@@ -19,11 +21,18 @@ import type { FannedOutEvent } from '../events/emit.js';
 export const INLINE_FAN_OUT_MAX = 25;
 
 /**
- * What a delivery job needs: the delivery and the job_seq it is armed with (and, for its name, event and
- * subscription; and its ordering key when its subscription is ordered).
+ * What a delivery job needs: the delivery, the job_seq it is armed with, what picks its partition (the subscription,
+ * and the ordering key of an ordered delivery), and for its name the event.
  */
-type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq'> &
-  Partial<Pick<ArmedDelivery, 'event' | 'webhook_id'>> & { ordering_key?: string | null };
+export type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq' | 'webhook_id'> &
+  Partial<Pick<ArmedDelivery, 'event'>> & { ordering_key?: string | null };
+
+/**
+ * The delivery partition of a delivery: a stable hash of its subscription, or of its subscription and ordering key
+ * when it has one (docs/scaling.md#delivery-partitions). Every add and every job lookup asks here, from the row.
+ */
+export const deliveryPartitionOf = (d: Pick<JobRef, 'webhook_id' | 'ordering_key'>, partitions: number): number =>
+  partitionOfKey(d.ordering_key == null ? d.webhook_id : `${d.webhook_id}\n${d.ordering_key}`, partitions);
 
 export const deliveryJobId = (d: Pick<ArmedDelivery, 'id' | 'job_seq'>): string => `${d.id}.${d.job_seq}`;
 
@@ -33,7 +42,7 @@ export const deliveryJobId = (d: Pick<ArmedDelivery, 'id' | 'job_seq'>): string 
  * (docs/decisions.md#delivery-jobs-in-bull-board).
  */
 export const deliveryJobLabel = (d: JobRef): string | undefined =>
-  d.event && d.webhook_id ? `${d.event} → ${d.webhook_id} (job ${d.job_seq})` : undefined;
+  d.event ? `${d.event} → ${d.webhook_id} (job ${d.job_seq})` : undefined;
 
 /** What adding delivery jobs needs of the runtime. */
 export type Arming = Pick<Deps, 'queues' | 'config' | 'logger'>;
@@ -47,6 +56,7 @@ export async function enqueueDeliveryJobs(deps: Arming, armed: JobRef[], delayMs
     armed.map((d) => ({
       data: { deliveryId: d.id, seq: d.job_seq },
       label: deliveryJobLabel(d),
+      partition: deliveryPartitionOf(d, deps.config.webhooks.partitions),
       opts: { jobId: deliveryJobId(d), ...(delayMs > 0 ? { delay: delayMs } : {}) },
     })),
   );
@@ -79,7 +89,7 @@ export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): P
           id,
           job_seq: 1,
           event: e.event,
-          webhook_id: e.webhookIds[i],
+          webhook_id: e.webhookIds[i]!,
           ordering_key: e.orderingKeys[i],
         }))
         .filter((d) => !queued.has(d.id));
@@ -135,14 +145,15 @@ export async function relayOverdueDeliveries(
   batch: number,
   maxBatches: number,
 ): Promise<RelayResult> {
-  const queue = deps.queues['webhook-delivery'];
+  // A job may still be alive in a partition of an earlier WEBHOOK_PARTITIONS, being drained (partition-registry.ts).
+  const retired = (await retiredPartitions(deps)).map((p) => deps.queues.deliveryQueueOf(p));
   const result: RelayResult = { overdue: 0, rearmed: 0 };
   let after: { dueAt: Date; id: string } | undefined;
   for (let i = 0; i < maxBatches; i++) {
     const rows = await findOverdueDeliveries(deps.db, overdueMs, batch, after);
     if (rows.length === 0) break;
-    const states = await Promise.all(rows.map((r) => queue.getJobState(deliveryJobId(r))));
-    const gone = rows.filter((_r, j) => !ALIVE.has(states[j]!));
+    const alive = await Promise.all(rows.map((r) => jobAlive(deps, r, retired)));
+    const gone = rows.filter((_r, j) => !alive[j]);
     const rearmed = await bumpDeliveryJobSeqs(deps.db, gone);
     await enqueueDeliveryJobs(deps, rearmed);
     result.overdue += rows.length;
@@ -152,4 +163,14 @@ export async function relayOverdueDeliveries(
     if (rows.length < batch) break;
   }
   return result;
+}
+
+/** Whether the job a delivery row names will still run: in its partition, or in a retired one. */
+async function jobAlive(deps: Deps, row: JobRef, retired: Queue[]): Promise<boolean> {
+  const id = deliveryJobId(row);
+  const own = deps.queues.deliveryPartitions[deliveryPartitionOf(row, deps.config.webhooks.partitions)]!;
+  for (const queue of [own, ...retired]) {
+    if (ALIVE.has(await queue.getJobState(id))) return true;
+  }
+  return false;
 }

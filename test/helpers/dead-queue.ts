@@ -6,7 +6,7 @@ import { createApiRedis } from '../../src/platform/redis.js';
 export function withDeadQueue(deps: Deps): { deps: Deps; close(): Promise<void> } {
   const dead = createApiRedis('redis://127.0.0.1:1', { retryStrategy: () => null });
   dead.on('error', () => undefined);
-  const queues = createQueues(dead, deps.config.bullmqPrefix, () => undefined);
+  const queues = createQueues(dead, deps.config.bullmqPrefix, () => undefined, deps.config.webhooks.partitions);
   return {
     deps: { ...deps, queues },
     close: async () => {

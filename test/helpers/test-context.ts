@@ -68,7 +68,7 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
     redis.on('error', () => undefined);
     // A cluster client refuses commands until it has the slot map; a single server may be meant to be dead here.
     if (config.redis.clusterNodes) await whenRedisReady(redis);
-    return { redis, queues: createQueues(redis, config.bullmqPrefix, () => undefined) };
+    return { redis, queues: createQueues(redis, config.bullmqPrefix, () => undefined, config.webhooks.partitions) };
   };
   const { redis, queues } = await connect();
   const deps: Deps = createDeps({ config, db, redis, queues, logger });
@@ -107,7 +107,8 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
       }
       // Clean up through the run's real Redis: a test may have pointed its own deps at a dead one.
       const cleaner = createWorkerRedis(redisUrl);
-      await deleteKeys(cleaner, `${config.bullmqPrefix}:*`);
+      // The prefix's keys and its delivery partitions' (`sbt-x-<n>`, `{sbt-x-<n>}`: the prefix's stem, then more).
+      await deleteKeys(cleaner, `${config.bullmqPrefix.replace(/\}.*$/, '')}*`);
       cleaner.disconnect();
       await db.destroy();
       if (!opts.databaseUrl)

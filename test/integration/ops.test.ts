@@ -89,6 +89,45 @@ describe('ops endpoints with credentials configured', () => {
   });
 });
 
+describe('ops endpoints with WEBHOOK_PARTITIONS=3', () => {
+  let t: TestContext;
+  beforeAll(async () => {
+    t = await createTestContext({
+      OPS_USERNAME: 'operator',
+      OPS_PASSWORD: 'ops-password-123',
+      WEBHOOK_PARTITIONS: '3',
+    });
+  });
+  afterAll(() => t.close());
+  const auth = { authorization: basic('operator', 'ops-password-123') };
+  const partitions = ['webhook-delivery-p0', 'webhook-delivery-p1', 'webhook-delivery-p2'];
+
+  it('shows each delivery partition in bull-board, each read-only', async () => {
+    const { body } = await client(t.url).get('/admin/queues/api/queues', { headers: auth });
+    const delivery = body.queues.filter((q: { name: string }) => q.name.startsWith('webhook-delivery'));
+    expect(delivery.map((q: { name: string }) => q.name).sort()).toEqual(partitions);
+    expect(delivery.every((q: { readOnlyMode: boolean }) => q.readOnlyMode)).toBe(true);
+  });
+
+  it('shows a partition of an earlier K while it still holds jobs, read-only, named with its prefix', async () => {
+    const prefix = t.deps.config.bullmqPrefix;
+    const old = t.deps.queues.deliveryQueueOf({ prefix, name: 'webhook-delivery' });
+    await old.add('deliver-webhook', { deliveryId: crypto.randomUUID(), seq: 1 }, { jobId: 'left-over' });
+    const { body } = await client(t.url).get('/admin/queues/api/queues', { headers: auth });
+    const draining = body.queues.find((q: { name: string }) => q.name === `${prefix}:webhook-delivery`);
+    expect(draining.readOnlyMode).toBe(true);
+    await old.remove('left-over');
+    const after = await client(t.url).get('/admin/queues/api/queues', { headers: auth });
+    expect(after.body.queues.map((q: { name: string }) => q.name)).not.toContain(`${prefix}:webhook-delivery`);
+  });
+
+  it('reports queue depth per partition in /metrics', async () => {
+    const text = (await client(t.url).get('/metrics', { headers: auth })).body as string;
+    for (const q of partitions) expect(text).toContain(`bullmq_queue_jobs{queue="${q}",state="waiting"}`);
+    expect(text).not.toContain('bullmq_queue_jobs{queue="webhook-delivery",');
+  });
+});
+
 describe('ops endpoints without credentials configured, in production', () => {
   let t: TestContext;
   beforeAll(async () => {

@@ -189,6 +189,35 @@ describe('config', () => {
     expect(load({ ...base, WORKERS: 'auto' }).workers).toBe('auto');
   });
 
+  it('reads WEBHOOK_PARTITIONS (1 by default) and WORKER_PARTITIONS (every partition by default)', () => {
+    expect(load(base).webhooks).toMatchObject({ partitions: 1, workerPartitions: [0] });
+    expect(load({ ...base, WEBHOOK_PARTITIONS: '4' }).webhooks).toMatchObject({
+      partitions: 4,
+      workerPartitions: [0, 1, 2, 3],
+    });
+    const pinned = load({ ...base, WEBHOOK_PARTITIONS: '8', WORKER_PARTITIONS: ' 5, 0-2 ,1' }).webhooks;
+    expect(pinned.workerPartitions).toEqual([0, 1, 2, 5]);
+  });
+
+  it('refuses a bad WEBHOOK_PARTITIONS or WORKER_PARTITIONS with one line naming it', () => {
+    for (const value of ['0', '257', '2.5', 'three']) {
+      expect(thrownBy(() => load({ ...base, WEBHOOK_PARTITIONS: value }))?.message).toMatch(/^WEBHOOK_PARTITIONS: /);
+    }
+    const beyond = thrownBy(() => load({ ...base, WEBHOOK_PARTITIONS: '3', WORKER_PARTITIONS: '0,3' }));
+    expect(beyond).toBeInstanceOf(ConfigError);
+    expect(beyond?.message).toBe(
+      'WORKER_PARTITIONS: partition 3 does not exist; WEBHOOK_PARTITIONS=3 has partitions 0-2',
+    );
+    expect(thrownBy(() => load({ ...base, WORKER_PARTITIONS: '1' }))?.message).toMatch(
+      /^WORKER_PARTITIONS: partition 1/,
+    );
+    for (const value of ['a', '1-', '3-1', '0;1', '300']) {
+      const err = thrownBy(() => load({ ...base, WEBHOOK_PARTITIONS: '4', WORKER_PARTITIONS: value }));
+      expect(err?.message).toMatch(/^WORKER_PARTITIONS: /);
+      expect(err?.message.split('\n')).toHaveLength(1);
+    }
+  });
+
   it('stops npm start with one line naming WORKERS when it is not auto or 0..64', () => {
     const res = start('main', { WORKERS: 'many' });
     expect(res.status).toBe(1);

@@ -1,0 +1,184 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { transactWithEvents } from '../../src/events/emit.js';
+import { deliveryPartitions, partitionKey, partitionRegistryKey } from '../../src/platform/partitions.js';
+import { createQueues } from '../../src/platform/queues.js';
+import { deliveryJobId, deliveryPartitionOf, relayOverdueDeliveries } from '../../src/webhooks/dispatch.js';
+import { jobsToRun } from '../../src/webhooks/partition-registry.js';
+import { client } from '../helpers/http.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { setupAccount } from '../helpers/setup-account.js';
+import { waitUntil } from '../helpers/wait.js';
+import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+
+// Workers consume the partitions WORKER_PARTITIONS names, and changing WEBHOOK_PARTITIONS is safe: deliveries
+// queued under the old K (waiting, and retries delayed in Redis) are still delivered by workers started with the
+// new K, which drain the old K's partitions and then forget them.
+// The workers of the new K run in a child process without the job schedulers, so no relay sweep re-arms anything:
+// every delivery there arrives through the drain; the relay sweep of a new K is tested on its own.
+
+const SUBSCRIPTIONS = 6;
+const EVENTS = 5;
+
+let t: TestContext | undefined;
+let receiver: Receiver | undefined;
+let child: WorkerChild | undefined;
+afterEach(async () => {
+  if (child) await killHard(child.proc);
+  await receiver?.close();
+  await t?.close();
+  [t, receiver, child] = [undefined, undefined, undefined];
+});
+
+async function queueUnder(from: number) {
+  t = await createTestContext({
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_PARTITIONS: String(from),
+    // Long enough that the first round's retries are still delayed in Redis when the old workers stop.
+    WEBHOOK_RETRY_DELAYS_MS: '4000',
+  });
+  const ctx = t;
+  // The first arrival of every delivery of the first round fails: its retry waits as a delayed job.
+  const failed = new Set<string>();
+  receiver = await startReceiver((r) => {
+    if (r.body?.payload?.round !== 1 || failed.has(r.body.id)) return { status: 200 };
+    failed.add(r.body.id);
+    return { status: 500 };
+  });
+  const owner = await setupAccount(ctx, { webhook: { url: receiver.url } });
+  const api = client(ctx.url);
+  for (let i = 1; i < SUBSCRIPTIONS; i++) {
+    const body = { url: receiver.url, events: ['message.received'] };
+    expect((await api.post('/v1/webhooks', { token: owner.token, body })).status).toBe(201);
+  }
+  const emitRound = async (round: number) => {
+    for (let i = 0; i < EVENTS; i++) {
+      await transactWithEvents(ctx.deps, owner.accountId, (_trx, emit) =>
+        emit({ type: 'message.received', payload: { id: `${round}-${i}`, round } }),
+      );
+    }
+  };
+
+  const old = await ctx.startWorkers();
+  await emitRound(1);
+  const firstRound = SUBSCRIPTIONS * EVENTS;
+  await waitUntil(() => failed.size === firstRound, 20_000, 'every first-round delivery to fail once');
+  await waitUntil(
+    async () => Number((await ctx.deps.db('webhook_attempts').count({ n: '*' }).first())?.n) === firstRound,
+    10_000,
+    'every failed attempt recorded',
+  );
+  await old.close();
+  await emitRound(2);
+
+  // Everything sits in the old K's partitions: the retries delayed, the second round waiting.
+  const queued = await Promise.all(ctx.deps.queues.deliveryPartitions.map(jobsToRun));
+  expect(queued.reduce((a, b) => a + b, 0)).toBe(2 * firstRound);
+  return ctx;
+}
+
+async function deliveredUnder(ctx: TestContext, to: number) {
+  child = spawnWorkerProcess(ctx, {
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_PARTITIONS: String(to),
+    SCHEDULE_CHECK_MS: '200',
+  });
+  await child.ready;
+  const rows = await waitUntil(
+    async () => {
+      const all = await ctx.deps.db('webhook_deliveries');
+      return all.length === 2 * SUBSCRIPTIONS * EVENTS && all.every((d) => d.status === 'succeeded') && all;
+    },
+    30_000,
+    'every delivery queued under the old K to succeed',
+  );
+  const arrived = new Set(receiver!.received.map((r) => r.body?.id));
+  expect(rows.filter((d) => !arrived.has(d.id))).toEqual([]);
+  // Drained, the old partitions are forgotten: only the new K's remain recorded.
+  const prefix = ctx.deps.config.bullmqPrefix;
+  const current = deliveryPartitions(prefix, to).map(partitionKey).sort();
+  await waitUntil(
+    async () =>
+      JSON.stringify((await ctx.deps.redis.smembers(partitionRegistryKey(prefix))).sort()) === JSON.stringify(current),
+    10_000,
+    'the drained partitions to be forgotten',
+  );
+}
+
+describe('delivery partitions', () => {
+  it('lets the relay sweep of the new K leave a job alive in an old partition alone, and re-arm one that is gone', async () => {
+    t = await createTestContext({ WEBHOOK_PARTITIONS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    const owner = await setupAccount(t, { webhook: { url: 'http://127.0.0.1:9/hook' } });
+    await transactWithEvents(t.deps, owner.accountId, (_trx, emit) =>
+      emit({ type: 'message.received', payload: { id: 'relay' } }),
+    );
+    const row = (await t.deps.db('webhook_deliveries').first())!;
+    // The same service with K=3 (its own queue handles), as a worker of the new K runs the sweep.
+    const queues = createQueues(t.deps.redis, t.deps.config.bullmqPrefix, () => undefined, 3);
+    const config = {
+      ...t.deps.config,
+      webhooks: { ...t.deps.config.webhooks, partitions: 3, workerPartitions: [0, 1, 2] },
+    };
+    const k3 = { ...t.deps, config, queues };
+    try {
+      expect(await relayOverdueDeliveries(k3, 0, 100, 1)).toEqual({ overdue: 1, rearmed: 0 });
+      await t.deps.queues['webhook-delivery'].remove(deliveryJobId(row));
+      expect(await relayOverdueDeliveries(k3, 0, 100, 1)).toEqual({ overdue: 1, rearmed: 1 });
+      const own = queues.deliveryPartitions[deliveryPartitionOf(row, 3)]!;
+      expect(await own.getJobState(`${row.id}.2`)).toBe('waiting');
+    } finally {
+      await queues.close();
+    }
+  });
+
+  it('consumes only the partitions WORKER_PARTITIONS names', async () => {
+    t = await createTestContext({
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_PARTITIONS: '3',
+      WORKER_PARTITIONS: '1',
+    });
+    const ctx = t;
+    receiver = await startReceiver();
+    const owner = await setupAccount(ctx, { webhook: { url: receiver.url } });
+    const api = client(ctx.url);
+    // Subscriptions until partition 1 has one and the others have one (ids are random: a few are enough).
+    const ids = [owner.webhook.id];
+    const pinned = (id: string) => deliveryPartitionOf({ webhook_id: id }, 3) === 1;
+    while (!ids.some(pinned) || ids.every(pinned)) {
+      expect(ids.length).toBeLessThan(20);
+      const body = { url: receiver.url, events: ['message.received'] };
+      ids.push((await api.post('/v1/webhooks', { token: owner.token, body })).body.id);
+    }
+    await ctx.startWorkers();
+    await transactWithEvents(ctx.deps, owner.accountId, (_trx, emit) =>
+      emit({ type: 'message.received', payload: { id: 'pinned' } }),
+    );
+    const rows = await ctx.deps.db('webhook_deliveries');
+    const mine = rows.filter((d) => pinned(d.webhook_id));
+    await waitUntil(
+      async () =>
+        (
+          await ctx.deps.db('webhook_deliveries').whereIn(
+            'id',
+            mine.map((d) => d.id),
+          )
+        ).every((d) => d.status === 'succeeded'),
+      10_000,
+      "partition 1's deliveries to succeed",
+    );
+    // The others wait in their partitions for a worker that consumes them.
+    for (const d of rows.filter((r) => !pinned(r.webhook_id))) {
+      const queue = ctx.deps.queues.deliveryPartitions[deliveryPartitionOf(d, 3)]!;
+      expect(await queue.getJobState(deliveryJobId(d))).toBe('waiting');
+    }
+    expect(receiver.received).toHaveLength(mine.length);
+  });
+
+  it('delivers what was queued with K=1 (waiting and delayed retries) once workers run with K=3', async () => {
+    await deliveredUnder(await queueUnder(1), 3);
+  }, 90_000);
+
+  it('delivers what was queued with K=3 once workers run with K=1', async () => {
+    await deliveredUnder(await queueUnder(3), 1);
+  }, 90_000);
+});

@@ -1,0 +1,68 @@
+import type { Queue, Worker } from 'bullmq';
+import type { Deps } from '../src/app/deps.js';
+import { partitionKey } from '../src/platform/partitions.js';
+import { whenRedisReady } from '../src/platform/redis.js';
+import {
+  forgetPartition,
+  jobsToRun,
+  registerPartitions,
+  retiredPartitions,
+} from '../src/webhooks/partition-registry.js';
+
+/**
+ * Deliveries queued under another WEBHOOK_PARTITIONS are still delivered: this process records its K's partitions
+ * and consumes every retired partition that still holds jobs to run (waiting, delayed retries) until it holds
+ * none, and forgets it then. Checked at start and every SCHEDULE_CHECK_MS (src/webhooks/partition-registry.ts).
+ */
+export async function drainRetiredPartitions(
+  deps: Deps,
+  consume: (queue: Queue) => Worker,
+): Promise<{ close(): Promise<void> }> {
+  const draining = new Map<string, Worker>();
+  const stop = async (key: string) => {
+    const worker = draining.get(key);
+    draining.delete(key);
+    await worker?.close();
+  };
+  const check = async () => {
+    // Again every time: a process of another K may have found this K's partitions empty and forgotten them.
+    await registerPartitions(deps);
+    const retired = await retiredPartitions(deps);
+
+    const keys = new Set(retired.map(partitionKey));
+    for (const partition of retired) {
+      const key = partitionKey(partition);
+      const queue = deps.queues.deliveryQueueOf(partition);
+      if ((await jobsToRun(queue)) > 0) {
+        if (draining.has(key)) continue;
+        deps.logger.info({ queue: key }, 'draining a delivery partition of another WEBHOOK_PARTITIONS');
+        draining.set(key, consume(queue));
+      } else {
+        await forgetPartition(deps, partition);
+        await stop(key);
+      }
+    }
+    // Forgotten by another process meanwhile: empty.
+    for (const key of [...draining.keys()]) if (!keys.has(key)) await stop(key);
+  };
+
+  let running = false;
+  const checkOnce = async () => {
+    if (running) return;
+    running = true;
+    await check()
+      .catch((err: Error) => deps.logger.warn({ err: err.message }, 'could not check retired delivery partitions'))
+      .finally(() => (running = false));
+  };
+  // The first check before any job is taken; Redis refusing it only defers it to the next (nothing is lost).
+  await whenRedisReady(deps.redis).catch(() => undefined);
+  await checkOnce();
+  const timer = setInterval(() => void checkOnce(), deps.config.schedules.checkMs);
+  timer.unref();
+  return {
+    close: async () => {
+      clearInterval(timer);
+      await Promise.all([...draining.keys()].map(stop));
+    },
+  };
+}
