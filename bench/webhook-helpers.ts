@@ -149,16 +149,20 @@ export const commitEvent =
   (n: number) =>
     transactWithEvents(deps, accountId, (_trx, emit) => emit({ type, payload: { n } }));
 
-/** CPU time used by the whole machine so far (Linux /proc/stat), or null elsewhere. */
+/**
+ * CPU time used by the whole machine so far (Linux /proc/stat), or null elsewhere. Steal (time the hypervisor gave
+ * to other guests) is left out: it is not work of this machine, and on a busy host it read as more than 2 of 2
+ * cores busy.
+ */
 export function machineCpuMs(): number | null {
   try {
-    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+    const [user, nice, system, , , irq, softirq] = readFileSync('/proc/stat', 'utf8')
       .split('\n')[0]!
       .trim()
       .split(/\s+/)
       .slice(1)
       .map(Number);
-    return (user! + nice! + system! + irq! + softirq! + steal!) * (1000 / 100);
+    return (user! + nice! + system! + irq! + softirq!) * (1000 / 100);
   } catch {
     return null;
   }
