@@ -3,6 +3,8 @@
 // batch); each caller still waits for its own result, so nothing is acknowledged before it is done. With
 // `windowMs`, calls of the next few milliseconds join the batch too (flushed at once when it is full): at a steady
 // rate most turns hold one call, and a batch of one per call is no batching (docs/performance.md).
+// With `inFlight`, at most that many batches are outstanding: calls made meanwhile wait for one to return and go
+// together, so batches grow with the load (as a database's group commit does) and an idle moment costs no wait.
 //
 // Failure isolation: when a batch of several items fails, its items are run again one by one, so one bad item
 // (a value the database refuses) fails alone instead of rejecting every other tenant's call in the batch. An
@@ -13,6 +15,8 @@ export interface CoalescerOptions {
   maxBatch?: number;
   /** How long the first call of a batch waits for others (ms); 0 or absent: until the end of the turn. */
   windowMs?: number;
+  /** Batches outstanding at once; calls made while that many are out go in the next, when one returns. */
+  inFlight?: number;
   /** True when an error means every item would fail (e.g. the connection is down): skip the one-by-one re-run. */
   failsAll?: (err: unknown) => boolean;
 }
@@ -28,9 +32,11 @@ interface Waiter<I, O> {
 export function createCoalescer<I, O>(run: (items: I[]) => Promise<O[]>, opts: CoalescerOptions = {}): Coalesced<I, O> {
   const maxBatch = opts.maxBatch ?? 200;
   const windowMs = opts.windowMs ?? 0;
+  const maxInFlight = opts.inFlight ?? Infinity;
   let timer: NodeJS.Timeout | undefined;
   const failsAll = opts.failsAll ?? (() => false);
   let pending: Array<Waiter<I, O>> = [];
+  let inFlight = 0;
 
   // A `run` that throws synchronously fails its batch like one that rejects.
   const call = (items: I[]) => Promise.resolve().then(() => run(items));
@@ -48,14 +54,21 @@ export function createCoalescer<I, O>(run: (items: I[]) => Promise<O[]>, opts: C
   const flush = () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    const all = pending;
-    pending = [];
-    for (let i = 0; i < all.length; i += maxBatch) void runBatch(all.slice(i, i + maxBatch));
+    // Calls left pending go when a batch in flight returns.
+    while (pending.length > 0 && inFlight < maxInFlight) {
+      const batch = pending.slice(0, maxBatch);
+      pending = pending.slice(batch.length);
+      inFlight += 1;
+      void runBatch(batch).finally(() => {
+        inFlight -= 1;
+        if (pending.length > 0 && !timer) flush();
+      });
+    }
   };
 
   return (item) =>
     new Promise<O>((resolve, reject) => {
-      if (pending.length === 0) {
+      if (pending.length === 0 && inFlight < maxInFlight) {
         if (windowMs > 0) timer = setTimeout(flush, windowMs);
         else setImmediate(flush);
       }

@@ -16,8 +16,10 @@ import { armDeliveryJobs, type Arming } from './dispatch.js';
 // The delivery pipeline's statements, coalesced across the concurrent jobs of one worker process: with 50+
 // deliveries in flight, one statement for all of them instead of one each is most of the worker's throughput.
 // A batch that Postgres refuses is re-run item by item, so one delivery's bad data fails that delivery alone.
-// `windowMs` (WEBHOOK_BATCH_WINDOW_MS): at a steady rate each job runs alone in its turn, and a few milliseconds
-// of waiting let the deliveries of those milliseconds share one statement (docs/performance.md).
+// Each statement has one batch in flight at a time: the deliveries that reach it meanwhile go together when it
+// returns, so under load the round trips per delivery fall as the rate rises, and an idle worker waits for nothing.
+// `windowMs` (WEBHOOK_BATCH_WINDOW_MS) also makes the first call of a batch wait that long for others
+// (docs/performance.md).
 
 export interface DeliveryBatches {
   load: Coalesced<string, SendContext | undefined>;
@@ -32,7 +34,7 @@ export interface DeliveryBatches {
 }
 
 export function createDeliveryBatches(db: Db, arming: Arming, windowMs = 0): DeliveryBatches {
-  const opts = { failsAll: isBackendUnavailable, windowMs };
+  const opts = { failsAll: isBackendUnavailable, windowMs, inFlight: 1 };
   return {
     load: createCoalescer((ids: string[]) => loadSendContexts(db, ids), opts),
     succeed: createCoalescer((items: AttemptRecord[]) => recordSuccesses(db, items), opts),

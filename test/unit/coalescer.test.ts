@@ -78,4 +78,58 @@ describe('createCoalescer', () => {
     expect(await Promise.all(full)).toEqual([3, 4, 5, 6]);
     expect(calls).toEqual([[1, 2], [3, 4, 5], [6]]);
   });
+
+  it('with one batch in flight, gathers the calls made meanwhile and runs them together when it returns', async () => {
+    const calls: number[][] = [];
+    const gates: Array<() => void> = [];
+    const held = createCoalescer(
+      async (items: number[]) => {
+        calls.push(items);
+        await new Promise<void>((r) => gates.push(r));
+        return items;
+      },
+      { inFlight: 1 },
+    );
+    const first = held(1);
+    await waitUntil(() => calls.length === 1);
+    // Calls of three later turns while the first batch is out: none runs yet.
+    const later: Array<Promise<number>> = [];
+    for (const i of [2, 3, 4]) {
+      later.push(held(i));
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(calls).toEqual([[1]]);
+    gates.shift()!();
+    expect(await first).toBe(1);
+    await waitUntil(() => calls.length === 2);
+    expect(calls[1]).toEqual([2, 3, 4]);
+    gates.shift()!();
+    expect(await Promise.all(later)).toEqual([2, 3, 4]);
+    // Idle again: the next call goes in its own turn, waiting for nothing.
+    const alone = held(5);
+    await waitUntil(() => calls.length === 3);
+    gates.shift()!();
+    expect(await alone).toBe(5);
+  });
+
+  it('with one batch in flight, a failed batch lets the next one go', async () => {
+    let fail = true;
+    const calls: number[][] = [];
+    const flaky = createCoalescer(
+      async (items: number[]) => {
+        calls.push(items);
+        if (fail) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+        return items;
+      },
+      { inFlight: 1, failsAll: () => true },
+    );
+    await expect(flaky(1)).rejects.toThrow('ECONNREFUSED');
+    fail = false;
+    expect(await Promise.all([flaky(2), flaky(3)])).toEqual([2, 3]);
+    expect(calls).toEqual([[1], [2, 3]]);
+  });
 });
+
+async function waitUntil(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setImmediate(r));
+}
