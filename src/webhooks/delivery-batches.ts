@@ -17,9 +17,9 @@ import { armDeliveryJobs, type Arming } from './dispatch.js';
 // deliveries in flight, one statement for all of them instead of one each is most of the worker's throughput.
 // A batch that Postgres refuses is re-run item by item, so one delivery's bad data fails that delivery alone.
 // Each statement has one batch in flight at a time: the deliveries that reach it meanwhile go together when it
-// returns, so under load the round trips per delivery fall as the rate rises, and an idle worker waits for nothing.
-// `windowMs` (WEBHOOK_BATCH_WINDOW_MS) also makes the first call of a batch wait that long for others
-// (docs/performance.md).
+// returns, so under load the round trips per delivery fall as the rate rises, and an idle worker waits for nothing
+// (docs/decisions.md#one-batch-in-flight). `windowMs` (WEBHOOK_BATCH_WINDOW_MS) also makes the first call of a
+// batch wait that long for others (docs/performance.md).
 
 export interface DeliveryBatches {
   load: Coalesced<string, SendContext | undefined>;
