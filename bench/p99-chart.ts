@@ -27,7 +27,17 @@ export async function renderP99Chart(points: SweepPoint[], out: string, title: s
         encoding: {
           x: { field: 'rate', type: 'quantitative', title: 'paced rate (events/s)' },
           y: { field: 'p99Ms', type: 'quantitative', title: 'p99 commit → arrival (ms, log)', scale: { type: 'log' } },
-          color: { field: 'series', type: 'nominal', title: null },
+          color: {
+            field: 'series',
+            type: 'nominal',
+            title: null,
+            // The floor's two parts run together, as the pipeline's do (docs/decisions.md#floor-together).
+            legend: {
+              orient: 'bottom',
+              labelLimit: 0,
+              labelExpr: "datum.label == 'floor' ? 'floor (commit-only + bare BullMQ POST)' : datum.label",
+            },
+          },
         },
       },
       { mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' }, encoding: { y: { datum: 250 } } },
