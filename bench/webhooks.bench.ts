@@ -165,7 +165,8 @@ interface SweepRow {
 /**
  * The rate sweep: at 150, 300, 450 … events/s (BENCH_SWEEP_STEP), the pipeline's commit → arrival p99 and the
  * machine's cores busy, beside the floor's (its two parts run together: commit-only p99 + bare BullMQ POST p99;
- * the machine's cores busy and CPU per event), until both sides are saturated or BENCH_SWEEP_MAX. Draws docs/performance-p99.png.
+ * the machine's cores busy and CPU per event), until both sides are saturated or BENCH_SWEEP_MAX. Draws
+ * docs/performance-p99.png.
  */
 async function rateSweep(deps: Deps, receiver: Receiver) {
   const step = Number(process.env.BENCH_SWEEP_STEP ?? 150);
