@@ -60,7 +60,10 @@ async function drain(deps: Deps, receiver: Receiver, ordering: Ordering, n: numb
   return Math.round(n / seconds);
 }
 
-/** (b) p99 commit → first arrival of the keys other than key 0, events paced over 50 keys to an ordered subscription. */
+/**
+ * (b) p99 commit → first arrival of the keys other than key 0, events paced over 50 keys to an ordered
+ * subscription.
+ */
 async function latencyOfOtherKeys(deps: Deps, receiver: Receiver, failKeyZero: boolean, round: number) {
   const path = `/b/${round}`;
   const { accountId, webhookId } = await subscribe(deps, 2 + round, `${receiver.url}${path}`, 'key');

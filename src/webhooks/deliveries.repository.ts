@@ -479,7 +479,10 @@ export async function reopenDelivery(
   return row;
 }
 
-/** failed | exhausted → pending with a fresh round, as reopenDelivery: a subscription's failures since `since` (recoverSince). */
+/**
+ * failed | exhausted → pending with a fresh round, as reopenDelivery: a subscription's failures since `since`
+ * (recoverSince).
+ */
 export function reopenFailedDeliveries(
   conn: Conn,
   accountId: string,
