@@ -15,7 +15,10 @@ export interface CoalescerOptions {
   maxBatch?: number;
   /** How long the first call of a batch waits for others (ms); 0 or absent: until the end of the turn. */
   windowMs?: number;
-  /** Batches outstanding at once; calls made while that many are out go in the next, when one returns. */
+  /**
+   * Batches outstanding at once; calls made while that many are out go in the next, when one returns. A failed
+   * batch's one-by-one re-run is not counted: it must not hold back the calls of other tenants behind it.
+   */
   inFlight?: number;
   /** True when an error means every item would fail (e.g. the connection is down): skip the one-by-one re-run. */
   failsAll?: (err: unknown) => boolean;
