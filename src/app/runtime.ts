@@ -109,7 +109,7 @@ export function createDeps(connections: Connections): Deps {
     sealers,
     webhookKeys: createSigningKeyring(sealers.webhook),
     keyCache: createKeyCache(redis),
-    deliveryBatches: createDeliveryBatches(db, { queues, config, logger }, config.webhooks.batchWindowMs),
+    deliveryBatches: createDeliveryBatches(db, { queues, config, logger }, config.webhooks.batches),
     webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),
     streamHub: createStreamHub(config, redis, logger),
     streamTransport: createStreamTransport(config, redis, logger),

@@ -196,6 +196,7 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
   WEBHOOK_CONCURRENCY: intIn(1, 1000).default(50),
   WEBHOOK_BATCH_WINDOW_MS: intIn(0, 50).default(0),
+  WEBHOOK_RECORD_WINDOW_MS: intIn(0, 1000).default(20),
   WEBHOOK_RELAY_AFTER_MS: intIn(0, 3600_000).default(10_000),
   WEBHOOK_RETENTION_DAYS: intIn(1, 3650).default(30),
   WEBHOOK_PARTITIONS: intIn(1, MAX_PARTITIONS).default(1),
@@ -376,8 +377,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       disableAfter: e.WEBHOOK_DISABLE_AFTER,
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       concurrency: e.WEBHOOK_CONCURRENCY,
-      // How long a worker's first delivery statement (load, record) waits for others to share its round trip.
-      batchWindowMs: e.WEBHOOK_BATCH_WINDOW_MS,
+      batches: {
+        // How long a worker's first delivery statement (load, record) waits for others to share its round trip.
+        windowMs: e.WEBHOOK_BATCH_WINDOW_MS,
+        // How long an unordered delivery's attempt record waits for others (nobody but its own job waits on it).
+        recordWindowMs: e.WEBHOOK_RECORD_WINDOW_MS,
+        concurrency: e.WEBHOOK_CONCURRENCY,
+      },
       // A pending delivery this long past due whose job is gone (failed, removed, lost with Redis) is re-armed.
       relayAfterMs: e.WEBHOOK_RELAY_AFTER_MS,
       // Events, deliveries and attempts older than this are gone: hidden at once, their day partitions dropped.

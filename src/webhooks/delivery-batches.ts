@@ -1,4 +1,4 @@
-import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
+import { createCoalescer, type Coalesced, type CoalescerOptions } from '../platform/coalescer.js';
 import type { Db } from '../platform/db.js';
 import { isBackendUnavailable } from '../platform/outage.js';
 import {
@@ -20,12 +20,25 @@ import { armDeliveryJobs, type Arming } from './dispatch.js';
 // returns, so under load the round trips per delivery fall as the rate rises, and an idle worker waits for nothing
 // (docs/decisions.md#one-batch-in-flight). `windowMs` (WEBHOOK_BATCH_WINDOW_MS) also makes the first call of a
 // batch wait that long for others (docs/performance.md).
+//
+// An unordered delivery's attempt record waits up to `recordWindowMs` (WEBHOOK_RECORD_WINDOW_MS) for others: the
+// receiver already has it, and only its own job waits on the record, so the wait costs no latency anyone sees and
+// at a steady rate one statement records the attempts of many deliveries (docs/decisions.md#record-window). An
+// ordered delivery's record goes at once: its key's next delivery waits on it.
 
-export interface DeliveryBatches {
-  load: Coalesced<string, SendContext | undefined>;
+/** The statements that record an attempt and make its transition. */
+export interface AttemptRecords {
   succeed: Coalesced<AttemptRecord, boolean>;
   retry: Coalesced<AttemptRecord, number | null>;
   exhaust: Coalesced<Exhaustion, ExhaustionOutcome>;
+}
+
+export interface DeliveryBatches {
+  load: Coalesced<string, SendContext | undefined>;
+  /** Records of a delivery with an ordering key: no window, the key's next delivery waits on them. */
+  ordered: AttemptRecords;
+  /** Records of any other delivery: up to the record window, or until half the worker's jobs wait in one. */
+  unordered: AttemptRecords;
   /**
    * The hand-off of an ordering key whose head reached a final state: its next delivery, whose job is added
    * (ordering.service.ts).
@@ -33,13 +46,30 @@ export interface DeliveryBatches {
   handOff: Coalesced<OrderingKey, ArmedDelivery | undefined>;
 }
 
-export function createDeliveryBatches(db: Db, arming: Arming, windowMs = 0): DeliveryBatches {
-  const opts = { failsAll: isBackendUnavailable, windowMs, inFlight: 1 };
+export interface BatchSettings {
+  /** WEBHOOK_BATCH_WINDOW_MS: the wait of every statement's first call. */
+  windowMs: number;
+  /** WEBHOOK_RECORD_WINDOW_MS: the wait of an unordered delivery's attempt record. */
+  recordWindowMs: number;
+  /** The worker's concurrent delivery jobs: a windowed record goes early once half of them wait in it. */
+  concurrency: number;
+}
+
+export function createDeliveryBatches(db: Db, arming: Arming, settings: BatchSettings): DeliveryBatches {
+  const opts = { failsAll: isBackendUnavailable, windowMs: settings.windowMs, inFlight: 1 };
+  const records = (o: CoalescerOptions): AttemptRecords => ({
+    succeed: createCoalescer((items: AttemptRecord[]) => recordSuccesses(db, items), o),
+    retry: createCoalescer((items: AttemptRecord[]) => recordRetries(db, items), o),
+    exhaust: createCoalescer((items: Exhaustion[]) => exhaustWithEvents(db, items), o),
+  });
   return {
     load: createCoalescer((ids: string[]) => loadSendContexts(db, ids), opts),
-    succeed: createCoalescer((items: AttemptRecord[]) => recordSuccesses(db, items), opts),
-    retry: createCoalescer((items: AttemptRecord[]) => recordRetries(db, items), opts),
-    exhaust: createCoalescer((items: Exhaustion[]) => exhaustWithEvents(db, items), opts),
+    ordered: records(opts),
+    unordered: records({
+      ...opts,
+      windowMs: Math.max(settings.windowMs, settings.recordWindowMs),
+      maxBatch: Math.max(1, Math.ceil(settings.concurrency / 2)),
+    }),
     handOff: createCoalescer(async (keys: OrderingKey[]) => {
       const heads = await advanceDistinctKeys(db, keys);
       // The new heads' jobs in one add; one lost is re-armed by the relay sweep (a head is due now).

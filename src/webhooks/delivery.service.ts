@@ -126,14 +126,15 @@ async function handOff(deps: Deps, ctx: SendContext): Promise<void> {
 /** Records the attempt and makes the transition its outcome calls for (and, when final, the key's hand-off). */
 async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord, step: NextStep): Promise<string> {
   const { config, db, deliveryBatches: batches } = deps;
+  const records = ctx.ordering_key === null ? batches.unordered : batches.ordered;
   switch (step.kind) {
     case 'succeeded': {
-      if (!(await batches.succeed(record))) return 'succeeded (delivery had moved on)';
+      if (!(await records.succeed(record))) return 'succeeded (delivery had moved on)';
       await handOff(deps, ctx);
       return 'succeeded';
     }
     case 'retry': {
-      const newSeq = await batches.retry({ ...record, retryDelayMs: step.delayMs });
+      const newSeq = await records.retry({ ...record, retryDelayMs: step.delayMs });
       if (newSeq === null) return 'failed (delivery had moved on)';
       const job = {
         id: ctx.id,
@@ -146,7 +147,7 @@ async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord
       return 'retry scheduled';
     }
     case 'exhausted': {
-      const { consecutiveFailures: count, events } = await batches.exhaust({ ...record, eventId: ctx.event_id });
+      const { consecutiveFailures: count, events } = await records.exhaust({ ...record, eventId: ctx.event_id });
       await dispatchCommitted(deps, events);
       if (count !== null && count >= config.webhooks.disableAfter) {
         await disableAndNotify(

@@ -161,7 +161,7 @@ describe("one delivery's data never fails another's", () => {
     });
     // A NUL that bypassed the HTTP client's clean-up: Postgres refuses the statement it is in.
     const results = await Promise.allSettled(
-      rows.map((d, i) => t.deps.deliveryBatches.succeed(record(d, i === 1 ? 'bad\u0000' : 'ok'))),
+      rows.map((d, i) => t.deps.deliveryBatches.unordered.succeed(record(d, i === 1 ? 'bad\u0000' : 'ok'))),
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const after = await Promise.all(eventIds.map(deliveryOf));

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transactWithEvents } from '../../src/events/emit.js';
+import { client, signupAccount, type Client } from '../helpers/http.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { waitUntil } from '../helpers/wait.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+
+// The record window (docs/decisions.md#record-window), through real workers and receivers: an unordered delivery's
+// attempt record waits for others and goes in one statement with them; an ordered delivery's goes at once. The
+// deliveries a statement recorded share its transaction's `completed_at`. With 4 concurrent jobs a windowed batch
+// goes once 2 wait in it, so nothing here waits out the window.
+
+let t: TestContext;
+let api: Client;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  t = await createTestContext({
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    WEBHOOK_RECORD_WINDOW_MS: '1000',
+    WEBHOOK_CONCURRENCY: '4',
+  });
+  api = client(t.url);
+  await t.startWorkers();
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await t?.close();
+});
+
+async function subscribed(ordering: 'none' | 'key') {
+  const r = await startReceiver();
+  receivers.push(r);
+  const { token, accountId } = await signupAccount(api);
+  const res = await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['contact.updated'], ordering } });
+  expect(res.status).toBe(201);
+  return { r, accountId };
+}
+
+const emit = (accountId: string, id: string) =>
+  transactWithEvents(t.deps, accountId, (_trx, e) => e({ type: 'contact.updated', payload: { id } }));
+
+const deliveryOf = (eventId: string) =>
+  t.deps.db('webhook_deliveries').where({ event_id: eventId }).first<{ status: string; completed_at: Date | null }>();
+
+async function succeeded(eventId: string) {
+  return waitUntil(async () => {
+    const d = await deliveryOf(eventId);
+    return d?.status === 'succeeded' ? d : undefined;
+  });
+}
+
+describe('the record window', () => {
+  it("records unordered deliveries together in one statement, and an ordered one's at once, outside their batch", async () => {
+    const unordered = await subscribed('none');
+    const ordered = await subscribed('key');
+
+    // The first unordered attempt arrives; its record waits for company.
+    const u1 = await emit(unordered.accountId, 'c_u1');
+    await unordered.r.waitFor(1);
+    // An ordered delivery made meanwhile is recorded (and its key handed off) without joining that batch.
+    const o1 = await emit(ordered.accountId, 'c_o1');
+    const o1Row = await succeeded(o1);
+    // The second unordered attempt fills the batch: both are recorded by one statement.
+    const u2 = await emit(unordered.accountId, 'c_u2');
+    const [u1Row, u2Row] = await Promise.all([succeeded(u1), succeeded(u2)]);
+
+    expect(unordered.r.received).toHaveLength(2);
+    expect(ordered.r.received).toHaveLength(1);
+    expect(u1Row.completed_at!.getTime()).toBe(u2Row.completed_at!.getTime());
+    expect(o1Row.completed_at!.getTime()).toBeLessThan(u1Row.completed_at!.getTime());
+  });
+});
