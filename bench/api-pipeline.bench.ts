@@ -24,7 +24,7 @@ import {
 // BullMQ add → undici POST (bench/bare-worker.ts), add → arrival. Once per WORKERS mode (BENCH_API_WORKERS).
 
 const LIMIT_MS = 250;
-const RATES = (process.env.BENCH_API_RATES ?? '100,150,200,300,400,500,600').split(',').map(Number);
+const RATES = (process.env.BENCH_API_RATES ?? '100,150,200,300,400,500,600,750,900,1050,1200').split(',').map(Number);
 const MODES = (process.env.BENCH_API_WORKERS ?? 'auto,0').split(',');
 const SECONDS = Number(process.env.BENCH_LATENCY_S ?? 5);
 

@@ -47,13 +47,26 @@ interface Processes {
 const cpuOf = (pid: number) => processCpuMs(pid) ?? 0;
 const parentOf = (stat: string) => Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
 
-/** The children of `ppid` (Linux /proc), with the CPU each has used so far. */
-function childrenCpu(ppid: number): Map<number, number> {
-  const out = new Map<number, number>();
+/**
+ * What a Postgres child process is, from the title Postgres gives it: a backend serving a connection (titled by
+ * its user), or a background process ("autovacuum worker", "walwriter", "checkpointer"…).
+ */
+function postgresKind(pid: number): string {
+  const title = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+    .replace(/\0/g, ' ')
+    .replace(/^postgres: /, '');
+  return /^postgres \S+ /.test(title) ? 'backends' : title.replace(/ (launcher|worker).*$/, ' $1').trim();
+}
+
+/** The children of `ppid` (Linux /proc), with the CPU each has used so far and its kind. */
+function childrenCpu(ppid: number): Map<number, { ms: number; kind: string }> {
+  const out = new Map<number, { ms: number; kind: string }>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (parentOf(readFileSync(`/proc/${name}/stat`, 'utf8')) === ppid) out.set(Number(name), cpuOf(Number(name)));
+      const pid = Number(name);
+      if (parentOf(readFileSync(`/proc/${name}/stat`, 'utf8')) === ppid)
+        out.set(pid, { ms: cpuOf(pid), kind: postgresKind(pid) });
     } catch {
       // gone meanwhile
     }
@@ -73,15 +86,21 @@ function snapshot(p: Processes) {
 /** µs of CPU per event by process, from two snapshots; a backend started meanwhile counts from zero. */
 function perEvent(before: ReturnType<typeof snapshot>, after: ReturnType<typeof snapshot>, events: number) {
   const us = (ms: number) => Math.round((ms * 1000) / events);
-  let postgres = 0;
-  for (const [pid, ms] of after.postgres) postgres += ms - (before.postgres.get(pid) ?? 0);
+  const postgresByKind: Record<string, number> = {};
+  for (const [pid, { ms, kind }] of after.postgres)
+    postgresByKind[kind] = (postgresByKind[kind] ?? 0) + ms - (before.postgres.get(pid)?.ms ?? 0);
   const out = {
     bench: us(after.bench - before.bench),
     worker: us(after.worker - before.worker),
-    postgres: us(postgres),
+    postgres: us(Object.values(postgresByKind).reduce((a, b) => a + b, 0)),
     redis: us(after.redis - before.redis),
   };
-  return { ...out, total: out.bench + out.worker + out.postgres + out.redis };
+  const byKind = Object.entries(postgresByKind).filter(([, ms]) => us(ms) > 0);
+  return {
+    cpu: { ...out, total: out.bench + out.worker + out.postgres + out.redis },
+    // Postgres's CPU split by process: the backends serving connections, autovacuum, the WAL writer…
+    postgresByKind: Object.fromEntries(byKind.map(([kind, ms]) => [kind, us(ms)])),
+  };
 }
 
 const STEPS: Array<[string, RegExp]> = [
@@ -190,8 +209,10 @@ async function measure(
   };
   await round(stop);
   if (!after) stop();
+  const { cpu, postgresByKind } = perEvent(before, after!, events);
   return {
-    cpuUsPerEvent: perEvent(before, after!, events),
+    cpuUsPerEvent: cpu,
+    postgresUsPerEvent: postgresByKind,
     seconds: +seconds.toFixed(2),
     statements: await statements(deps, events),
     redis: await redisCommands(admin, events),
