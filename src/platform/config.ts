@@ -382,7 +382,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         windowMs: e.WEBHOOK_BATCH_WINDOW_MS,
         // How long an unordered delivery's attempt record waits for others (nobody but its own job waits on it).
         recordWindowMs: e.WEBHOOK_RECORD_WINDOW_MS,
-        concurrency: e.WEBHOOK_CONCURRENCY,
+        concurrency: e.QUEUE_CONCURRENCY?.['webhook-delivery'] ?? e.WEBHOOK_CONCURRENCY,
       },
       // A pending delivery this long past due whose job is gone (failed, removed, lost with Redis) is re-armed.
       relayAfterMs: e.WEBHOOK_RELAY_AFTER_MS,

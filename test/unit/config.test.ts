@@ -191,6 +191,18 @@ describe('config', () => {
     expect(load({ ...base, WORKERS: 'auto' }).workers).toBe('auto');
   });
 
+  it("sizes an unordered record's batch by the delivery queue's concurrency, whichever variable sets it", () => {
+    expect(load(base).webhooks.batches).toEqual({ windowMs: 0, recordWindowMs: 20, concurrency: 50 });
+    expect(load({ ...base, WEBHOOK_CONCURRENCY: '100', WEBHOOK_RECORD_WINDOW_MS: '0' }).webhooks.batches).toEqual({
+      windowMs: 0,
+      recordWindowMs: 0,
+      concurrency: 100,
+    });
+    const overridden = load({ ...base, WEBHOOK_CONCURRENCY: '100', QUEUE_CONCURRENCY: 'webhook-delivery=8' });
+    expect(overridden.webhooks.batches.concurrency).toBe(8);
+    expect(overridden.queueConcurrency['webhook-delivery']).toBe(8);
+  });
+
   it('reads WEBHOOK_PARTITIONS (1 by default) and WORKER_PARTITIONS (every partition by default)', () => {
     expect(load(base).webhooks).toMatchObject({ partitions: 1, workerPartitions: [0] });
     expect(load({ ...base, WEBHOOK_PARTITIONS: '4' }).webhooks).toMatchObject({
