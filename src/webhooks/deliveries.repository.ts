@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { FannedOutEvent } from '../events/emit.js';
 import type { NewEvent } from '../events/events.repository.js';
-import { prepare, runPrepared, type Conn, type Prepared, type Trx } from '../platform/db.js';
+import { prepare, runPrepared, startupBound, type Conn, type Prepared, type Trx } from '../platform/db.js';
 import { newId, uuidV7Time } from '../platform/ids.js';
 import { orderingKeyOf } from '../events/event-types.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
@@ -219,14 +219,25 @@ const SEND_CONTEXT = `SELECT d.id, d.created_at, d.account_id, d.webhook_id, d.e
             w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed, w.rate_limit_per_second,
             e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at`;
 
+/** The earliest and latest of a batch's delivery times (null, null for none): the bounds of its day partitions. */
+function spanOf(times: Date[]): [Date | null, Date | null] {
+  if (times.length === 0) return [null, null];
+  const ms = times.map((t) => t.getTime());
+  return [new Date(Math.min(...ms)), new Date(Math.max(...ms))];
+}
+
+/** The batch's earliest and latest created_at ($3, $4): only their day partitions are scanned. */
+const BATCH_DAYS = (t: string) => `${t}.created_at BETWEEN ${startupBound('$3')} AND ${startupBound('$4')}`;
+
 const LOAD_SEND_CONTEXTS = prepare<SendContext>(
   'load_send_contexts',
   `${SEND_CONTEXT}
      FROM unnest($1::uuid[], $2::timestamptz[]) AS x(id, created_at)
      CROSS JOIN LATERAL (SELECT * FROM webhook_deliveries d
-                          WHERE d.id = x.id AND d.created_at = x.created_at LIMIT 1) d
+                          WHERE d.id = x.id AND d.created_at = x.created_at AND ${BATCH_DAYS('d')} LIMIT 1) d
      JOIN webhooks w ON w.id = d.webhook_id
-     CROSS JOIN LATERAL (SELECT * FROM events e WHERE e.id = d.event_id AND e.created_at = d.created_at LIMIT 1) e`,
+     CROSS JOIN LATERAL (SELECT * FROM events e
+                          WHERE e.id = d.event_id AND e.created_at = d.created_at AND ${BATCH_DAYS('e')} LIMIT 1) e`,
 );
 
 /**
@@ -240,9 +251,11 @@ const LOAD_SEND_CONTEXTS = prepare<SendContext>(
  */
 export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promise<Array<SendContext | undefined>> {
   const times = deliveryIds.map(uuidV7Time);
+  const known = times.filter((t): t is Date => t !== null);
   const rows = await runPrepared(conn, LOAD_SEND_CONTEXTS, [
     deliveryIds.filter((_id, i) => times[i]),
-    times.filter(Boolean),
+    known,
+    ...spanOf(known),
   ]);
   const legacy = deliveryIds.filter((_id, i) => !times[i]);
   if (legacy.length) {
@@ -297,7 +310,8 @@ const INPUT = `input AS (
 const RETRY_DUE = `now() + i.retry_delay_ms * interval '1 millisecond'`;
 /** The state an attempt may move a delivery from: pending, and held by the job that made the attempt. */
 const HELD = `wd.id = i.delivery_id AND wd.created_at = i.delivery_created_at AND wd.account_id = i.account_id
-  AND wd.status = 'pending' AND wd.job_seq = i.seq`;
+  AND wd.status = 'pending' AND wd.job_seq = i.seq
+  AND wd.created_at BETWEEN ${startupBound('$18')} AND ${startupBound('$19')}`;
 /** The attempt row, whether or not the delivery moved; only a retry that moved plans a next attempt. */
 const insertAttempts = (status: 'succeeded' | 'failed') => `a AS (
   INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
@@ -329,6 +343,8 @@ function inputColumns(items: AttemptRecord[]): unknown[] {
     col('retryDelayMs'),
     col('requestHeaders'),
     col('responseHeaders'),
+    // $18, $19: the day partitions the batch's deliveries are in (HELD).
+    ...spanOf(items.map((r) => r.deliveryCreatedAt)),
   ];
 }
 

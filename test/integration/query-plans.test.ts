@@ -3,7 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listEvents } from '../../src/events/events.repository.js';
 import { clearEndedGraces, claimKeysToWarn, expireDueKeys } from '../../src/keys/keys-sweep.repository.js';
 import { deleteExpiredSessions } from '../../src/accounts/sessions.repository.js';
-import { hasPendingDeliveries, listPartitions } from '../../src/maintenance/partitions.repository.js';
+import {
+  dayStart,
+  hasPendingDeliveries,
+  listPartitions,
+  partitionName,
+} from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Trx } from '../../src/platform/db.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
@@ -179,5 +184,22 @@ describe('query plans at scale', () => {
     const read = await scannedRelations(explainer, load!);
     expect(read.filter((r) => r.startsWith('webhook_deliveries_d'))).toHaveLength(1);
     expect(read.filter((r) => r.startsWith('events_d'))).toHaveLength(1);
+  });
+
+  it("starts scans of the batch's own day partitions only, in the generic plans of the load and the records", async () => {
+    const statements = await captureStatements(t.deps.db, async (trx) => [
+      await deliveries.loadSendContexts(trx, [ref.pending.id]),
+      await deliveries.recordSuccesses(trx, [record(ref.pending)]),
+      await deliveries.recordRetries(trx, [record(ref.pending)]),
+    ]);
+    expect(statements).toHaveLength(3);
+    const day = dayStart(ref.pending.created_at);
+    for (const s of statements) {
+      // The plan Postgres keeps for a named statement; its day partitions are pruned as it starts, before any row.
+      const { generic } = await explain(explainer, s);
+      const days = (prefix: string) => generic!.filter((n) => n.relation.startsWith(prefix)).map((n) => n.relation);
+      expect(days('webhook_deliveries_d'), s.sql).toEqual([partitionName('webhook_deliveries', day)]);
+      if (s.sql.includes('JOIN LATERAL')) expect(days('events_d')).toEqual([partitionName('events', day)]);
+    }
   });
 });
