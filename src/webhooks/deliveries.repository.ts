@@ -226,7 +226,7 @@ function spanOf(times: Date[]): [Date | null, Date | null] {
   return [new Date(Math.min(...ms)), new Date(Math.max(...ms))];
 }
 
-/** The batch's earliest and latest created_at ($3, $4): only their day partitions are scanned. */
+/** Between the batch's earliest and latest created_at ($3, $4): only the days from one to the other are scanned. */
 const BATCH_DAYS = (t: string) => `${t}.created_at BETWEEN ${startupBound('$3')} AND ${startupBound('$4')}`;
 
 const LOAD_SEND_CONTEXTS = prepare<SendContext>(

@@ -186,7 +186,7 @@ describe('query plans at scale', () => {
     expect(read.filter((r) => r.startsWith('events_d'))).toHaveLength(1);
   });
 
-  it("starts scans of the batch's own day partitions only, in the generic plans of the load and the records", async () => {
+  it("starts scans of the batch's own day partitions only, in the load's and the records' generic plans", async () => {
     const statements = await captureStatements(t.deps.db, async (trx) => [
       await deliveries.loadSendContexts(trx, [ref.pending.id]),
       await deliveries.recordSuccesses(trx, [record(ref.pending)]),

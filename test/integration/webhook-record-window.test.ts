@@ -51,7 +51,7 @@ async function succeeded(eventId: string) {
 }
 
 describe('the record window', () => {
-  it("records unordered deliveries together in one statement, and an ordered one's at once, outside their batch", async () => {
+  it("records unordered deliveries together in one statement, an ordered one's at once and apart", async () => {
     const unordered = await subscribed('none');
     const ordered = await subscribed('key');
 
