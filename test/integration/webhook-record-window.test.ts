@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactWithEvents } from '../../src/events/emit.js';
-import { client, signupAccount, type Client } from '../helpers/http.js';
+import { client, signupAccount } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -11,8 +11,6 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 // goes once 2 wait in it, so nothing here waits out the window.
 
 let t: TestContext;
-let api: Client;
-const receivers: Receiver[] = [];
 
 beforeAll(async () => {
   t = await createTestContext({
@@ -20,21 +18,17 @@ beforeAll(async () => {
     WEBHOOK_RECORD_WINDOW_MS: '1000',
     WEBHOOK_CONCURRENCY: '4',
   });
-  api = client(t.url);
   await t.startWorkers();
 });
-afterAll(async () => {
-  await Promise.all(receivers.map((r) => r.close()));
-  await t?.close();
-});
+afterAll(() => t?.close());
 
-async function subscribed(ordering: 'none' | 'key') {
-  const r = await startReceiver();
-  receivers.push(r);
+/** A new account subscribed to contact.updated at `r`, with the ordering given. */
+async function subscribed(r: Receiver, ordering: 'none' | 'key'): Promise<string> {
+  const api = client(t.url);
   const { token, accountId } = await signupAccount(api);
   const res = await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['contact.updated'], ordering } });
   expect(res.status).toBe(201);
-  return { r, accountId };
+  return accountId;
 }
 
 const emit = (accountId: string, id: string) =>
@@ -52,22 +46,26 @@ async function succeeded(eventId: string) {
 
 describe('the record window', () => {
   it("records unordered deliveries together in one statement, an ordered one's at once and apart", async () => {
-    const unordered = await subscribed('none');
-    const ordered = await subscribed('key');
+    const [ru, ro] = await Promise.all([startReceiver(), startReceiver()]);
+    try {
+      const unordered = await subscribed(ru, 'none');
+      const ordered = await subscribed(ro, 'key');
 
-    // The first unordered attempt arrives; its record waits for company.
-    const u1 = await emit(unordered.accountId, 'c_u1');
-    await unordered.r.waitFor(1);
-    // An ordered delivery made meanwhile is recorded (and its key handed off) without joining that batch.
-    const o1 = await emit(ordered.accountId, 'c_o1');
-    const o1Row = await succeeded(o1);
-    // The second unordered attempt fills the batch: both are recorded by one statement.
-    const u2 = await emit(unordered.accountId, 'c_u2');
-    const [u1Row, u2Row] = await Promise.all([succeeded(u1), succeeded(u2)]);
+      // The first unordered attempt arrives; its record waits for company.
+      const u1 = await emit(unordered, 'c_u1');
+      await ru.waitFor(1);
+      // An ordered delivery made meanwhile is recorded (and its key handed off) without joining that batch.
+      const o1Row = await succeeded(await emit(ordered, 'c_o1'));
+      // The second unordered attempt fills the batch: both are recorded by one statement.
+      const u2 = await emit(unordered, 'c_u2');
+      const [u1Row, u2Row] = await Promise.all([succeeded(u1), succeeded(u2)]);
 
-    expect(unordered.r.received).toHaveLength(2);
-    expect(ordered.r.received).toHaveLength(1);
-    expect(u1Row.completed_at!.getTime()).toBe(u2Row.completed_at!.getTime());
-    expect(o1Row.completed_at!.getTime()).toBeLessThan(u1Row.completed_at!.getTime());
+      expect(ru.received).toHaveLength(2);
+      expect(ro.received).toHaveLength(1);
+      expect(u1Row.completed_at!.getTime()).toBe(u2Row.completed_at!.getTime());
+      expect(o1Row.completed_at!.getTime()).toBeLessThan(u1Row.completed_at!.getTime());
+    } finally {
+      await Promise.all([ru.close(), ro.close()]);
+    }
   });
 });
