@@ -13,7 +13,8 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 import { killHard, spawnWorkerProcess } from '../helpers/worker-child.js';
 
 // `npm start` as a person runs it: a supervisor with an API process and a worker process (docs/processes.md).
-// The worker process killed mid-delivery is started again and nothing is lost; WORKERS=0 still delivers from one
+// The worker process killed mid-delivery is started again and nothing is lost; one that keeps dying is started
+// again after a growing wait and reported as a crash loop; WORKERS=0 still delivers from one
 // process; SIGTERM during deliveries drains every process within SHUTDOWN_TIMEOUT_MS and loses nothing; a bad
 // WORKERS or a port in use refuses with one line before any worker starts.
 
@@ -140,6 +141,50 @@ describe('npm start with a worker process', () => {
       expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
     } finally {
       onArrival = () => undefined;
+      await app.stop();
+    }
+  }, 240_000);
+
+  it('a worker process that keeps dying is restarted with a growing wait and reported, then serves again', async () => {
+    const app = await startAppProcess('main', { cwd, env: env({ WORKERS: '1' }) });
+    try {
+      const logged = () =>
+        app
+          .stdout()
+          .split('\n')
+          .flatMap((l): Array<{ level: string; msg: string; childPid?: number; restartInMs?: number }> => {
+            try {
+              return [JSON.parse(l)];
+            } catch {
+              return []; // a line still being written
+            }
+          });
+      // Four deaths within seconds of each start: a crash loop.
+      let pid = workerPidOf(await bannerOf(app));
+      const killed: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        process.kill(pid, 'SIGKILL');
+        killed.push(pid);
+        pid = await waitUntil(
+          () =>
+            logged().find((l) => l.msg === 'the workers process is back' && !killed.includes(l.childPid!))?.childPid,
+          60_000,
+          `a worker process after ${pid}`,
+        );
+      }
+      const exits = logged().filter((l) => /^the workers process (exited|keeps dying)/.test(l.msg));
+      expect(exits.map((l) => l.childPid)).toEqual(killed);
+      // Each quick death doubles the wait before the next start; from the third on, it is an error, not a warning.
+      expect(exits.map((l) => l.restartInMs)).toEqual([250, 500, 1000, 2000]);
+      expect(exits.map((l) => l.msg.includes('keeps dying'))).toEqual([false, false, true, true]);
+      expect(exits.map((l) => l.level)).toEqual(['warn', 'warn', 'error', 'error']);
+
+      // The last one serves: a delivery made now arrives.
+      const { webhookId, create } = await subscribedAccount(app);
+      await create('after-the-loop');
+      await expectAllDelivered(webhookId, 1);
+      expect(alive(pid)).toBe(true);
+    } finally {
       await app.stop();
     }
   }, 240_000);
