@@ -180,7 +180,7 @@ export function processCpuMs(pid: number): number | null {
 }
 
 /** Runs `work` and reports the share of the machine it kept busy (this process, workers, Postgres, Redis). */
-export async function withMachineCpu(events: number | (() => number), work: () => Promise<unknown>) {
+async function withMachineCpu(events: number | (() => number), work: () => Promise<unknown>) {
   const before = machineCpuMs();
   const started = performance.now();
   await work();

@@ -109,7 +109,7 @@ export function createDeps(connections: Connections): Deps {
     sealers,
     webhookKeys: createSigningKeyring(sealers.webhook),
     keyCache: createKeyCache(redis),
-    deliveryBatches: createDeliveryBatches(db, { queues, config, logger }, config.webhooks.batches),
+    deliveryBatches: createDeliveryBatches(db, { queues, config, logger }),
     webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),
     streamHub: createStreamHub(config, redis, logger),
     streamTransport: createStreamTransport(config, redis, logger),

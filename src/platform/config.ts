@@ -377,13 +377,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       disableAfter: e.WEBHOOK_DISABLE_AFTER,
       allowPrivateTargets: e.WEBHOOK_ALLOW_PRIVATE_TARGETS,
       concurrency: e.WEBHOOK_CONCURRENCY,
-      batches: {
-        // How long a worker's first delivery statement (load, record) waits for others to share its round trip.
-        windowMs: e.WEBHOOK_BATCH_WINDOW_MS,
-        // How long an unordered delivery's attempt record waits for others (nobody but its own job waits on it).
-        recordWindowMs: e.WEBHOOK_RECORD_WINDOW_MS,
-        concurrency: e.QUEUE_CONCURRENCY?.['webhook-delivery'] ?? e.WEBHOOK_CONCURRENCY,
-      },
+      // How long a worker's first delivery statement (load, record) waits for others to share its round trip.
+      batchWindowMs: e.WEBHOOK_BATCH_WINDOW_MS,
+      // How long an unordered delivery's attempt record waits for others (nobody but its own job waits on it).
+      recordWindowMs: e.WEBHOOK_RECORD_WINDOW_MS,
       // A pending delivery this long past due whose job is gone (failed, removed, lost with Redis) is re-armed.
       relayAfterMs: e.WEBHOOK_RELAY_AFTER_MS,
       // Events, deliveries and attempts older than this are gone: hidden at once, their day partitions dropped.

@@ -226,18 +226,24 @@ function spanOf(times: Date[]): [Date | null, Date | null] {
   return [new Date(Math.min(...ms)), new Date(Math.max(...ms))];
 }
 
-/** Between the batch's earliest and latest created_at ($3, $4): only the days from one to the other are scanned. */
-const BATCH_DAYS = (t: string) => `${t}.created_at BETWEEN ${startupBound('$3')} AND ${startupBound('$4')}`;
+/**
+ * `alias`.created_at between a batch's earliest and latest (the parameters `first`, `last`, from spanOf): only the
+ * day partitions from one to the other are scanned (startupBound).
+ */
+const createdBetween = (alias: string, first: string, last: string) =>
+  `${alias}.created_at BETWEEN ${startupBound(first)} AND ${startupBound(last)}`;
 
 const LOAD_SEND_CONTEXTS = prepare<SendContext>(
   'load_send_contexts',
   `${SEND_CONTEXT}
      FROM unnest($1::uuid[], $2::timestamptz[]) AS x(id, created_at)
      CROSS JOIN LATERAL (SELECT * FROM webhook_deliveries d
-                          WHERE d.id = x.id AND d.created_at = x.created_at AND ${BATCH_DAYS('d')} LIMIT 1) d
+                          WHERE d.id = x.id AND d.created_at = x.created_at
+                            AND ${createdBetween('d', '$3', '$4')} LIMIT 1) d
      JOIN webhooks w ON w.id = d.webhook_id
      CROSS JOIN LATERAL (SELECT * FROM events e
-                          WHERE e.id = d.event_id AND e.created_at = d.created_at AND ${BATCH_DAYS('e')} LIMIT 1) e`,
+                          WHERE e.id = d.event_id AND e.created_at = d.created_at
+                            AND ${createdBetween('e', '$3', '$4')} LIMIT 1) e`,
 );
 
 /**
@@ -311,7 +317,7 @@ const RETRY_DUE = `now() + i.retry_delay_ms * interval '1 millisecond'`;
 /** The state an attempt may move a delivery from: pending, and held by the job that made the attempt. */
 const HELD = `wd.id = i.delivery_id AND wd.created_at = i.delivery_created_at AND wd.account_id = i.account_id
   AND wd.status = 'pending' AND wd.job_seq = i.seq
-  AND wd.created_at BETWEEN ${startupBound('$18')} AND ${startupBound('$19')}`;
+  AND ${createdBetween('wd', '$18', '$19')}`;
 /** The attempt row, whether or not the delivery moved; only a retry that moved plans a next attempt. */
 const insertAttempts = (status: 'succeeded' | 'failed') => `a AS (
   INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,

@@ -18,7 +18,7 @@ import { armDeliveryJobs, type Arming } from './dispatch.js';
 // A batch that Postgres refuses is re-run item by item, so one delivery's bad data fails that delivery alone.
 // Each statement has one batch in flight at a time: the deliveries that reach it meanwhile go together when it
 // returns, so under load the round trips per delivery fall as the rate rises, and an idle worker waits for nothing
-// (docs/decisions.md#one-batch-in-flight). `windowMs` (WEBHOOK_BATCH_WINDOW_MS) also makes the first call of a
+// (docs/decisions.md#one-batch-in-flight). `batchWindowMs` (WEBHOOK_BATCH_WINDOW_MS) also makes the first call of a
 // batch wait that long for others (docs/performance.md).
 //
 // An unordered delivery's attempt record waits up to `recordWindowMs` (WEBHOOK_RECORD_WINDOW_MS) for others: the
@@ -46,17 +46,12 @@ export interface DeliveryBatches {
   handOff: Coalesced<OrderingKey, ArmedDelivery | undefined>;
 }
 
-export interface BatchSettings {
-  /** WEBHOOK_BATCH_WINDOW_MS: the wait of every statement's first call. */
-  windowMs: number;
-  /** WEBHOOK_RECORD_WINDOW_MS: the wait of an unordered delivery's attempt record. */
-  recordWindowMs: number;
-  /** The worker's concurrent delivery jobs: a windowed record goes early once half of them wait in it. */
-  concurrency: number;
-}
-
-export function createDeliveryBatches(db: Db, arming: Arming, settings: BatchSettings): DeliveryBatches {
-  const opts = { failsAll: isBackendUnavailable, windowMs: settings.windowMs, inFlight: 1 };
+/** The webhook-delivery queue's settings (src/platform/config.ts) come with `arming`. */
+export function createDeliveryBatches(db: Db, arming: Arming): DeliveryBatches {
+  const { batchWindowMs, recordWindowMs } = arming.config.webhooks;
+  // The jobs one worker process runs at once: a windowed record goes early once half of them wait in it.
+  const concurrency = arming.config.queueConcurrency['webhook-delivery']!;
+  const opts = { failsAll: isBackendUnavailable, windowMs: batchWindowMs, inFlight: 1 };
   const records = (o: CoalescerOptions): AttemptRecords => ({
     succeed: createCoalescer((items: AttemptRecord[]) => recordSuccesses(db, items), o),
     retry: createCoalescer((items: AttemptRecord[]) => recordRetries(db, items), o),
@@ -67,8 +62,8 @@ export function createDeliveryBatches(db: Db, arming: Arming, settings: BatchSet
     ordered: records(opts),
     unordered: records({
       ...opts,
-      windowMs: Math.max(settings.windowMs, settings.recordWindowMs),
-      maxBatch: Math.max(1, Math.ceil(settings.concurrency / 2)),
+      windowMs: Math.max(batchWindowMs, recordWindowMs),
+      maxBatch: Math.max(1, Math.ceil(concurrency / 2)),
     }),
     handOff: createCoalescer(async (keys: OrderingKey[]) => {
       const heads = await advanceDistinctKeys(db, keys);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCoalescer } from '../../src/platform/coalescer.js';
+import { waitUntil } from '../helpers/wait.js';
 
 // The coalescer's contract, on a plain function: one call per turn, each caller its own result, and a failing
 // item failing alone.
@@ -129,7 +130,3 @@ describe('createCoalescer', () => {
     expect(calls).toEqual([[1], [2, 3]]);
   });
 });
-
-async function waitUntil(done: () => boolean): Promise<void> {
-  while (!done()) await new Promise((r) => setImmediate(r));
-}

@@ -191,15 +191,12 @@ describe('config', () => {
     expect(load({ ...base, WORKERS: 'auto' }).workers).toBe('auto');
   });
 
-  it("sizes an unordered record's batch by the delivery queue's concurrency, whichever variable sets it", () => {
-    expect(load(base).webhooks.batches).toEqual({ windowMs: 0, recordWindowMs: 20, concurrency: 50 });
-    expect(load({ ...base, WEBHOOK_CONCURRENCY: '100', WEBHOOK_RECORD_WINDOW_MS: '0' }).webhooks.batches).toEqual({
-      windowMs: 0,
-      recordWindowMs: 0,
-      concurrency: 100,
-    });
+  it("reads the delivery statements' windows, and the delivery queue's concurrency a record batch is sized by", () => {
+    expect(load(base).webhooks).toMatchObject({ batchWindowMs: 0, recordWindowMs: 20 });
+    expect(load({ ...base, WEBHOOK_RECORD_WINDOW_MS: '0' }).webhooks.recordWindowMs).toBe(0);
+    expect(load(base).queueConcurrency['webhook-delivery']).toBe(50);
+    expect(load({ ...base, WEBHOOK_CONCURRENCY: '100' }).queueConcurrency['webhook-delivery']).toBe(100);
     const overridden = load({ ...base, WEBHOOK_CONCURRENCY: '100', QUEUE_CONCURRENCY: 'webhook-delivery=8' });
-    expect(overridden.webhooks.batches.concurrency).toBe(8);
     expect(overridden.queueConcurrency['webhook-delivery']).toBe(8);
   });
 
