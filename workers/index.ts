@@ -10,6 +10,7 @@ import { drainRetiredPartitions } from './drain-retired-partitions.js';
 import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
 import { sweepExpiredKeysProcessor } from './sweep-expired-keys.js';
 import { deliverWebhookProcessor, webhookDeliverySettings } from './deliver-webhook.js';
+import { deliverWebhooksProcessor } from './deliver-webhooks.js';
 import { fanOutEventProcessor } from './fan-out-event.js';
 import { maintainPartitionsProcessor } from './maintain-partitions.js';
 import { relayOutboxProcessor } from './relay-outbox.js';
@@ -25,6 +26,7 @@ export const processors: Processor[] = [
   sweepExpiredKeysProcessor,
   fanOutEventProcessor,
   deliverWebhookProcessor,
+  deliverWebhooksProcessor,
   relayOutboxProcessor,
   sendMessageProcessor,
   runAgentProcessor,

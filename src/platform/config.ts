@@ -197,6 +197,8 @@ const envSchema = z.object({
   WEBHOOK_CONCURRENCY: intIn(1, 1000).default(50),
   WEBHOOK_BATCH_WINDOW_MS: intIn(0, 50).default(0),
   WEBHOOK_RECORD_WINDOW_MS: intIn(0, 1000).default(20),
+  WEBHOOK_DELIVERIES_PER_JOB: intIn(1, 50).default(5),
+  WEBHOOK_ARM_WINDOW_MS: intIn(0, 50).default(5),
   WEBHOOK_RELAY_AFTER_MS: intIn(0, 3600_000).default(10_000),
   WEBHOOK_RETENTION_DAYS: intIn(1, 3650).default(30),
   WEBHOOK_PARTITIONS: intIn(1, MAX_PARTITIONS).default(1),
@@ -381,6 +383,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       batchWindowMs: e.WEBHOOK_BATCH_WINDOW_MS,
       // How long an unordered delivery's attempt record waits for others (nobody but its own job waits on it).
       recordWindowMs: e.WEBHOOK_RECORD_WINDOW_MS,
+      // First attempts armed together (an event's fan-out, a transaction's events) share one job, this many at most.
+      deliveriesPerJob: e.WEBHOOK_DELIVERIES_PER_JOB,
+      // How long the first commit's deliveries wait for those of other commits to share their jobs.
+      armWindowMs: e.WEBHOOK_ARM_WINDOW_MS,
       // A pending delivery this long past due whose job is gone (failed, removed, lost with Redis) is re-armed.
       relayAfterMs: e.WEBHOOK_RELAY_AFTER_MS,
       // Events, deliveries and attempts older than this are gone: hidden at once, their day partitions dropped.

@@ -56,6 +56,24 @@ export const jobs = {
     options: () => ({ attempts: 5, backoff: { type: 'exponential', delay: 1000 }, ...keep }),
     traced: true,
   }),
+  // The first attempts of several deliveries armed together (WEBHOOK_DELIVERIES_PER_JOB), made side by side: each
+  // exactly as deliver-webhook makes it, by the job_seq `seq` names. A delivery its throttle holds back, and every
+  // later attempt, is a deliver-webhook job of its own (docs/decisions.md#deliveries-per-job).
+  deliverWebhooks: defineJob({
+    name: 'deliver-webhooks',
+    queue: 'webhook-delivery',
+    schema: z
+      .object({
+        deliveries: z
+          .array(z.object({ deliveryId: z.string().uuid(), seq: z.number().int().positive() }).strict())
+          .min(2)
+          .max(50),
+        traceparent,
+      })
+      .strict(),
+    options: () => ({ attempts: 5, backoff: { type: 'exponential', delay: 1000 }, ...keep }),
+    traced: true,
+  }),
   runAgent: defineJob({
     name: 'run-agent',
     queue: 'agent-runs',

@@ -175,10 +175,14 @@ export async function insertEventWithDeliveries(
 /** The pending deliveries of one event (the fan-out job of a large event adds their jobs). */
 export function findPendingDeliveriesOfEvent(conn: Conn, eventId: string): Promise<ArmedDelivery[]> {
   // A queued ordered delivery (no due time) is armed by its key's hand-off instead.
-  return conn('webhook_deliveries')
-    .select(ARMED)
-    .where({ event_id: eventId, status: 'pending' })
-    .whereNotNull('next_attempt_at');
+  return (
+    conn('webhook_deliveries')
+      .select(ARMED)
+      .where({ event_id: eventId, status: 'pending' })
+      .whereNotNull('next_attempt_at')
+      // In one order, so that a fan-out run again groups the deliveries still waiting as it did the first time.
+      .orderBy('id')
+  );
 }
 
 // ---- the worker's read ----

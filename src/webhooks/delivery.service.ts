@@ -1,7 +1,7 @@
 import { now } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import { recordGone, stopDelivery, type AttemptRecord, type SendContext } from './deliveries.repository.js';
-import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
+import { armDeliveryJobs, dispatchCommitted, type JobRef } from './dispatch.js';
 import { reportAttempt } from './attempt-report.js';
 import { requestHeadersJson, responseHeadersJson } from './attempt-headers.js';
 import { disableAndNotify } from './disable.service.js';
@@ -15,6 +15,11 @@ import { handOffOrderingKey } from './ordering.service.js';
 
 export const USER_AGENT = 'Switchboard-Webhooks/1';
 
+/** A delivery its subscription's throttle (or a full stream) holds back: the job of `ref` waits `waitMs`. */
+export interface Held extends Throttled {
+  ref: JobRef;
+}
+
 /**
  * One attempt of one delivery by the job `seq` names. Returns a short outcome for the job's record, or how long
  * the job must wait for its subscription's throttle (nothing sent, nothing written). A receiver's failure is not
@@ -26,7 +31,7 @@ export async function attemptDelivery(
   deliveryId: string,
   seq: number,
   slotRps?: number,
-): Promise<string | Throttled> {
+): Promise<string | Held> {
   const { config, db, deliveryBatches: batches } = deps;
   const ctx = await batches.load(deliveryId);
   if (!ctx) return 'missing';
@@ -43,16 +48,17 @@ export async function attemptDelivery(
     return 'subscription not active';
   }
   const throttled = await takeSlot(deps.webhookThrottle, ctx.webhook_id, ctx.rate_limit_per_second, slotRps);
+  const ref = jobRefOf(ctx, seq);
   if (throttled) {
     deps.metrics.throttleWaits.inc();
-    return throttled;
+    return { ...throttled, ref };
   }
 
   const body = JSON.stringify(buildEnvelope(ctx));
   const headers = signedHeaders(deps, ctx, body);
   const res = await send(deps, ctx, body, headers);
   // A stream already holding its limit of unreported deliveries: wait as a throttled delivery does (no slot held).
-  if (res === STREAM_FULL) return { waitMs: STREAM_FULL_WAIT_MS + Math.floor(Math.random() * 100), slotRps };
+  if (res === STREAM_FULL) return { waitMs: STREAM_FULL_WAIT_MS + Math.floor(Math.random() * 100), slotRps, ref };
   const record: AttemptRecord = {
     accountId: ctx.account_id,
     deliveryId: ctx.id,
@@ -117,6 +123,15 @@ async function send(
   return res;
 }
 
+/** What the job of a delivery's attempt by `seq` is added with. */
+const jobRefOf = (ctx: SendContext, seq: number): JobRef => ({
+  id: ctx.id,
+  job_seq: seq,
+  event: ctx.event,
+  webhook_id: ctx.webhook_id,
+  ordering_key: ctx.ordering_key,
+});
+
 /** After an ordered delivery reached a final state: its key's next delivery goes (ordering.service.ts). */
 async function handOff(deps: Deps, ctx: SendContext): Promise<void> {
   if (ctx.ordering_key !== null)
@@ -136,14 +151,7 @@ async function recordAndMove(deps: Deps, ctx: SendContext, record: AttemptRecord
     case 'retry': {
       const newSeq = await records.retry({ ...record, retryDelayMs: step.delayMs });
       if (newSeq === null) return 'failed (delivery had moved on)';
-      const job = {
-        id: ctx.id,
-        job_seq: newSeq,
-        event: ctx.event,
-        webhook_id: ctx.webhook_id,
-        ordering_key: ctx.ordering_key,
-      };
-      await armDeliveryJobs(deps, [job], step.delayMs);
+      await armDeliveryJobs(deps, [jobRefOf(ctx, newSeq)], step.delayMs);
       return 'retry scheduled';
     }
     case 'exhausted': {

@@ -27,6 +27,9 @@ export const INLINE_FAN_OUT_MAX = 25;
 export type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq' | 'webhook_id'> &
   Partial<Pick<ArmedDelivery, 'event'>> & { ordering_key?: string | null };
 
+/** A delivery whose job waits for its subscription's throttle (or a full stream): it asks again at `slotRps`. */
+export type Deferred = JobRef & { slotRps?: number };
+
 /**
  * The delivery partition of a delivery: a stable hash of its subscription, or of its subscription and ordering key
  * when it has one (docs/scaling.md#delivery-partitions). Every add and every job lookup asks here, from the row.
@@ -48,13 +51,13 @@ export const deliveryJobLabel = (d: JobRef): string | undefined =>
 export type Arming = Pick<Deps, 'queues' | 'config' | 'logger'>;
 
 /** Adds the jobs of armed deliveries, after `delayMs`. Throws when Redis refuses; callers after commit use dispatch. */
-export async function enqueueDeliveryJobs(deps: Arming, armed: JobRef[], delayMs = 0): Promise<void> {
+export async function enqueueDeliveryJobs(deps: Arming, armed: Deferred[], delayMs = 0): Promise<void> {
   await enqueueBulk(
     deps.queues,
     deps.config,
     jobs.deliverWebhook,
     armed.map((d) => ({
-      data: { deliveryId: d.id, seq: d.job_seq },
+      data: { deliveryId: d.id, seq: d.job_seq, ...(d.slotRps ? { slotRps: d.slotRps } : {}) },
       label: deliveryJobLabel(d),
       partition: deliveryPartitionOf(d, deps.config.webhooks.partitions),
       opts: { jobId: deliveryJobId(d), ...(delayMs > 0 ? { delay: delayMs } : {}) },
@@ -63,13 +66,64 @@ export async function enqueueDeliveryJobs(deps: Arming, armed: JobRef[], delayMs
 }
 
 /**
+ * The first attempts of deliveries armed together (a transaction's events, an event's fan-out): unordered ones of
+ * one partition share a deliver-webhooks job, WEBHOOK_DELIVERIES_PER_JOB at most, so a burst pays one job's moves
+ * in Redis per group instead of per delivery. A delivery left alone, an ordered one (its key's hand-off arms the
+ * next) and one armed again get a job of their own (docs/decisions.md#deliveries-per-job).
+ */
+export async function enqueueFirstAttempts(deps: Arming, armed: JobRef[]): Promise<void> {
+  const { deliveriesPerJob: size, partitions } = deps.config.webhooks;
+  const byPartition = new Map<number, JobRef[]>();
+  const alone: JobRef[] = [];
+  for (const d of armed) {
+    // A delivery armed again (job_seq > 1) already has its own job, which may wait for a retry's delay.
+    if (size === 1 || d.ordering_key != null || d.job_seq !== 1) alone.push(d);
+    else {
+      const p = deliveryPartitionOf(d, partitions);
+      (byPartition.get(p) ?? byPartition.set(p, []).get(p)!).push(d);
+    }
+  }
+  const groups: Array<{ partition: number; refs: JobRef[] }> = [];
+  for (const [partition, refs] of byPartition) {
+    for (let i = 0; i < refs.length; i += size) groups.push({ partition, refs: refs.slice(i, i + size) });
+  }
+  alone.push(...groups.filter((g) => g.refs.length === 1).map((g) => g.refs[0]!));
+  const shared = groups.filter((g) => g.refs.length > 1);
+  await Promise.all([
+    alone.length > 0 && enqueueDeliveryJobs(deps, alone),
+    shared.length > 0 &&
+      enqueueBulk(
+        deps.queues,
+        deps.config,
+        jobs.deliverWebhooks,
+        shared.map(({ partition, refs }) => ({
+          data: { deliveries: refs.map((d) => ({ deliveryId: d.id, seq: d.job_seq })) },
+          label: groupJobLabel(refs),
+          partition,
+          // Named for its first delivery's job, so the same group added twice is one job.
+          opts: { jobId: `${deliveryJobId(refs[0]!)}.group` },
+        })),
+      ),
+  ]);
+}
+
+/** A shared job's label: how many deliveries, and the first one's event and subscription. */
+const groupJobLabel = (refs: JobRef[]): string =>
+  `${refs.length} deliveries, first ${refs[0]!.event ?? 'event'} → ${refs[0]!.webhook_id}`;
+
+/**
  * After a commit that made deliveries due: adds their jobs. Never throws; the rows already say the deliveries are
  * due, so a failed add only delays them until the relay sweep re-arms them.
  */
-export async function armDeliveryJobs(deps: Arming, armed: JobRef[], delayMs = 0): Promise<void> {
+export async function armDeliveryJobs(
+  deps: Arming,
+  armed: JobRef[],
+  delayMs = 0,
+  enqueue = (refs: JobRef[]): Promise<unknown> => enqueueDeliveryJobs(deps, refs, delayMs),
+): Promise<void> {
   if (armed.length === 0) return;
   try {
-    await enqueueDeliveryJobs(deps, armed, delayMs);
+    await enqueue(armed);
   } catch (err) {
     deps.logger.warn({ err, deliveries: armed.length }, 'delivery enqueue failed; the relay sweep will re-arm them');
   }
@@ -94,6 +148,8 @@ export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): P
         }))
         .filter((d) => !queued.has(d.id));
     }),
+    0,
+    (refs) => Promise.all(refs.map(deps.deliveryBatches.firstAttempts)),
   );
   if (large.length === 0) return;
   try {
@@ -114,7 +170,7 @@ export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): P
 /** The fan-out job of a large event: the jobs of its pending deliveries, in bulk. Safe to re-run. */
 export async function fanOutEvent(deps: Deps, eventId: string): Promise<number> {
   const armed = await findPendingDeliveriesOfEvent(deps.db, eventId);
-  await enqueueDeliveryJobs(deps, armed);
+  await enqueueFirstAttempts(deps, armed);
   return armed.length;
 }
 

@@ -161,6 +161,10 @@ describe('config', () => {
     [{ WEBHOOK_BATCH_WINDOW_MS: '-1' }, /^WEBHOOK_BATCH_WINDOW_MS: /],
     [{ WEBHOOK_RECORD_WINDOW_MS: '1001' }, /^WEBHOOK_RECORD_WINDOW_MS: /],
     [{ WEBHOOK_RECORD_WINDOW_MS: 'soon' }, /^WEBHOOK_RECORD_WINDOW_MS: /],
+    [{ WEBHOOK_DELIVERIES_PER_JOB: '0' }, /^WEBHOOK_DELIVERIES_PER_JOB: /],
+    [{ WEBHOOK_DELIVERIES_PER_JOB: '51' }, /^WEBHOOK_DELIVERIES_PER_JOB: /],
+    [{ WEBHOOK_ARM_WINDOW_MS: '51' }, /^WEBHOOK_ARM_WINDOW_MS: /],
+    [{ WEBHOOK_ARM_WINDOW_MS: '2.5' }, /^WEBHOOK_ARM_WINDOW_MS: /],
     [{ WEBHOOK_RETENTION_DAYS: '2.5' }, /^WEBHOOK_RETENTION_DAYS: /],
     [{ WEBHOOK_RETENTION_DAYS: 'thirty' }, /^WEBHOOK_RETENTION_DAYS: /],
     [{ OPS_USERNAME: 'only-user' }, /^OPS_USERNAME\/OPS_PASSWORD: /],
@@ -198,6 +202,12 @@ describe('config', () => {
     expect(load({ ...base, WEBHOOK_CONCURRENCY: '100' }).queueConcurrency['webhook-delivery']).toBe(100);
     const overridden = load({ ...base, WEBHOOK_CONCURRENCY: '100', QUEUE_CONCURRENCY: 'webhook-delivery=8' });
     expect(overridden.queueConcurrency['webhook-delivery']).toBe(8);
+  });
+
+  it('reads how many first attempts share a job (5 by default) and how long their adds wait (5 ms by default)', () => {
+    expect(load(base).webhooks).toMatchObject({ deliveriesPerJob: 5, armWindowMs: 5 });
+    const given = load({ ...base, WEBHOOK_DELIVERIES_PER_JOB: '1', WEBHOOK_ARM_WINDOW_MS: '0' });
+    expect(given.webhooks).toMatchObject({ deliveriesPerJob: 1, armWindowMs: 0 });
   });
 
   it('reads WEBHOOK_PARTITIONS (1 by default) and WORKER_PARTITIONS (every partition by default)', () => {

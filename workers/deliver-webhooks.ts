@@ -1,0 +1,44 @@
+import { jobs } from '../src/platform/queues.js';
+import { attemptDelivery } from '../src/webhooks/delivery.service.js';
+import { enqueueDeliveryJobs } from '../src/webhooks/dispatch.js';
+import { defineProcessor } from './processor.js';
+
+/**
+ * The first attempts of several deliveries, side by side: each is the attempt deliver-webhook would make, guarded by
+ * its own row's job_seq, so one already made (this job run again) is not made twice. A delivery its throttle holds
+ * back gets a deliver-webhook job of its own, delayed to its slot, under the id its row names. Returns each
+ * delivery's outcome, and their count as the job's outcome (`4 succeeded, 1 retry scheduled`); when any attempt could not be made (Postgres or Redis away) the job fails after the others
+ * settle, and BullMQ runs it again for the rest (docs/decisions.md#deliveries-per-job).
+ */
+export const deliverWebhooksProcessor = defineProcessor({
+  job: jobs.deliverWebhooks,
+  async process(deps, data) {
+    const settled = await Promise.allSettled(data.deliveries.map((d) => attemptDelivery(deps, d.deliveryId, d.seq)));
+    const outcomes: Record<string, string> = {};
+    const held: Array<Promise<void>> = [];
+    settled.forEach((s, i) => {
+      if (s.status === 'rejected') return;
+      const id = data.deliveries[i]!.deliveryId;
+      if (typeof s.value === 'string') outcomes[id] = s.value;
+      else {
+        const { ref, waitMs, slotRps } = s.value;
+        outcomes[id] = 'held for its slot';
+        held.push(enqueueDeliveryJobs(deps, [{ ...ref, slotRps }], waitMs));
+      }
+    });
+    await Promise.all(held);
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    return { outcome: tally(Object.values(outcomes)), outcomes };
+  },
+});
+
+/** How many of each outcome, most first: `4 succeeded, 1 retry scheduled`. */
+function tally(outcomes: string[]): string {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) counts.set(o, (counts.get(o) ?? 0) + 1);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([o, n]) => `${n} ${o}`)
+    .join(', ');
+}
