@@ -37,7 +37,7 @@ export interface DeliveryBatches {
   load: Coalesced<string, SendContext | undefined>;
   /** Records of a delivery with an ordering key: no window, the key's next delivery waits on them. */
   ordered: AttemptRecords;
-  /** Records of any other delivery: up to the record window, or until half the worker's jobs wait in one. */
+  /** Records of any other delivery: up to the record window, or until half the worker's attempts wait in one. */
   unordered: AttemptRecords;
   /**
    * The hand-off of an ordering key whose head reached a final state: its next delivery, whose job is added
@@ -54,8 +54,9 @@ export interface DeliveryBatches {
 /** The webhook-delivery queue's settings (src/platform/config.ts) come with `arming`. */
 export function createDeliveryBatches(db: Db, arming: Arming): DeliveryBatches {
   const { batchWindowMs, recordWindowMs, armWindowMs } = arming.config.webhooks;
-  // The jobs one worker process runs at once: a windowed record goes early once half of them wait in it.
-  const concurrency = arming.config.queueConcurrency['webhook-delivery']!;
+  // The attempts one worker process makes at once (its jobs, each up to deliveriesPerJob first attempts): a
+  // windowed record goes early once half of them wait in it.
+  const attempts = arming.config.queueConcurrency['webhook-delivery']! * arming.config.webhooks.deliveriesPerJob;
   const opts = { failsAll: isBackendUnavailable, windowMs: batchWindowMs, inFlight: 1 };
   const records = (o: CoalescerOptions): AttemptRecords => ({
     succeed: createCoalescer((items: AttemptRecord[]) => recordSuccesses(db, items), o),
@@ -68,7 +69,7 @@ export function createDeliveryBatches(db: Db, arming: Arming): DeliveryBatches {
     unordered: records({
       ...opts,
       windowMs: Math.max(batchWindowMs, recordWindowMs),
-      maxBatch: Math.max(1, Math.ceil(concurrency / 2)),
+      maxBatch: Math.max(1, Math.ceil(attempts / 2)),
     }),
     handOff: createCoalescer(async (keys: OrderingKey[]) => {
       const heads = await advanceDistinctKeys(db, keys);

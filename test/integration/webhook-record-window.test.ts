@@ -7,8 +7,8 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 
 // The record window (docs/decisions.md#record-window), through real workers and receivers: an unordered delivery's
 // attempt record waits for others and goes in one statement with them; an ordered delivery's goes at once. The
-// deliveries a statement recorded share its transaction's `completed_at`. With 4 concurrent jobs a windowed batch
-// goes once 2 wait in it, so nothing here waits out the window.
+// deliveries a statement recorded share its transaction's `completed_at`. With 4 concurrent jobs of one delivery
+// each, a windowed batch goes once 2 wait in it, so nothing here waits out the window.
 
 let t: TestContext;
 
@@ -17,6 +17,7 @@ beforeAll(async () => {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RECORD_WINDOW_MS: '1000',
     WEBHOOK_CONCURRENCY: '4',
+    WEBHOOK_DELIVERIES_PER_JOB: '1',
   });
   await t.startWorkers();
 });
