@@ -11,7 +11,7 @@ import {
 } from './deliveries.repository.js';
 import { exhaustWithEvents, type Exhaustion, type ExhaustionOutcome } from './exhaustion.js';
 import { advanceOrderingKeys, type OrderingKey } from './ordering-keys.repository.js';
-import { armDeliveryJobs, enqueueFirstAttempts, type Arming, type JobRef } from './dispatch.js';
+import { armDeliveryJobs, type Arming } from './dispatch.js';
 
 // The delivery pipeline's statements, coalesced across the concurrent jobs of one worker process: with 50+
 // deliveries in flight, one statement for all of them instead of one each is most of the worker's throughput.
@@ -44,16 +44,11 @@ export interface DeliveryBatches {
    * (ordering.service.ts).
    */
   handOff: Coalesced<OrderingKey, ArmedDelivery | undefined>;
-  /**
-   * The first attempts' jobs of deliveries this process committed: the commits that finish while an add is out go
-   * together when it returns, so deliveries committed close together share jobs (enqueueFirstAttempts).
-   */
-  firstAttempts: Coalesced<JobRef, void>;
 }
 
 /** The webhook-delivery queue's settings (src/platform/config.ts) come with `arming`. */
 export function createDeliveryBatches(db: Db, arming: Arming): DeliveryBatches {
-  const { batchWindowMs, recordWindowMs, armWindowMs } = arming.config.webhooks;
+  const { batchWindowMs, recordWindowMs } = arming.config.webhooks;
   // The attempts one worker process makes at once (its jobs, each up to deliveriesPerJob first attempts): a
   // windowed record goes early once half of them wait in it.
   const attempts = arming.config.queueConcurrency['webhook-delivery']! * arming.config.webhooks.deliveriesPerJob;
@@ -80,13 +75,6 @@ export function createDeliveryBatches(db: Db, arming: Arming): DeliveryBatches {
       );
       return heads;
     }, opts),
-    firstAttempts: createCoalescer(
-      async (refs: JobRef[]) => {
-        await enqueueFirstAttempts(arming, refs);
-        return refs.map(() => undefined);
-      },
-      { failsAll: isBackendUnavailable, inFlight: 1, windowMs: armWindowMs },
-    ),
   };
 }
 

@@ -1,6 +1,9 @@
 import type { JobState, Queue } from 'bullmq';
 import type { Deps } from '../app/deps.js';
-import { enqueueBulk, jobs } from '../platform/queues.js';
+import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
+import { isBackendUnavailable } from '../platform/outage.js';
+import { enqueueBulk, jobs, type Queues } from '../platform/queues.js';
+import { tracingState } from '../platform/tracing.js';
 import {
   findOverdueDeliveries,
   findPendingDeliveriesOfEvent,
@@ -27,9 +30,6 @@ export const INLINE_FAN_OUT_MAX = 25;
 export type JobRef = Pick<ArmedDelivery, 'id' | 'job_seq' | 'webhook_id'> &
   Partial<Pick<ArmedDelivery, 'event'>> & { ordering_key?: string | null };
 
-/** A delivery whose job waits for its subscription's throttle (or a full stream): it asks again at `slotRps`. */
-export type Deferred = JobRef & { slotRps?: number };
-
 /**
  * The delivery partition of a delivery: a stable hash of its subscription, or of its subscription and ordering key
  * when it has one (docs/scaling.md#delivery-partitions). Every add and every job lookup asks here, from the row.
@@ -50,8 +50,15 @@ export const deliveryJobLabel = (d: JobRef): string | undefined =>
 /** What adding delivery jobs needs of the runtime. */
 export type Arming = Pick<Deps, 'queues' | 'config' | 'logger'>;
 
-/** Adds the jobs of armed deliveries, after `delayMs`. Throws when Redis refuses; callers after commit use dispatch. */
-export async function enqueueDeliveryJobs(deps: Arming, armed: Deferred[], delayMs = 0): Promise<void> {
+/**
+ * Adds the jobs of armed deliveries, after `delayMs` (with `slotRps`: one held for its throttle's slot). Throws when
+ * Redis refuses; callers after commit use dispatch.
+ */
+export async function enqueueDeliveryJobs(
+  deps: Arming,
+  armed: Array<JobRef & { slotRps?: number }>,
+  delayMs = 0,
+): Promise<void> {
   await enqueueBulk(
     deps.queues,
     deps.config,
@@ -149,7 +156,7 @@ export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): P
         .filter((d) => !queued.has(d.id));
     }),
     0,
-    (refs) => Promise.all(refs.map(deps.deliveryBatches.firstAttempts)),
+    (refs) => armFirstAttempts(deps, refs),
   );
   if (large.length === 0) return;
   try {
@@ -165,6 +172,42 @@ export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): P
       'fan-out enqueue failed; the relay sweep will re-arm its deliveries',
     );
   }
+}
+
+/**
+ * After a commit, the first attempts' jobs of its deliveries. Unordered ones wait for the deliveries that other
+ * commits of this process arm meanwhile, per delivery partition: those that come while an add to the partition is
+ * out, or within WEBHOOK_ARM_WINDOW_MS of the first, go together and share jobs (enqueueFirstAttempts). With traces
+ * on, a commit's jobs are added in its own trace, so no other commit's deliveries join them.
+ */
+async function armFirstAttempts(deps: Arming, refs: JobRef[]): Promise<void> {
+  if (tracingState.on || deps.config.webhooks.deliveriesPerJob === 1) return enqueueFirstAttempts(deps, refs);
+  const ordered = refs.filter((d) => d.ordering_key != null);
+  await Promise.all([
+    ordered.length > 0 && enqueueDeliveryJobs(deps, ordered),
+    ...refs
+      .filter((d) => d.ordering_key == null)
+      .map((d) => firstAttemptAdder(deps, deliveryPartitionOf(d, deps.config.webhooks.partitions))(d)),
+  ]);
+}
+
+/** Per runtime (its queues) and delivery partition: the adds of first attempts, one in flight at a time. */
+const firstAttemptAdders = new WeakMap<Queues, Map<number, Coalesced<JobRef, void>>>();
+
+function firstAttemptAdder(deps: Arming, partition: number): Coalesced<JobRef, void> {
+  const adders = firstAttemptAdders.get(deps.queues) ?? new Map<number, Coalesced<JobRef, void>>();
+  firstAttemptAdders.set(deps.queues, adders);
+  const adder =
+    adders.get(partition) ??
+    createCoalescer(
+      async (batch: JobRef[]) => {
+        await enqueueFirstAttempts(deps, batch);
+        return batch.map(() => undefined);
+      },
+      { failsAll: isBackendUnavailable, inFlight: 1, windowMs: deps.config.webhooks.armWindowMs },
+    );
+  adders.set(partition, adder);
+  return adder;
 }
 
 /** The fan-out job of a large event: the jobs of its pending deliveries, in bulk. Safe to re-run. */
