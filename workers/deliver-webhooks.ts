@@ -7,8 +7,9 @@ import { defineProcessor } from './processor.js';
  * The first attempts of several deliveries, side by side: each is the attempt deliver-webhook would make, guarded by
  * its own row's job_seq, so one already made (this job run again) is not made twice. A delivery its throttle holds
  * back gets a deliver-webhook job of its own, delayed to its slot, under the id its row names. Returns each
- * delivery's outcome, and their count as the job's outcome (`4 succeeded, 1 retry scheduled`); when any attempt could not be made (Postgres or Redis away) the job fails after the others
- * settle, and BullMQ runs it again for the rest (docs/decisions.md#deliveries-per-job).
+ * delivery's outcome, and their count as the job's outcome (`4 succeeded, 1 retry scheduled`). When an attempt could
+ * not be made (Postgres or Redis away), the job fails once the others have settled, and BullMQ runs it again for the
+ * rest (docs/decisions.md#deliveries-per-job).
  */
 export const deliverWebhooksProcessor = defineProcessor({
   job: jobs.deliverWebhooks,

@@ -195,18 +195,21 @@ async function armFirstAttempts(deps: Arming, refs: JobRef[]): Promise<void> {
 const firstAttemptAdders = new WeakMap<Queues, Map<number, Coalesced<JobRef, void>>>();
 
 function firstAttemptAdder(deps: Arming, partition: number): Coalesced<JobRef, void> {
-  const adders = firstAttemptAdders.get(deps.queues) ?? new Map<number, Coalesced<JobRef, void>>();
-  firstAttemptAdders.set(deps.queues, adders);
-  const adder =
-    adders.get(partition) ??
-    createCoalescer(
-      async (batch: JobRef[]) => {
-        await enqueueFirstAttempts(deps, batch);
-        return batch.map(() => undefined);
-      },
-      { failsAll: isBackendUnavailable, inFlight: 1, windowMs: deps.config.webhooks.armWindowMs },
-    );
-  adders.set(partition, adder);
+  let adders = firstAttemptAdders.get(deps.queues);
+  if (!adders) firstAttemptAdders.set(deps.queues, (adders = new Map()));
+  let adder = adders.get(partition);
+  if (!adder) {
+    const add = async (batch: JobRef[]) => {
+      await enqueueFirstAttempts(deps, batch);
+      return batch.map(() => undefined);
+    };
+    adder = createCoalescer(add, {
+      failsAll: isBackendUnavailable,
+      inFlight: 1,
+      windowMs: deps.config.webhooks.armWindowMs,
+    });
+    adders.set(partition, adder);
+  }
   return adder;
 }
 
