@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { transactWithEvents } from '../../src/events/emit.js';
+import { tracingState } from '../../src/platform/tracing.js';
 import { deliveryJobId } from '../../src/webhooks/dispatch.js';
+import { deliveryIdsOf } from '../helpers/delivery-jobs.js';
 import { client, signupAccount } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -47,12 +49,23 @@ async function emitTogether(accountId: string, n: number): Promise<string[]> {
   return events.map((e) => rows.find((d) => d.event_id === e)!.id as string);
 }
 
+/** `n` one-event transactions at once; their deliveries' ids. */
+async function commitApart(accountId: string, n: number): Promise<string[]> {
+  const events = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      transactWithEvents(t.deps, accountId, (_trx, emit) =>
+        emit({ type: 'contact.updated', payload: { id: `c_${i}` } }),
+      ),
+    ),
+  );
+  const rows = await t.deps.db('webhook_deliveries').whereIn('event_id', events).select('id');
+  return rows.map((d) => d.id as string);
+}
+
 /** The jobs still to run that hold any of these deliveries. */
 async function jobsHolding(ids: string[]): Promise<Job[]> {
   const all = await t.deps.queues['webhook-delivery'].getJobs(['waiting', 'delayed', 'prioritized']);
-  const held = (job: Job): string[] =>
-    job.data.deliveries?.map((d: { deliveryId: string }) => d.deliveryId) ?? [job.data.deliveryId];
-  return all.filter((job) => held(job).some((id) => ids.includes(id)));
+  return all.filter((job) => deliveryIdsOf(job).some((id) => ids.includes(id)));
 }
 
 const statusOf = async (ids: string[]) =>
@@ -124,19 +137,20 @@ describe('deliveries per job', () => {
   });
 
   it('lets the deliveries of commits that finish close together share jobs too', async () => {
-    const accountId = await subscribed();
     // Six one-event transactions at once: the first's add waits the window (50 ms here) for the others.
-    const events = await Promise.all(
-      Array.from({ length: 6 }, (_, i) =>
-        transactWithEvents(t.deps, accountId, (_trx, emit) =>
-          emit({ type: 'contact.updated', payload: { id: `c_${i}` } }),
-        ),
-      ),
-    );
-    const rows = await t.deps.db('webhook_deliveries').whereIn('event_id', events).select('id');
-    const jobs = await jobsHolding(rows.map((d) => d.id as string));
+    const jobs = await jobsHolding(await commitApart(await subscribed(), 6));
     expect(jobs.length).toBeLessThan(6);
     expect(jobs.some((j) => j.name.startsWith('deliver-webhooks '))).toBe(true);
+  });
+
+  it("keeps each commit's deliveries apart while traces are on: a job carries one request's trace", async () => {
+    const accountId = await subscribed();
+    // No SDK is loaded here, so the spans are no-ops; the flag alone decides how the jobs are added.
+    tracingState.on = true;
+    const ids = await commitApart(accountId, 6).finally(() => (tracingState.on = false));
+    const jobs = await jobsHolding(ids);
+    expect(jobs).toHaveLength(6);
+    expect(jobs.every((j) => j.name.startsWith('deliver-webhook '))).toBe(true);
   });
 
   it('never shares a job between ordered deliveries: each key hands off to the next', async () => {

@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Job, Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { deliveryPartitions, partitionKey, partitionRegistryKey } from '../../src/platform/partitions.js';
 import { createQueues } from '../../src/platform/queues.js';
 import { deliveryJobId, deliveryPartitionOf, relayOverdueDeliveries } from '../../src/webhooks/dispatch.js';
+import { deliveryIdsOf } from '../helpers/delivery-jobs.js';
 import { client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { setupAccount } from '../helpers/setup-account.js';
@@ -77,10 +78,6 @@ async function queueUnder(from: number) {
   expect(queued.reduce((a, b) => a + b, 0)).toBe(2 * firstRound);
   return ctx;
 }
-
-/** The deliveries a job holds: one for deliver-webhook, its list for deliver-webhooks. */
-const deliveryIdsOf = (job: Job): string[] =>
-  job.data.deliveries?.map((d: { deliveryId: string }) => d.deliveryId) ?? [job.data.deliveryId];
 
 /** How many deliveries a partition's jobs still to run hold. */
 async function deliveriesHeld(queue: Queue): Promise<number> {
