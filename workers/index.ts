@@ -1,11 +1,12 @@
 import { hostname } from 'node:os';
-import { Worker, type Queue, type WorkerOptions } from 'bullmq';
+import { Worker, type Job, type Queue, type WorkerOptions } from 'bullmq';
 import type { Deps } from '../src/app/deps.js';
 import { catalogNameOf, everyQueue, type QueueName } from '../src/platform/queues.js';
 import { createWorkerRedis, type RedisClient } from '../src/platform/redis.js';
 import { tracingState, withJobSpan } from '../src/platform/tracing.js';
 import type { Processor } from './processor.js';
 import { ensureSchedules, watchSchedules } from './schedules.js';
+import { watchWorkers, type JobCounts, type Watched } from './watchdog.js';
 import { drainRetiredPartitions } from './drain-retired-partitions.js';
 import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
 import { sweepExpiredKeysProcessor } from './sweep-expired-keys.js';
@@ -53,31 +54,46 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
   const quit = (c: RedisClient) => c.quit().catch(() => c.disconnect());
   // Recorded on every job as processedBy: which process ran it (bull-board shows it; the multi-process test counts it).
   const name = `${hostname()}:${process.pid}`;
-  const consumeQueue = (queueName: QueueName, queue: Queue, concurrency: number): Worker => {
+  const connectionOf = new Map<Worker, RedisClient>();
+  const consumeQueue = (
+    queueName: QueueName,
+    queue: Queue,
+    concurrency: number,
+    counts: JobCounts = { started: 0, finished: 0 },
+  ): Worker => {
     const byName = new Map(processors.filter((p) => p.job.queue === queueName).map((p) => [p.job.name, p]));
     const connection = createWorkerRedis(deps.config.redis);
     connections.add(connection);
     const label = queue.name;
+    const run = (job: Job, token: string | undefined) => {
+      const processor = byName.get(catalogNameOf(job.name));
+      if (!processor) throw new Error(`no processor for job ${job.name} on ${label}`);
+      const data = processor.job.schema.parse(job.data);
+      if (!tracingState.on) return processor.process(deps, data, job, token);
+      const { traceparent } = data as { traceparent?: string };
+      // The span is named for the catalog's job, not the job's own name (which carries its event and subscription).
+      const traced = {
+        queue: label,
+        name: processor.job.name,
+        id: job.id,
+        attempt: job.attemptsMade + 1,
+        traceparent,
+      };
+      return withJobSpan(traced, () => processor.process(deps, data, job, token));
+    };
     const worker = new Worker(
       queue.name,
       async (job, token) => {
-        const processor = byName.get(catalogNameOf(job.name));
-        if (!processor) throw new Error(`no processor for job ${job.name} on ${label}`);
-        const data = processor.job.schema.parse(job.data);
-        if (!tracingState.on) return processor.process(deps, data, job, token);
-        const { traceparent } = data as { traceparent?: string };
-        // The span is named for the catalog's job, not the job's own name (which carries its event and subscription).
-        const traced = {
-          queue: label,
-          name: processor.job.name,
-          id: job.id,
-          attempt: job.attemptsMade + 1,
-          traceparent,
-        };
-        return withJobSpan(traced, () => processor.process(deps, data, job, token));
+        counts.started++;
+        try {
+          return await run(job, token);
+        } finally {
+          counts.finished++;
+        }
       },
       { connection, name, prefix: queue.opts.prefix, concurrency, ...queueSettings[queueName]?.(deps) },
     );
+    connectionOf.set(worker, connection);
     worker.on('failed', (job, err) =>
       deps.logger.warn(
         { queue: label, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message },
@@ -87,18 +103,39 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     worker.on('error', (err) => deps.logger.error({ queue: label, err: err.message }, 'worker error'));
     // A drained partition's worker closes long before the process does: its connection goes with it.
     worker.once('closed', () => {
+      connectionOf.delete(worker);
       if (connections.delete(connection)) quitting.push(quit(connection));
     });
     return worker;
+  };
+  /** A stuck worker is left behind: its close may never end (its connection is wedged), so its connection goes now. */
+  const abandon = (worker: Worker) => {
+    worker.removeAllListeners().on('error', () => undefined);
+    void worker.close(true).catch(() => undefined);
+    const connection = connectionOf.get(worker);
+    connectionOf.delete(worker);
+    if (connection && connections.delete(connection)) connection.disconnect();
   };
 
   // Each delivery partition is a queue with the delivery queue's concurrency: a subscription's deliveries are all in
   // one partition, so a busy subscription keeps the throughput it had with one queue (docs/decisions.md, 70).
   const consumed = new Set(deps.config.webhooks.workerPartitions.map((i) => deps.queues.deliveryPartitions[i]));
   const concurrencyOf = (queue: QueueName) => deps.config.queueConcurrency[queue] ?? 5;
-  const workers = everyQueue(deps.queues)
+  // Each is watched, and replaced in this list when it is stuck (workers/watchdog.ts).
+  const workers: Worker[] = [];
+  const watched = everyQueue(deps.queues)
     .filter(({ name, queue }) => name !== 'webhook-delivery' || consumed.has(queue))
-    .map(({ name, queue }) => consumeQueue(name, queue, concurrencyOf(name)));
+    .map(({ name, queue }, i): Watched => {
+      const concurrency = concurrencyOf(name);
+      const counts = { started: 0, finished: 0 };
+      workers[i] = consumeQueue(name, queue, concurrency, counts);
+      const replace = () => {
+        abandon(workers[i]!);
+        workers[i] = consumeQueue(name, queue, concurrency, counts);
+      };
+      return { queue, concurrency, counts, worker: () => workers[i]!, replace };
+    });
+  const stopWatchdog = watchWorkers(deps, watched, deps.config.workerStuckAfterMs);
   const retired = await drainRetiredPartitions(deps, (queue) =>
     consumeQueue('webhook-delivery', queue, concurrencyOf('webhook-delivery')),
   );
@@ -112,6 +149,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
   return {
     workers,
     close: async () => {
+      stopWatchdog();
       stopWatching();
       await Promise.all([...workers.map((w) => w.close()), retired.close()]);
       await Promise.all([...quitting, ...[...connections].map(quit)]);

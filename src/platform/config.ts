@@ -207,6 +207,7 @@ const envSchema = z.object({
   WEBHOOK_STREAM_IN_FLIGHT: intIn(1, 1000).default(10),
   SCHEDULE_INTERVALS_MS: namedIntervals(Object.keys(SCHEDULE_DEFAULTS_MS), 100).optional(),
   SCHEDULE_CHECK_MS: intIn(100, 3600_000).default(30_000),
+  WORKER_STUCK_AFTER_MS: intIn(100, 3600_000).default(10_000),
   QUEUE_CONCURRENCY: namedIntervals([...Object.keys(CONCURRENCY_DEFAULTS), 'webhook-delivery'], 1).optional(),
   REQUEUE_AFTER_MS: intIn(0, 24 * 3600_000).default(60_000),
   RATE_LIMIT_WINDOW_MS: intIn(1000, 24 * 3600_000).default(60_000),
@@ -405,6 +406,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       everyMs: { ...SCHEDULE_DEFAULTS_MS, ...e.SCHEDULE_INTERVALS_MS } as Record<ScheduleId, number>,
       checkMs: e.SCHEDULE_CHECK_MS,
     },
+    // A worker with room that takes no job this long while one is ready is replaced (workers/watchdog.ts).
+    workerStuckAfterMs: e.WORKER_STUCK_AFTER_MS,
     queueConcurrency: {
       ...CONCURRENCY_DEFAULTS,
       'webhook-delivery': e.WEBHOOK_CONCURRENCY,

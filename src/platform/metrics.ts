@@ -102,6 +102,12 @@ export function createServiceMetrics(queues: Queues) {
       labelNames: ['reason'] as const,
       registers,
     }),
+    workersReplaced: new Counter({
+      name: 'switchboard_workers_replaced_total',
+      help: 'Workers replaced by the watchdog: they had room and took no job while one of their queue was ready',
+      labelNames: ['queue'] as const,
+      registers,
+    }),
     keyCache: new Counter({
       name: 'switchboard_key_cache_lookups_total',
       help: 'API key lookups: hit (cached row current), miss (loaded from Postgres), bypass (Redis unreadable)',
