@@ -80,19 +80,27 @@ export async function endToEnd(
   deps: Deps,
   receiver: Receiver,
   n: number,
-): Promise<{ drainPerS: number; commitMs: number }> {
+): Promise<{ drainPerS: number; commitMs: number; cpuUsPerDelivery: number }> {
   const { principal, webhookId } = await subscriber(deps, 1, `${receiver.url}/a`, 'message.received');
   const committing = performance.now();
   await commitEvents(deps, principal.accountId, n);
   const commitMs = performance.now() - committing;
   receiver.received.length = 0;
+  const cpu = processCpuMs(process.pid);
   const started = performance.now();
   const workers = await startWorkers(deps, { schedule: false });
   await receiver.waitFor(n, 120_000);
   while ((await countAttempts(deps, webhookId)) < n) await new Promise((r) => setTimeout(r, 5));
   const seconds = (performance.now() - started) / 1000;
+  const cpuUsPerDelivery = cpuUsPerItem(cpu, n);
   await workers.close();
-  return { drainPerS: n / seconds, commitMs };
+  return { drainPerS: n / seconds, commitMs, cpuUsPerDelivery };
+}
+
+/** µs of this process's CPU per item since `before` (processCpuMs; 0 where /proc is not there). */
+export function cpuUsPerItem(before: number | null, n: number): number {
+  const after = processCpuMs(process.pid);
+  return before === null || after === null ? 0 : Math.round(((after - before) * 1000) / n);
 }
 
 /** A worker process on this bench's database and prefix: the service's workers as deployed, or the bare baseline. */

@@ -14,10 +14,12 @@ import {
   commitEvent,
   commitToArrival,
   CONCURRENCY,
+  cpuUsPerItem,
   endToEnd,
   owner,
   paced,
   percentile,
+  processCpuMs,
   spawnWorkerProcess,
   WEBHOOK_ENV,
 } from './webhook-helpers.js';
@@ -32,8 +34,11 @@ const N = Number(process.env.BENCH_WEBHOOK_N ?? 6000);
 const FANOUT = 1000;
 const WARMUP = Math.max(500, Math.round(N / 6));
 
-/** (b) N bare BullMQ jobs, each a single undici POST of a similar body. */
-async function baseline(deps: Deps, receiver: Receiver, n: number): Promise<number> {
+/**
+ * (b) N bare BullMQ jobs, each a single undici POST of a similar body; the jobs per s, and this process's CPU per
+ * job while it drained them (worker and receiver, as in (a)).
+ */
+async function baseline(deps: Deps, receiver: Receiver, n: number): Promise<{ perS: number; cpuUsPerJob: number }> {
   const connection = createWorkerRedis(deps.config.redis.url);
   const queue = new Queue('bench-baseline', { connection, prefix: deps.config.bullmqPrefix });
   const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 10_000 });
@@ -56,6 +61,7 @@ async function baseline(deps: Deps, receiver: Receiver, n: number): Promise<numb
     );
   }
   receiver.received.length = 0;
+  const cpu = processCpuMs(process.pid);
   const started = performance.now();
   const worker = new Worker(
     'bench-baseline',
@@ -76,12 +82,13 @@ async function baseline(deps: Deps, receiver: Receiver, n: number): Promise<numb
   );
   await receiver.waitFor(n, 120_000);
   const seconds = (performance.now() - started) / 1000;
+  const cpuUsPerJob = cpuUsPerItem(cpu, n);
   await worker.close();
   await queue.obliterate({ force: true });
   await queue.close();
   await dispatcher.close();
   connection.disconnect();
-  return n / seconds;
+  return { perS: n / seconds, cpuUsPerJob };
 }
 
 /**
@@ -264,8 +271,8 @@ async function drainLatencyFanOut(deps: Deps, receiver: Receiver) {
   // pays for starting cold.
   await endToEnd(deps, receiver, WARMUP);
   await baseline(deps, receiver, WARMUP);
-  const { drainPerS: e2e, commitMs } = await endToEnd(deps, receiver, N);
-  const base = await baseline(deps, receiver, N);
+  const { drainPerS: e2e, commitMs, cpuUsPerDelivery } = await endToEnd(deps, receiver, N);
+  const { perS: base, cpuUsPerJob } = await baseline(deps, receiver, N);
   const withCommit = N / (N / e2e + commitMs / 1000);
   const fanMs = await fanOut(deps, receiver);
   const lat = await latency(deps, receiver, Number(process.env.BENCH_LATENCY_RATE ?? e2e / 2));
@@ -276,6 +283,12 @@ async function drainLatencyFanOut(deps: Deps, receiver: Receiver) {
     a_end_to_end_deliveries_per_s: Math.round(e2e),
     b_bare_bullmq_undici_jobs_per_s: Math.round(base),
     a_over_b: +(e2e / base).toFixed(2),
+    // Both drains keep this process (worker and receiver) busy, so their ratio is about the inverse of this one.
+    a_b_bench_process_cpu_us_per_delivery: {
+      a: cpuUsPerDelivery,
+      b: cpuUsPerJob,
+      ratio: +(cpuUsPerDelivery / Math.max(1, cpuUsPerJob)).toFixed(2),
+    },
     a_commit_phase_ms: Math.round(commitMs),
     a_with_commit_phase_per_s: Math.round(withCommit),
     c_commit_to_arrival: lat,
