@@ -120,7 +120,21 @@ function buildResponse(q: Question, records: Map<string, Entry>, truncateAt: num
   return Buffer.concat([header, q.questionBytes]);
 }
 
+/**
+ * The server on UDP and TCP of one port. The port UDP was given may be taken for TCP (by another test's listener or
+ * connection), so another port is tried then.
+ */
 export async function startTestDnsServer(): Promise<TestDnsServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnPort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt === 10) throw err;
+    }
+  }
+}
+
+async function startOnPort(): Promise<TestDnsServer> {
   const records = new Map<string, Entry>();
   const queries: string[] = [];
   const udp = createSocket('udp4');
@@ -156,7 +170,10 @@ export async function startTestDnsServer(): Promise<TestDnsServer> {
     });
   });
   tcp.listen(port, '127.0.0.1');
-  await once(tcp, 'listening');
+  await once(tcp, 'listening').catch((err: Error) => {
+    udp.close();
+    throw err;
+  });
 
   const key = (name: string) => name.toLowerCase().replace(/\.$/, '');
   return {
