@@ -207,9 +207,12 @@ async function rateSweep(deps: Deps, receiver: Receiver) {
   const title = 'Webhook delivery: p99 commit → arrival against paced rate';
   writeFileSync(chart.replace(/\.png$/, '.json'), `${JSON.stringify({ title, points, rows }, null, 2)}\n`);
   await renderP99Chart(points, chart, title);
-  // The goal's rate: the highest rate whose p99 is within 250 ms, each side.
-  const sustained = (side: 'pipeline' | 'floor') =>
-    Math.max(0, ...rows.filter((r) => r[side] && r[side].p99Ms <= 250).map((r) => r.rate));
+  // The goal's rate, each side: the highest rate up to which every rate kept p99 within 250 ms. A rate that held
+  // again after one that did not (a pause of the machine at the lower one, or a lucky round) does not count.
+  const sustained = (side: 'pipeline' | 'floor') => {
+    const firstMiss = rows.findIndex((r) => !r[side] || r[side].p99Ms > 250);
+    return firstMiss === 0 ? 0 : rows[(firstMiss === -1 ? rows.length : firstMiss) - 1]!.rate;
+  };
   return {
     rows,
     sustainedAt250Ms: {
