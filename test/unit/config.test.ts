@@ -165,6 +165,8 @@ describe('config', () => {
     [{ WEBHOOK_DELIVERIES_PER_JOB: '51' }, /^WEBHOOK_DELIVERIES_PER_JOB: /],
     [{ WEBHOOK_ARM_WINDOW_MS: '51' }, /^WEBHOOK_ARM_WINDOW_MS: /],
     [{ WEBHOOK_ARM_WINDOW_MS: '2.5' }, /^WEBHOOK_ARM_WINDOW_MS: /],
+    [{ WORKER_STUCK_AFTER_MS: '99' }, /^WORKER_STUCK_AFTER_MS: /],
+    [{ WORKER_STUCK_AFTER_MS: '10s' }, /^WORKER_STUCK_AFTER_MS: /],
     [{ WEBHOOK_RETENTION_DAYS: '2.5' }, /^WEBHOOK_RETENTION_DAYS: /],
     [{ WEBHOOK_RETENTION_DAYS: 'thirty' }, /^WEBHOOK_RETENTION_DAYS: /],
     [{ OPS_USERNAME: 'only-user' }, /^OPS_USERNAME\/OPS_PASSWORD: /],
@@ -208,6 +210,11 @@ describe('config', () => {
     expect(load(base).webhooks).toMatchObject({ deliveriesPerJob: 5, armWindowMs: 5 });
     const given = load({ ...base, WEBHOOK_DELIVERIES_PER_JOB: '1', WEBHOOK_ARM_WINDOW_MS: '0' });
     expect(given.webhooks).toMatchObject({ deliveriesPerJob: 1, armWindowMs: 0 });
+  });
+
+  it('reads how long a worker with room may take no job while one is ready (10 s by default)', () => {
+    expect(load(base).workerStuckAfterMs).toBe(10_000);
+    expect(load({ ...base, WORKER_STUCK_AFTER_MS: '100' }).workerStuckAfterMs).toBe(100);
   });
 
   it('reads WEBHOOK_PARTITIONS (1 by default) and WORKER_PARTITIONS (every partition by default)', () => {
