@@ -162,11 +162,35 @@ async function commitLatency(deps: Deps, rate: number) {
 
 /** Past this p99 a side is saturated and the sweep stops raising its rate. */
 const SATURATED_MS = 1000;
+/** Goal 3's limit: a rate holds while its p99 is within it. */
+const LIMIT_MS = 250;
+
+/**
+ * A side's round at one rate. A round that misses the limit without being saturated is measured twice more and the
+ * median round kept (the middle p99), so that one pause of the shared machine does not decide a rate; both sides are
+ * measured the same way, and the row keeps every round's p99.
+ */
+async function roundAt<R extends { p99Ms: number }>(
+  measure: () => Promise<R>,
+): Promise<R & { roundsP99Ms?: number[] }> {
+  const first = await measure();
+  if (first.p99Ms <= LIMIT_MS || first.p99Ms > SATURATED_MS) return first;
+  const rounds = [first, await measure(), await measure()].sort((a, b) => a.p99Ms - b.p99Ms);
+  return { ...rounds[1]!, roundsP99Ms: rounds.map((r) => r.p99Ms) };
+}
+
+interface SweepSide {
+  p99Ms: number;
+  coresBusy?: number;
+  cpuUsPerEvent?: number;
+  /** Every round's p99 when the first missed the limit (roundAt). */
+  roundsP99Ms?: number[];
+}
 
 interface SweepRow {
   rate: number;
-  pipeline?: { p99Ms: number; coresBusy?: number; cpuUsPerEvent?: number };
-  floor?: { p99Ms: number; coresBusy?: number; cpuUsPerEvent?: number };
+  pipeline?: SweepSide;
+  floor?: SweepSide;
 }
 
 /**
@@ -184,13 +208,15 @@ async function rateSweep(deps: Deps, receiver: Receiver) {
   for (let rate = step; rate <= max && (pipelineOn || floorOn); rate += step) {
     const row: SweepRow = { rate };
     if (pipelineOn) {
-      const lat = await latency(deps, receiver, rate);
-      row.pipeline = { p99Ms: lat.p99Ms, coresBusy: lat.machineCoresBusy, cpuUsPerEvent: lat.cpuUsPerEvent };
+      const lat = await roundAt(() => latency(deps, receiver, rate));
+      const { p99Ms, machineCoresBusy: coresBusy, cpuUsPerEvent, roundsP99Ms } = lat;
+      row.pipeline = { p99Ms, coresBusy, cpuUsPerEvent, ...(roundsP99Ms ? { roundsP99Ms } : {}) };
       pipelineOn = lat.p99Ms <= SATURATED_MS && !lat.failedCommits;
     }
     if (floorOn) {
-      const floor = await latencyFloor(deps, receiver, rate);
-      row.floor = { p99Ms: floor.p99Ms, coresBusy: floor.machineCoresBusy, cpuUsPerEvent: floor.cpuUsPerEvent };
+      const floor = await roundAt(() => latencyFloor(deps, receiver, rate));
+      const { p99Ms, machineCoresBusy: coresBusy, cpuUsPerEvent, roundsP99Ms } = floor;
+      row.floor = { p99Ms, coresBusy, cpuUsPerEvent, ...(roundsP99Ms ? { roundsP99Ms } : {}) };
       floorOn = floor.p99Ms <= SATURATED_MS && !floor.failedCommits;
     }
     console.log(
@@ -210,7 +236,7 @@ async function rateSweep(deps: Deps, receiver: Receiver) {
   // The goal's rate, each side: the highest rate up to which every rate kept p99 within 250 ms. A rate that held
   // again after one that did not (a pause of the machine at the lower one, or a lucky round) does not count.
   const sustained = (side: 'pipeline' | 'floor') => {
-    const firstMiss = rows.findIndex((r) => !r[side] || r[side].p99Ms > 250);
+    const firstMiss = rows.findIndex((r) => !r[side] || r[side].p99Ms > LIMIT_MS);
     return firstMiss === 0 ? 0 : rows[(firstMiss === -1 ? rows.length : firstMiss) - 1]!.rate;
   };
   return {
