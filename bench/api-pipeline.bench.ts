@@ -12,6 +12,7 @@ import {
   pacedWhile,
   percentile,
   processCpuMs,
+  roundAt,
   spawnWorkerProcess,
   WEBHOOK_ENV,
   serviceEnv,
@@ -24,6 +25,8 @@ import {
 // BullMQ add → undici POST (bench/bare-worker.ts), add → arrival. Once per WORKERS mode (BENCH_API_WORKERS).
 
 const LIMIT_MS = 250;
+/** A round past this is saturated: it is not measured again (roundAt). */
+const SATURATED_MS = 1000;
 const RATES = (process.env.BENCH_API_RATES ?? '100,150,200,300,400,500,600,750,900,1050,1200').split(',').map(Number);
 const MODES = (process.env.BENCH_API_WORKERS ?? 'auto,0').split(',');
 const SECONDS = Number(process.env.BENCH_LATENCY_S ?? 5);
@@ -182,28 +185,55 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
     let cpuAt300: Record<string, number> = {};
     let ratioAt300: number | null = null;
     for (const rate of RATES) {
-      const [floor1, floor2] = await Promise.all([
-        requestLatency(rate, createContact(pool, plainToken)),
-        arrivalLatency(receiver, floor2Path, rate, (n) => queue.add('post', { n }, { removeOnComplete: 1000 })),
-      ]);
-      floors[rate] = { floor1, floor2: { p50Ms: floor2.p50Ms, p99Ms: floor2.p99Ms } };
-      floorsMissed ||= floor1.p99Ms + floor2.p99Ms > LIMIT_MS;
+      // A side whose round misses the limit is measured twice more, its median round kept (roundAt).
+      const floorRound = await roundAt(
+        async () => {
+          const [floor1, floor2] = await Promise.all([
+            requestLatency(rate, createContact(pool, plainToken)),
+            arrivalLatency(receiver, floor2Path, rate, (n) => queue.add('post', { n }, { removeOnComplete: 1000 })),
+          ]);
+          return { p99Ms: floor1.p99Ms + floor2.p99Ms, floor1, floor2 };
+        },
+        LIMIT_MS,
+        SATURATED_MS,
+      );
+      const { floor1, floor2, roundsP99Ms: floorRounds } = floorRound;
+      floors[rate] = {
+        floor1,
+        floor2: { p50Ms: floor2.p50Ms, p99Ms: floor2.p99Ms },
+        ...(floorRounds ? { roundsP99Ms: floorRounds } : {}),
+      };
+      floorsMissed ||= floorRound.p99Ms > LIMIT_MS;
       if (!floorsMissed) floorsHold = rate;
-      const before = cpuOf(service.pids);
-      const result = await arrivalLatency(receiver, path, rate, createContact(pool, token));
-      const after = cpuOf(service.pids);
-      const { p50Ms, p99Ms, maxMs, arrived, events, failedCommits } = result;
-      pipeline[rate] = { p50Ms, p99Ms, maxMs, arrived, events, ...(failedCommits ? { failedCommits } : {}) };
+      const result = await roundAt(
+        async () => {
+          const before = cpuOf(service.pids);
+          const round = await arrivalLatency(receiver, path, rate, createContact(pool, token));
+          return { ...round, before, after: cpuOf(service.pids) };
+        },
+        LIMIT_MS,
+        SATURATED_MS,
+      );
+      const { p50Ms, p99Ms, maxMs, arrived, events, failedCommits, before, after, roundsP99Ms } = result;
+      pipeline[rate] = {
+        p50Ms,
+        p99Ms,
+        maxMs,
+        arrived,
+        events,
+        ...(failedCommits ? { failedCommits } : {}),
+        ...(roundsP99Ms ? { roundsP99Ms } : {}),
+      };
       pipelineMissed ||= p99Ms > LIMIT_MS;
       if (!pipelineMissed) pipelineHolds = rate;
       if (rate === 300) {
         // The goal: p99 request → arrival ≤ 2 × (floor 1 p99 + floor 2 p99).
-        ratioAt300 = +(p99Ms / (floor1.p99Ms + floor2.p99Ms)).toFixed(2);
+        ratioAt300 = +(p99Ms / floorRound.p99Ms).toFixed(2);
         // µs of CPU per event, per process, over the measured round (the warm-up second included in both ends).
         const usPerEvent = (k: string) => Math.round(((after[k]! - before[k]!) * 1000) / (events + rate));
         cpuAt300 = Object.fromEntries(Object.keys(after).map((k) => [k, usPerEvent(k)]));
       }
-      if (rate >= 300 && p99Ms > LIMIT_MS && floor1.p99Ms + floor2.p99Ms > LIMIT_MS) break;
+      if (rate >= 300 && p99Ms > LIMIT_MS && floorRound.p99Ms > LIMIT_MS) break;
     }
     const rssMb = Object.fromEntries(Object.entries(service.pids).map(([k, pid]) => [k, rssMbOf(pid)]));
     return {

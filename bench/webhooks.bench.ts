@@ -20,6 +20,7 @@ import {
   paced,
   percentile,
   processCpuMs,
+  roundAt,
   spawnWorkerProcess,
   WEBHOOK_ENV,
 } from './webhook-helpers.js';
@@ -165,20 +166,6 @@ const SATURATED_MS = 1000;
 /** Goal 3's limit: a rate holds while its p99 is within it. */
 const LIMIT_MS = 250;
 
-/**
- * A side's round at one rate. A round that misses the limit without being saturated is measured twice more and the
- * median round kept (the middle p99), so that one pause of the shared machine does not decide a rate; both sides are
- * measured the same way, and the row keeps every round's p99.
- */
-async function roundAt<R extends { p99Ms: number }>(
-  measure: () => Promise<R>,
-): Promise<R & { roundsP99Ms?: number[] }> {
-  const first = await measure();
-  if (first.p99Ms <= LIMIT_MS || first.p99Ms > SATURATED_MS) return first;
-  const rounds = [first, await measure(), await measure()].sort((a, b) => a.p99Ms - b.p99Ms);
-  return { ...rounds[1]!, roundsP99Ms: rounds.map((r) => r.p99Ms) };
-}
-
 interface SweepSide {
   p99Ms: number;
   coresBusy?: number;
@@ -208,13 +195,13 @@ async function rateSweep(deps: Deps, receiver: Receiver) {
   for (let rate = step; rate <= max && (pipelineOn || floorOn); rate += step) {
     const row: SweepRow = { rate };
     if (pipelineOn) {
-      const lat = await roundAt(() => latency(deps, receiver, rate));
+      const lat = await roundAt(() => latency(deps, receiver, rate), LIMIT_MS, SATURATED_MS);
       const { p99Ms, machineCoresBusy: coresBusy, cpuUsPerEvent, roundsP99Ms } = lat;
       row.pipeline = { p99Ms, coresBusy, cpuUsPerEvent, ...(roundsP99Ms ? { roundsP99Ms } : {}) };
       pipelineOn = lat.p99Ms <= SATURATED_MS && !lat.failedCommits;
     }
     if (floorOn) {
-      const floor = await roundAt(() => latencyFloor(deps, receiver, rate));
+      const floor = await roundAt(() => latencyFloor(deps, receiver, rate), LIMIT_MS, SATURATED_MS);
       const { p99Ms, machineCoresBusy: coresBusy, cpuUsPerEvent, roundsP99Ms } = floor;
       row.floor = { p99Ms, coresBusy, cpuUsPerEvent, ...(roundsP99Ms ? { roundsP99Ms } : {}) };
       floorOn = floor.p99Ms <= SATURATED_MS && !floor.failedCommits;
