@@ -47,6 +47,7 @@ async function readySince(queue: Queue): Promise<number | null> {
  */
 export function watchWorkers(deps: Deps, watched: Watched[], everyMs: number): () => void {
   const previous = new Map<Watched, JobCounts & { at: number }>();
+  let stopped = false;
   const check = async (w: Watched) => {
     const at = now().getTime();
     const seen = previous.get(w);
@@ -56,6 +57,8 @@ export function watchWorkers(deps: Deps, watched: Watched[], everyMs: number): (
     if (started - finished >= w.concurrency || w.worker().closing) return;
     const since = await readySince(w.queue);
     if (since === null || since > seen.at) return;
+    // Stopped, or the worker started closing, while Redis answered: a worker replaced now would outlive the close.
+    if (stopped || w.worker().closing) return;
     deps.logger.warn(
       { queue: w.queue.name, readyForMs: at - since },
       'a worker with room took no job while one was ready; replaced by a new worker on new connections',
@@ -72,5 +75,8 @@ export function watchWorkers(deps: Deps, watched: Watched[], everyMs: number): (
     void Promise.all(watched.map((w) => check(w).catch(() => previous.delete(w)))).finally(() => (checking = false));
   }, everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
 }
