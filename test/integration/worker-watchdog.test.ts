@@ -10,7 +10,8 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 
 // The worker watchdog (docs/decisions.md#stuck-workers), on real workers, queues and receivers. A worker that takes
 // no job while one of its queue is ready, here one paused as a worker whose blocking connection is wedged is left,
-// is replaced by a new worker, which does the job. A worker busy to its concurrency with a job waiting is left alone.
+// is replaced by a new worker, which does the job; a delayed job fallen due counts as ready. A worker busy to its
+// concurrency with a job waiting is left alone, and so is the worker of a paused queue.
 
 const STUCK_AFTER_MS = 200;
 let t: TestContext;
@@ -103,5 +104,19 @@ describe('the worker watchdog', () => {
 
     expect(await replaced('webhook-delivery')).toBe(replacedBefore);
     expect(await t.deps.queues['webhook-delivery'].getWaitingCount()).toBe(1);
+  });
+
+  it('counts a delayed job fallen due as ready, and never judges a paused queue', async () => {
+    const paused = t.deps.queues['agent-runs'];
+    await Promise.all([stall('message-send'), stall('agent-runs')]);
+    // A queue paused on purpose (bull-board can) keeps its job waiting: its worker is not stuck.
+    await paused.pause();
+    await enqueue(t.deps.queues, t.deps.config, jobs.runAgent, { runId: 'run_none' });
+    // A delayed job is promoted by a worker taking jobs: a stuck one leaves it delayed, due, and it counts.
+    await enqueue(t.deps.queues, t.deps.config, jobs.sendMessage, { messageId: 'msg_none' }, { delay: 1 });
+    await waitUntil(async () => (await replaced('message-send')) === 1, 15_000, 'the message worker replaced');
+
+    expect(await replaced('agent-runs')).toBe(0);
+    await paused.resume();
   });
 });
