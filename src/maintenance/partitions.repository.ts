@@ -70,10 +70,16 @@ export async function createDayPartition(conn: Conn, table: PartitionedTable, da
   }
 }
 
+/**
+ * Whether a day of deliveries still has one to send: due (webhook_deliveries_due) or queued behind its ordering
+ * key (webhook_deliveries_queued). Every pending delivery is one or the other: each write that leaves a delivery
+ * pending gives it a due time, except an ordered one's, which its key's hand-off arms.
+ */
 export async function hasPendingDeliveries(conn: Conn, partition: string): Promise<boolean> {
   const { rows } = await conn.raw<{ rows: Array<{ pending: boolean }> }>(
-    `SELECT EXISTS (SELECT 1 FROM ?? WHERE status = 'pending') AS pending`,
-    [partition],
+    `SELECT EXISTS (SELECT 1 FROM ?? WHERE status = 'pending' AND next_attempt_at IS NOT NULL)
+         OR EXISTS (SELECT 1 FROM ?? WHERE status = 'pending' AND ordering_key IS NOT NULL) AS pending`,
+    [partition, partition],
   );
   return rows[0]!.pending;
 }

@@ -318,10 +318,15 @@ const INPUT = `input AS (
  * worker process shares, and the relay sweep compares rows written by all of them.
  */
 const RETRY_DUE = `now() + i.retry_delay_ms * interval '1 millisecond'`;
-/** The state an attempt may move a delivery from: pending, and held by the job that made the attempt. */
+/**
+ * The state an attempt may move a delivery from: pending, and held by the job that made the attempt. The batch's
+ * ids ($2) also bound the scan itself, so that every plan reads the batch's rows by primary key: joined to the
+ * input alone, a generic plan may read the whole day's candidates and keep the batch's few
+ * (docs/plans.md#the-attempt-records).
+ */
 const HELD = `wd.id = i.delivery_id AND wd.created_at = i.delivery_created_at AND wd.account_id = i.account_id
   AND wd.status = 'pending' AND wd.job_seq = i.seq
-  AND ${createdBetween('wd', '$18', '$19')}`;
+  AND wd.id = ANY ($2::uuid[]) AND ${createdBetween('wd', '$18', '$19')}`;
 /** The attempt row, whether or not the delivery moved; only a retry that moved plans a next attempt. */
 const insertAttempts = (status: 'succeeded' | 'failed') => `a AS (
   INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url,
@@ -541,7 +546,8 @@ export async function hastenDelivery(
   return row;
 }
 
-// The status is a literal so that even a generic plan uses the partial index webhook_deliveries_due. Prepared:
+// The status is a literal, and the bound on the due time says it is set, so that even a generic plan uses the
+// partial index webhook_deliveries_due (status = 'pending' AND next_attempt_at IS NOT NULL). Prepared:
 // planning a query that no partition bound prunes costs a few ms at 49 day partitions; a kept plan 0.6-0.9 ms.
 type OverdueDelivery = Pick<ArmedDelivery, 'id' | 'created_at' | 'job_seq' | 'webhook_id' | 'ordering_key'> & {
   next_attempt_at: Date;
@@ -569,7 +575,10 @@ export async function findOverdueDeliveries(
   ]);
 }
 
-/** pending → pending, held by a new job: the one its job_seq named is gone (failed, removed, lost with Redis). */
+/**
+ * pending → pending, held by a new job: the one its job_seq named is gone (failed, removed, lost with Redis). The
+ * relay sweep's deliveries are due ones, which webhook_deliveries_due holds: a batch of them may be read from it.
+ */
 export async function bumpDeliveryJobSeqs(
   conn: Conn,
   items: Array<Pick<ArmedDelivery, 'id' | 'created_at' | 'job_seq'>>,
@@ -579,6 +588,7 @@ export async function bumpDeliveryJobSeqs(
     `UPDATE webhook_deliveries wd SET job_seq = wd.job_seq + 1, updated_at = now()
        FROM unnest(?::uuid[], ?::timestamptz[], ?::int[]) AS x(id, created_at, seq)
       WHERE wd.id = x.id AND wd.created_at = x.created_at AND wd.status = 'pending' AND wd.job_seq = x.seq
+        AND wd.next_attempt_at IS NOT NULL
      RETURNING wd.id, wd.created_at, wd.job_seq, wd.event, wd.webhook_id, wd.ordering_key`,
     [items.map((i) => i.id), items.map((i) => i.created_at), items.map((i) => i.job_seq)] as unknown as string[],
   );

@@ -142,3 +142,34 @@ export async function scannedRelations(client: pg.Client, s: Captured): Promise<
   walk(res.rows[0]['QUERY PLAN'][0].Plan);
   return [...new Set(read)];
 }
+
+/**
+ * The pages of `table`'s partitions a statement's scans touched when run (EXPLAIN (ANALYZE, BUFFERS), in a
+ * transaction rolled back), index pages included. A named statement runs with its generic plan, the one Postgres
+ * keeps.
+ */
+export async function pagesTouched(client: pg.Client, s: Captured, table: string): Promise<number> {
+  let touched = 0;
+  const walk = (plan: Record<string, unknown>) => {
+    const relation = plan['Relation Name'];
+    // A scan's buffers include its children's (a bitmap heap scan's index scan names no relation).
+    if (typeof relation === 'string' && relation.startsWith(`${table}_d`))
+      touched += Number(plan['Shared Hit Blocks'] ?? 0) + Number(plan['Shared Read Blocks'] ?? 0);
+    else for (const child of (plan.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
+  };
+  await client.query('BEGIN');
+  try {
+    let res: pg.QueryResult;
+    if (s.named) {
+      const name = `pages_check_${++counter}`;
+      await client.query(`PREPARE ${name} AS ${s.sql}`);
+      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      const args = s.bindings.map((b) => literal(client, b)).join(', ');
+      res = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE ${name}${args ? `(${args})` : ''}`);
+    } else res = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${s.sql}`, s.bindings as unknown[]);
+    walk(res.rows[0]['QUERY PLAN'][0].Plan);
+  } finally {
+    await client.query('ROLLBACK');
+  }
+  return touched;
+}
