@@ -70,3 +70,10 @@ const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 export function uuidV7Time(id: string): Date | null {
   return UUID_V7.test(id) ? new Date(parseInt(id.slice(0, 8) + id.slice(9, 13), 16)) : null;
 }
+
+/** The lowest and highest UUIDv7 of a millisecond: every UUIDv7 stamped with `at` sorts between them. */
+export function uuidV7Range(at: Date): [string, string] {
+  const hex = at.getTime().toString(16).padStart(12, '0');
+  const ms = `${hex.slice(0, 8)}-${hex.slice(8)}`;
+  return [`${ms}-0000-0000-000000000000`, `${ms}-ffff-ffff-ffffffffffff`];
+}

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { FannedOutEvent } from '../events/emit.js';
 import type { NewEvent } from '../events/events.repository.js';
 import { prepare, runPrepared, startupBound, type Conn, type Prepared, type Trx } from '../platform/db.js';
-import { newId, uuidV7Time } from '../platform/ids.js';
+import { newId, uuidV7Range, uuidV7Time } from '../platform/ids.js';
 import { orderingKeyOf } from '../events/event-types.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
 
@@ -172,13 +172,23 @@ export async function insertEventWithDeliveries(
   };
 }
 
-/** The pending deliveries of one event (the fan-out job of a large event adds their jobs). */
-export function findPendingDeliveriesOfEvent(conn: Conn, eventId: string): Promise<ArmedDelivery[]> {
-  // A queued ordered delivery (no due time) is armed by its key's hand-off instead.
+/**
+ * The pending deliveries of one event (the fan-out job of a large event adds their jobs). They share the event's
+ * created_at, and their UUIDv7 ids carry that millisecond, so they are one range of the primary key: the
+ * millisecond's, which also holds any other event's deliveries of that millisecond.
+ */
+export async function findPendingDeliveriesOfEvent(conn: Conn, eventId: string): Promise<ArmedDelivery[]> {
+  const event = await conn('events')
+    .select<{ created_at: Date } | undefined>('created_at')
+    .where({ id: eventId })
+    .first();
+  if (!event) return [];
   return (
     conn('webhook_deliveries')
       .select(ARMED)
-      .where({ event_id: eventId, status: 'pending' })
+      .whereBetween('id', uuidV7Range(event.created_at))
+      .where({ created_at: event.created_at, event_id: eventId, status: 'pending' })
+      // A queued ordered delivery (no due time) is armed by its key's hand-off instead.
       .whereNotNull('next_attempt_at')
       // In one order, so that a fan-out run again groups the deliveries still waiting as it did the first time.
       .orderBy('id')

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactWithEvents } from '../../src/events/emit.js';
+import { findPendingDeliveriesOfEvent } from '../../src/webhooks/deliveries.repository.js';
 import { INLINE_FAN_OUT_MAX } from '../../src/webhooks/dispatch.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -95,5 +96,28 @@ describe('fan-out at commit', () => {
     expect(fanOutJob?.returnvalue).toEqual({ deliveries: count });
     await waitUntil(async () => (await deliveriesOf(accountId)).every((d) => d.status === 'succeeded'));
     await workers.close();
+  });
+
+  it("finds an event's pending deliveries for its fan-out job, and not another event's of the same millisecond", async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver();
+    const hooks = [await subscribe(token, `${r.url}/a`), await subscribe(token, `${r.url}/b`)];
+    const [first, second] = await transactWithEvents(t.deps, accountId, async (_trx, emit) => [
+      await emit({ type: 'message.received', payload: { id: 'first' } }),
+      await emit({ type: 'message.received', payload: { id: 'second' } }),
+    ]);
+    // One transaction's events share its clock (now()), so the two events and their deliveries share a millisecond.
+    const rows = await deliveriesOf(accountId);
+    expect(rows).toHaveLength(4);
+    expect(new Set(rows.map((d) => d.created_at.getTime())).size).toBe(1);
+    const ofFirst = rows.filter((d) => d.event_id === first).map((d) => d.id);
+    const found = await findPendingDeliveriesOfEvent(t.deps.db, first!);
+    expect(found.map((d) => d.id)).toEqual([...ofFirst].sort());
+    expect(found.map((d) => d.webhook_id).sort()).toEqual(hooks.map((h) => h.id).sort());
+    // One that is no longer pending is left out.
+    await t.deps.db('webhook_deliveries').where({ id: ofFirst[0] }).update({ status: 'failed', next_attempt_at: null });
+    expect((await findPendingDeliveriesOfEvent(t.deps.db, first!)).map((d) => d.id)).toEqual(ofFirst.slice(1));
+    expect(await findPendingDeliveriesOfEvent(t.deps.db, second!)).toHaveLength(2);
+    expect(await findPendingDeliveriesOfEvent(t.deps.db, 'evt_absent')).toEqual([]);
   });
 });
