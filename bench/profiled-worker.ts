@@ -8,7 +8,7 @@ import { startWorkers } from '../workers/index.js';
 // profiler: SIGUSR2 starts it, SIGUSR1 writes the profile to BENCH_PROFILE_OUT and prints "profiled".
 
 const out = process.env.BENCH_PROFILE_OUT!;
-const runtime = await bootRuntime({ migrate: false, config: loadConfig(process.env) });
+const runtime = await bootRuntime({ name: 'switchboard-workers', migrate: false, config: loadConfig(process.env) });
 await startWorkers(runtime.deps, { schedule: false });
 const session = new Session();
 session.connect();

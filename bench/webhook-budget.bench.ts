@@ -102,12 +102,38 @@ function snapshot(p: Processes) {
   };
 }
 
-/** µs of CPU per event by process, from two snapshots; a backend started meanwhile counts from zero. */
-function perEvent(before: ReturnType<typeof snapshot>, after: ReturnType<typeof snapshot>, events: number) {
+/**
+ * Which side a backend serves, by the name its process gave the connection (pg_stat_activity.application_name):
+ * the service's workers (`switchboard-workers`), or this process, the committing side.
+ */
+async function backendSides(deps: Deps): Promise<Map<number, string>> {
+  const { rows } = await deps.db.raw<{ rows: Array<{ pid: number; application_name: string }> }>(
+    `SELECT pid, application_name FROM pg_stat_activity WHERE backend_type = 'client backend'`,
+  );
+  return new Map(rows.map((r) => [r.pid, r.application_name === 'switchboard-workers' ? 'workers' : 'committing']));
+}
+
+/**
+ * µs of CPU per event by process, from two snapshots; a backend started meanwhile counts from zero. Postgres's
+ * backends are also split by the side they serve (`sides`, read at the end).
+ */
+function perEvent(
+  before: ReturnType<typeof snapshot>,
+  after: ReturnType<typeof snapshot>,
+  events: number,
+  sides: Map<number, string>,
+) {
   const us = (ms: number) => Math.round((ms * 1000) / events);
   const postgresByKind: Record<string, number> = {};
-  for (const [pid, { ms, kind }] of after.postgres)
-    postgresByKind[kind] = (postgresByKind[kind] ?? 0) + ms - (before.postgres.get(pid)?.ms ?? 0);
+  const backendsBySide: Record<string, number> = {};
+  for (const [pid, { ms, kind }] of after.postgres) {
+    const used = ms - (before.postgres.get(pid)?.ms ?? 0);
+    postgresByKind[kind] = (postgresByKind[kind] ?? 0) + used;
+    if (kind !== 'backends') continue;
+    // A backend gone before the end was read (a connection closed meanwhile) cannot be told apart.
+    const side = sides.get(pid) ?? 'unknown';
+    backendsBySide[side] = (backendsBySide[side] ?? 0) + used;
+  }
   const out = {
     bench: us(after.bench - before.bench),
     worker: us(after.worker - before.worker),
@@ -119,6 +145,7 @@ function perEvent(before: ReturnType<typeof snapshot>, after: ReturnType<typeof 
     cpu: { ...out, total: out.bench + out.worker + out.postgres + out.redis },
     // Postgres's CPU split by process: the backends serving connections, autovacuum, the WAL writer…
     postgresByKind: Object.fromEntries(byKind.map(([kind, ms]) => [kind, us(ms)])),
+    backendsBySide: Object.fromEntries(Object.entries(backendsBySide).map(([side, ms]) => [side, us(ms)])),
   };
 }
 
@@ -228,10 +255,11 @@ async function measure(
   };
   await round(stop);
   if (!after) stop();
-  const { cpu, postgresByKind } = perEvent(before, after!, events);
+  const { cpu, postgresByKind, backendsBySide } = perEvent(before, after!, events, await backendSides(deps));
   return {
     cpuUsPerEvent: cpu,
     postgresUsPerEvent: postgresByKind,
+    postgresBackendsUsPerEvent: backendsBySide,
     seconds: +seconds.toFixed(2),
     statements: await statements(deps, events),
     redis: await redisCommands(admin, events),

@@ -18,7 +18,7 @@ runMain(async () => {
   // Before anything is started: a port in use refuses with one line.
   await assertPortFree(config.port, config.host);
   const { resolved, local } = await prepareServices(config, logger);
-  const db = createDb(resolved.database.url, { logger });
+  const db = createDb(resolved.database.url, { logger, applicationName: 'switchboard-migrate' });
   try {
     await migrate(db, logger);
   } finally {
@@ -45,7 +45,7 @@ runMain(async () => {
 });
 
 async function runInOneProcess(config: Config): Promise<void> {
-  const runtime = await bootRuntime({ migrate: true, config });
+  const runtime = await bootRuntime({ name: 'switchboard', migrate: true, config });
   const { deps } = runtime;
   const roles = { api: true, workers: true };
   const running = await startRoles(runtime, roles);

@@ -7,7 +7,7 @@ import { CHILD_ROLES, type ChildRole, type ReadyMessage } from './app/supervisor
 runMain(async () => {
   const role = process.argv[2] as ChildRole;
   if (!CHILD_ROLES.includes(role)) throw new Error(`expected a role among ${CHILD_ROLES.join(', ')}, got ${role}`);
-  const runtime = await bootRuntime({ migrate: false });
+  const runtime = await bootRuntime({ name: `switchboard-${role}`, migrate: false });
   const { deps } = runtime;
   const running = await startRoles(runtime, { api: role === 'api', workers: role === 'workers' });
   const shutdown = onShutdown(deps.logger, deps.config.shutdownTimeoutMs, running.stop);

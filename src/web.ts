@@ -4,7 +4,7 @@ import { describeRoles, startRoles } from './app/roles.js';
 
 // Procfile "web": the API only. Migrations are the release phase's job.
 runMain(async () => {
-  const runtime = await bootRuntime({ migrate: false });
+  const runtime = await bootRuntime({ name: 'switchboard-api', migrate: false });
   const { deps } = runtime;
   const roles = { api: true, workers: false };
   const running = await startRoles(runtime, roles);

@@ -3,7 +3,7 @@ import { startRoles } from './app/roles.js';
 
 // Procfile "worker": every queue's worker and the job schedulers, and with METRICS_PORT set /metrics and /healthz.
 runMain(async () => {
-  const runtime = await bootRuntime({ migrate: false });
+  const runtime = await bootRuntime({ name: 'switchboard-workers', migrate: false });
   const { deps } = runtime;
   const running = await startRoles(runtime, { api: false, workers: true });
   deps.logger.info('switchboard workers running');

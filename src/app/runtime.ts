@@ -19,6 +19,9 @@ import { createQueues } from '../platform/queues.js';
 import { createApiRedis, describeRedis, whenRedisReady } from '../platform/redis.js';
 import { flushTraces, tracingState } from '../platform/tracing.js';
 
+/** What Postgres shows for a process's connections: `switchboard` alone for the one-process mode. */
+export type ProcessName = 'switchboard' | 'switchboard-api' | 'switchboard-workers' | 'switchboard-migrate';
+
 export interface Runtime {
   deps: Deps;
   /** What this process started itself (development fallbacks), for the start-up banner. */
@@ -39,12 +42,15 @@ function reportTracing(config: Config, logger: Logger): void {
   }
 }
 
-/** Connects to (or starts, in development) Postgres and Redis, and applies migrations when asked to. */
-export async function bootRuntime(opts: { migrate: boolean; config?: Config }): Promise<Runtime> {
+/**
+ * Connects to (or starts, in development) Postgres and Redis, and applies migrations when asked to. `name` is what
+ * Postgres shows for this process's connections (docs/operations.md#which-process-holds-a-connection).
+ */
+export async function bootRuntime(opts: { name: ProcessName; migrate: boolean; config?: Config }): Promise<Runtime> {
   const config = opts.config ?? loadConfig();
   const logger = createServiceLogger(config.logLevel, config.logFormat);
   const { resolved, local } = await prepareServices(config, logger);
-  const db = createDb(resolved.database.url, { logger });
+  const db = createDb(resolved.database.url, { logger, applicationName: opts.name });
   if (opts.migrate) await migrate(db, logger);
   const redis = createApiRedis(resolved.redis);
   redis.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));

@@ -16,14 +16,21 @@ export type Conn = Knex | Knex.Transaction;
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
-/** knex's own warnings (pool acquire failures, deprecations) go to the service logger, not the console. */
-export function createDb(url: string, opts: { logger?: Logger; pool?: { min: number; max: number } } = {}): Db {
+/**
+ * knex's own warnings (pool acquire failures, deprecations) go to the service logger, not the console.
+ * `applicationName` is what Postgres shows for this process's connections (pg_stat_activity.application_name),
+ * unless the URL names one.
+ */
+export function createDb(
+  url: string,
+  opts: { logger?: Logger; pool?: { min: number; max: number }; applicationName?: string } = {},
+): Db {
   const log = opts.logger;
   return knexFactory({
     client: 'pg',
     // No connection-wide plan mode: Postgres picks custom or generic plans per prepared statement (plan_cache_mode
     // auto), and test/integration/query-plans.test.ts checks that every hot statement stays on an index both ways.
-    connection: { connectionString: url },
+    connection: { connectionString: url, application_name: opts.applicationName },
     pool: opts.pool ?? { min: 0, max: 10 },
     acquireConnectionTimeout: 10_000,
     log: {

@@ -95,6 +95,15 @@ async function subscribedAccount(app: AppProcess) {
   return { webhookId: wh.body.id as string, create };
 }
 
+/** The names the service's processes give their Postgres connections (the test's own have none). */
+async function connectionNames(): Promise<string[]> {
+  const { rows } = await t.deps.db.raw(
+    `SELECT DISTINCT application_name FROM pg_stat_activity
+      WHERE datname = current_database() AND application_name LIKE 'switchboard%' ORDER BY 1`,
+  );
+  return rows.map((r: { application_name: string }) => r.application_name);
+}
+
 const arrivals = (name: string) => receiver.received.filter((r) => r.body?.payload?.name === name).length;
 
 /** Every delivery of the subscription ends succeeded, and each arrived at least once. */
@@ -137,6 +146,7 @@ describe('npm start with a worker process', () => {
       expect(JSON.parse(exited)).toMatchObject({ role: 'workers', childPid: workerPid, signal: 'SIGKILL' });
       await expectAllDelivered(webhookId, 30);
       expect(arrivals('marked')).toBeGreaterThanOrEqual(2);
+      expect(await connectionNames()).toEqual(['switchboard-api', 'switchboard-workers']);
       // The API process was never touched: the requests were answered throughout.
       expect((await fetch(`${app.url}/readyz`)).status).toBe(200);
     } finally {
@@ -231,6 +241,7 @@ describe('npm start with WORKERS=0', () => {
       const { webhookId, create } = await subscribedAccount(app);
       await create('single');
       await expectAllDelivered(webhookId, 1);
+      expect(await connectionNames()).toEqual(['switchboard']);
     } finally {
       await app.stop();
     }
