@@ -34,11 +34,12 @@ import {
 // The per-event budget of the delivery pipeline (docs/performance.md): events committed one per transaction at a
 // paced rate by this process (the API side) and delivered by the service's workers in their own process, on a
 // Postgres and a Redis of the bench's own, so that every CPU tick of the servers is this pipeline's. Reported per
-// event: CPU of each process (/proc), Postgres time and WAL per statement (pg_stat_statements), Redis calls and
-// time per command (INFO commandstats), and each node process's CPU profile split by part. The CPU is taken in a
-// round without the profiler; a second round, profiled, only splits it by part. The floor, at the same rate and
-// the same way (never profiled): the same commits for an account with no subscription, and bare BullMQ jobs
-// POSTed by bench/bare-worker.ts.
+// event: CPU of each process (/proc) and of Postgres's backends by the side they serve, Postgres time and WAL per
+// statement (pg_stat_statements) and WAL by kind of record (pg_walinspect), Redis calls and time per command (INFO
+// commandstats), and each node process's CPU profile split by part. The CPU is taken in a round without the
+// profiler; a second round, profiled, only splits it by part. The floor, at the same rate and the same way (never
+// profiled): the same commits for an account with no subscription, and bare BullMQ jobs POSTed by
+// bench/bare-worker.ts.
 
 const RATE = Number(process.env.BENCH_BUDGET_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_BUDGET_S ?? 10);
@@ -245,6 +246,7 @@ async function measure(
 ) {
   await deps.db.raw('SELECT pg_stat_statements_reset()');
   await admin.config('RESETSTAT');
+  const walFrom = await walPosition(deps);
   const before = snapshot(procs);
   const started = performance.now();
   let after: ReturnType<typeof snapshot> | undefined;
@@ -262,8 +264,32 @@ async function measure(
     postgresBackendsUsPerEvent: backendsBySide,
     seconds: +seconds.toFixed(2),
     statements: await statements(deps, events),
+    walByRecord: await walByRecord(deps, walFrom, events),
     redis: await redisCommands(admin, events),
   };
+}
+
+const walPosition = async (deps: Deps): Promise<string> =>
+  (await deps.db.raw<{ rows: Array<{ lsn: string }> }>('SELECT pg_current_wal_insert_lsn() AS lsn')).rows[0]!.lsn;
+
+/**
+ * The WAL written since `from`, per event by kind of record (pg_walinspect): what each row, index entry, lock and
+ * commit of the round cost in WAL, all processes together. Kinds under 20 bytes an event are left out.
+ */
+async function walByRecord(deps: Deps, from: string, events: number) {
+  const { rows } = await deps.db.raw<{ rows: Array<{ kind: string; count: string; bytes: string }> }>(
+    `SELECT "resource_manager/record_type" AS kind, count, combined_size AS bytes
+       FROM pg_get_wal_stats(?::pg_lsn, pg_current_wal_insert_lsn(), true) ORDER BY combined_size DESC`,
+    [from],
+  );
+  return Object.fromEntries(
+    rows
+      .filter((r) => Number(r.bytes) / events >= 20)
+      .map((r) => [
+        r.kind,
+        { perEvent: +(Number(r.count) / events).toFixed(2), bytesPerEvent: Math.round(Number(r.bytes) / events) },
+      ]),
+  );
 }
 
 /**
@@ -386,6 +412,7 @@ export const webhookBudgetBenchmark: Benchmark = {
       const { deps, close } = await env.createDeps(WEBHOOK_ENV);
       try {
         await deps.db.raw('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+        await deps.db.raw('CREATE EXTENSION IF NOT EXISTS pg_walinspect');
         const today = dayStart(new Date());
         for (let d = 1; d <= PAST_DAYS; d++)
           for (const table of PARTITIONED_TABLES)

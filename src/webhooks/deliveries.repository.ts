@@ -175,7 +175,9 @@ export async function insertEventWithDeliveries(
 /**
  * The pending deliveries of one event (the fan-out job of a large event adds their jobs). They share the event's
  * created_at, and their UUIDv7 ids carry that millisecond, so they are one range of the primary key: the
- * millisecond's, which also holds any other event's deliveries of that millisecond.
+ * millisecond's, which also holds any other event's deliveries of that millisecond. Whether each has a due time
+ * is asked of the rows read, not in the WHERE: with it there, the partial index of due deliveries matches too, and
+ * a plan may walk all of the day's to find the event's (docs/plans.md#the-attempt-records).
  */
 export async function findPendingDeliveriesOfEvent(conn: Conn, eventId: string): Promise<ArmedDelivery[]> {
   const event = await conn('events')
@@ -183,16 +185,14 @@ export async function findPendingDeliveriesOfEvent(conn: Conn, eventId: string):
     .where({ id: eventId })
     .first();
   if (!event) return [];
-  return (
-    conn('webhook_deliveries')
-      .select(ARMED)
-      .whereBetween('id', uuidV7Range(event.created_at))
-      .where({ created_at: event.created_at, event_id: eventId, status: 'pending' })
-      // A queued ordered delivery (no due time) is armed by its key's hand-off instead.
-      .whereNotNull('next_attempt_at')
-      // In one order, so that a fan-out run again groups the deliveries still waiting as it did the first time.
-      .orderBy('id')
-  );
+  const rows: Array<ArmedDelivery & { next_attempt_at: Date | null }> = await conn('webhook_deliveries')
+    .select([...ARMED, 'next_attempt_at'])
+    .whereBetween('id', uuidV7Range(event.created_at))
+    .where({ created_at: event.created_at, event_id: eventId, status: 'pending' })
+    // In one order, so that a fan-out run again groups the deliveries still waiting as it did the first time.
+    .orderBy('id');
+  // A queued ordered delivery (no due time) is armed by its key's hand-off instead.
+  return rows.filter((d) => d.next_attempt_at !== null).map(({ next_attempt_at: _due, ...armed }) => armed);
 }
 
 // ---- the worker's read ----
