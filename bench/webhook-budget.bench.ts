@@ -274,12 +274,13 @@ const walPosition = async (deps: Deps): Promise<string> =>
 
 /**
  * The WAL written since `from`, per event by kind of record (pg_walinspect): what each row, index entry, lock and
- * commit of the round cost in WAL, all processes together. Kinds under 20 bytes an event are left out.
+ * commit of the round cost in WAL, all processes together, up to what is flushed (pg_walinspect reads no further;
+ * every commit of the round has flushed its own). Kinds under 20 bytes an event are left out.
  */
 async function walByRecord(deps: Deps, from: string, events: number) {
   const { rows } = await deps.db.raw<{ rows: Array<{ kind: string; count: string; bytes: string }> }>(
     `SELECT "resource_manager/record_type" AS kind, count, combined_size AS bytes
-       FROM pg_get_wal_stats(?::pg_lsn, pg_current_wal_insert_lsn(), true) ORDER BY combined_size DESC`,
+       FROM pg_get_wal_stats(?::pg_lsn, pg_current_wal_flush_lsn(), true) ORDER BY combined_size DESC`,
     [from],
   );
   return Object.fromEntries(
