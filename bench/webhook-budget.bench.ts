@@ -278,6 +278,12 @@ const walPosition = async (deps: Deps): Promise<string> =>
  * every commit of the round has flushed its own). Kinds under 20 bytes an event are left out.
  */
 async function walByRecord(deps: Deps, from: string, events: number) {
+  const flushed = await deps.db.raw<{ rows: Array<{ past: boolean }> }>(
+    'SELECT pg_current_wal_flush_lsn() > ?::pg_lsn AS past',
+    [from],
+  );
+  // A round that wrote no WAL (the bare BullMQ floor's).
+  if (!flushed.rows[0]!.past) return {};
   const { rows } = await deps.db.raw<{ rows: Array<{ kind: string; count: string; bytes: string }> }>(
     `SELECT "resource_manager/record_type" AS kind, count, combined_size AS bytes
        FROM pg_get_wal_stats(?::pg_lsn, pg_current_wal_flush_lsn(), true) ORDER BY combined_size DESC`,
