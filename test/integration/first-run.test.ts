@@ -39,8 +39,10 @@ afterAll(async () => {
   if (cwd) rmSync(cwd, { recursive: true, force: true });
 });
 
+// A start-up under the whole suite's load compiles the service with tsx while other files run: 30 s was too short
+// once, on a slow host.
 const bannerOf = async (app: AppProcess, title: string) => {
-  await waitUntil(() => app.stdout().includes(title), 30_000, 'the start-up banner');
+  await waitUntil(() => app.stdout().includes(title), 90_000, 'the start-up banner');
   return app.stdout();
 };
 
