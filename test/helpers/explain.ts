@@ -96,50 +96,66 @@ function literal(client: pg.Client, v: unknown): string {
   return client.escapeLiteral(typeof v === 'object' ? JSON.stringify(v) : String(v));
 }
 
+type PlanNode = Record<string, unknown>;
+
 export interface ScanNode {
   nodeType: string;
   relation: string;
 }
 
-function scans(plan: Record<string, unknown>, out: ScanNode[] = []): ScanNode[] {
+function scans(plan: PlanNode, out: ScanNode[] = []): ScanNode[] {
   const relation = plan['Relation Name'];
   if (typeof relation === 'string') out.push({ nodeType: String(plan['Node Type']), relation });
-  for (const child of (plan.Plans as Array<Record<string, unknown>> | undefined) ?? []) scans(child, out);
+  for (const child of (plan.Plans as PlanNode[] | undefined) ?? []) scans(child, out);
   return out;
 }
 
 let counter = 0;
+
+/** EXPLAIN (`options`) of the statement with its parameters: a custom plan, as every unnamed statement gets. */
+async function explainCustom(client: pg.Client, s: Captured, options: string): Promise<PlanNode> {
+  const res = await client.query(`EXPLAIN (${options}, FORMAT JSON) ${s.sql}`, s.bindings as unknown[]);
+  return res.rows[0]['QUERY PLAN'][0].Plan;
+}
+
+/**
+ * EXPLAIN (`options`) of a named statement's generic plan, the one Postgres may keep for it after five executions.
+ * With ANALYZE the statement runs: the caller holds the transaction that undoes it.
+ */
+async function explainGeneric(client: pg.Client, s: Captured, options: string): Promise<PlanNode> {
+  const name = `plan_check_${++counter}`;
+  await client.query(`PREPARE ${name} AS ${s.sql}`);
+  await client.query('SET plan_cache_mode = force_generic_plan');
+  try {
+    const args = s.bindings.map((b) => literal(client, b)).join(', ');
+    const res = await client.query(`EXPLAIN (${options}, FORMAT JSON) EXECUTE ${name}${args ? `(${args})` : ''}`);
+    return res.rows[0]['QUERY PLAN'][0].Plan;
+  } finally {
+    await client.query('RESET plan_cache_mode');
+    await client.query(`DEALLOCATE ${name}`);
+  }
+}
 
 /** The scan nodes of the statement's custom plan, and of its generic plan when it is a named statement. */
 export async function explain(
   client: pg.Client,
   s: Captured,
 ): Promise<{ custom: ScanNode[]; generic: ScanNode[] | null }> {
-  const custom = await client.query(`EXPLAIN (FORMAT JSON) ${s.sql}`, s.bindings as unknown[]);
-  let generic: ScanNode[] | null = null;
-  if (s.named) {
-    const name = `plan_check_${++counter}`;
-    await client.query(`PREPARE ${name} AS ${s.sql}`);
-    await client.query('SET plan_cache_mode = force_generic_plan');
-    const args = s.bindings.map((b) => literal(client, b)).join(', ');
-    const res = await client.query(`EXPLAIN (FORMAT JSON) EXECUTE ${name}${args ? `(${args})` : ''}`);
-    await client.query('RESET plan_cache_mode');
-    await client.query(`DEALLOCATE ${name}`);
-    generic = scans(res.rows[0]['QUERY PLAN'][0].Plan);
-  }
-  return { custom: scans(custom.rows[0]['QUERY PLAN'][0].Plan), generic };
+  const custom = scans(await explainCustom(client, s, 'COSTS'));
+  const generic = s.named ? scans(await explainGeneric(client, s, 'COSTS')) : null;
+  return { custom, generic };
 }
 
 /** The relations a SELECT actually read when run (EXPLAIN ANALYZE): subplans pruned at run time never execute. */
 export async function scannedRelations(client: pg.Client, s: Captured): Promise<string[]> {
-  const res = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${s.sql}`, s.bindings as unknown[]);
+  const plan = await explainCustom(client, s, 'ANALYZE');
   const read: string[] = [];
-  const walk = (plan: Record<string, unknown>) => {
+  const walk = (plan: PlanNode) => {
     if (typeof plan['Relation Name'] === 'string' && Number(plan['Actual Loops'] ?? 0) > 0)
       read.push(plan['Relation Name']);
-    for (const child of (plan.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
+    for (const child of (plan.Plans as PlanNode[] | undefined) ?? []) walk(child);
   };
-  walk(res.rows[0]['QUERY PLAN'][0].Plan);
+  walk(plan);
   return [...new Set(read)];
 }
 
@@ -150,24 +166,17 @@ export async function scannedRelations(client: pg.Client, s: Captured): Promise<
  */
 export async function pagesTouched(client: pg.Client, s: Captured, table: string): Promise<number> {
   let touched = 0;
-  const walk = (plan: Record<string, unknown>) => {
+  const walk = (plan: PlanNode) => {
     const relation = plan['Relation Name'];
     // A scan's buffers include its children's (a bitmap heap scan's index scan names no relation).
     if (typeof relation === 'string' && relation.startsWith(`${table}_d`))
       touched += Number(plan['Shared Hit Blocks'] ?? 0) + Number(plan['Shared Read Blocks'] ?? 0);
-    else for (const child of (plan.Plans as Array<Record<string, unknown>> | undefined) ?? []) walk(child);
+    else for (const child of (plan.Plans as PlanNode[] | undefined) ?? []) walk(child);
   };
   await client.query('BEGIN');
   try {
-    let res: pg.QueryResult;
-    if (s.named) {
-      const name = `pages_check_${++counter}`;
-      await client.query(`PREPARE ${name} AS ${s.sql}`);
-      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
-      const args = s.bindings.map((b) => literal(client, b)).join(', ');
-      res = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE ${name}${args ? `(${args})` : ''}`);
-    } else res = await client.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${s.sql}`, s.bindings as unknown[]);
-    walk(res.rows[0]['QUERY PLAN'][0].Plan);
+    const explainAs = s.named ? explainGeneric : explainCustom;
+    walk(await explainAs(client, s, 'ANALYZE, BUFFERS'));
   } finally {
     await client.query('ROLLBACK');
   }

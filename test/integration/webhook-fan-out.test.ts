@@ -98,7 +98,7 @@ describe('fan-out at commit', () => {
     await workers.close();
   });
 
-  it("finds an event's pending deliveries for its fan-out job, and not another event's of the same millisecond", async () => {
+  it("finds an event's pending deliveries, not another event's of the same millisecond", async () => {
     const { token, accountId } = await signupAccount(api);
     const r = await receiver();
     const hooks = [await subscribe(token, `${r.url}/a`), await subscribe(token, `${r.url}/b`)];
