@@ -81,15 +81,11 @@ const WANTS_EVENT = `w.status = 'active' AND w.deleted_at IS NULL
         AND CASE WHEN $7::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = $8 END
         AND w.id IS DISTINCT FROM $9::text`;
 
-const INSERT_EVENT_WITH_DELIVERIES = prepare<{
-  event_id: string;
-  delivery_ids: string[];
-  webhook_ids: string[];
-  ordered_ids: string[];
-  queued_ids: string[];
-}>(
-  'insert_event_with_deliveries',
-  `WITH e AS (
+/**
+ * The event row (e) and an unordered delivery for each subscription that wants it (d). `onlyUnordered` narrows d
+ * to the unordered subscriptions, when the ordered ones get their deliveries in the event's key.
+ */
+const eventAndDeliveries = (onlyUnordered: boolean) => `e AS (
      INSERT INTO events (id, account_id, type, inbox_id, message_id, payload)
      VALUES ($1, $2, $3, $4, $5, $6::jsonb)
      RETURNING id, account_id, type, created_at
@@ -98,18 +94,45 @@ const INSERT_EVENT_WITH_DELIVERIES = prepare<{
      INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, created_at, updated_at)
      SELECT sb_uuid_v7(e.created_at), e.account_id, w.id, e.id, e.type, e.created_at, e.created_at
        FROM e JOIN webhooks w ON w.account_id = e.account_id
-      WHERE ${WANTS_EVENT} AND (w.ordering = 'none' OR $10::text IS NULL)
+      WHERE ${WANTS_EVENT}${onlyUnordered ? ` AND w.ordering = 'none'` : ''}
      RETURNING id, webhook_id
-   ), o AS (
-     -- Ordered subscriptions (an event with an ordering key only): the delivery's id first, for its key to name.
+   )`;
+
+/**
+ * An event without an ordering key: every subscription that wants it gets an unordered delivery, an ordered one
+ * too (it is sent alone). Most events; their statement leaves out the keyed one's branches, which Postgres would
+ * otherwise set up and tear down on every event (docs/performance.md#ninth-pass-the-event-insert-without-the-keyed-branches).
+ */
+const INSERT_EVENT_WITH_DELIVERIES = prepare<{ event_id: string; delivery_ids: string[]; webhook_ids: string[] }>(
+  'insert_event_with_deliveries',
+  `WITH ${eventAndDeliveries(false)}, agg AS (
+     -- One scan of d for both arrays keeps them in the same order.
+     SELECT array_agg(id) AS ids, array_agg(webhook_id) AS webhook_ids FROM d
+   )
+   SELECT (SELECT id FROM e) AS event_id, coalesce(agg.ids, '{}') AS delivery_ids,
+          coalesce(agg.webhook_ids, '{}') AS webhook_ids
+     FROM agg`,
+);
+
+/** An event with an ordering key ($10): the ordered subscriptions' deliveries join the key's queue. */
+const INSERT_EVENT_WITH_KEYED_DELIVERIES = prepare<{
+  event_id: string;
+  delivery_ids: string[];
+  webhook_ids: string[];
+  ordered_ids: string[];
+  queued_ids: string[];
+}>(
+  'insert_event_with_keyed_deliveries',
+  `WITH ${eventAndDeliveries(true)}, o AS (
+     -- Ordered subscriptions: the delivery's id first, for its key to name.
      SELECT sb_uuid_v7(e.created_at) AS id, e.account_id, w.id AS webhook_id, e.id AS event_id, e.type, e.created_at
        FROM e JOIN webhooks w ON w.account_id = e.account_id
-      WHERE $10::text IS NOT NULL AND w.ordering = 'key' AND ${WANTS_EVENT}
+      WHERE w.ordering = 'key' AND ${WANTS_EVENT}
    ), k AS (
      -- The key's row, locked until commit (WHERE false: an existing row is locked, not rewritten). Returned only
      -- when inserted: the key had nothing in flight, so this delivery is its head and is armed.
      INSERT INTO webhook_ordering_keys AS k (webhook_id, ordering_key, head_id, head_created_at)
-     SELECT o.webhook_id, $10, o.id, o.created_at FROM o
+     SELECT o.webhook_id, $10::text, o.id, o.created_at FROM o
      ON CONFLICT (webhook_id, ordering_key) DO UPDATE SET head_id = k.head_id WHERE false
      RETURNING k.head_id
    ), od AS (
@@ -118,7 +141,7 @@ const INSERT_EVENT_WITH_DELIVERIES = prepare<{
      INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, created_at, updated_at,
                                      ordering_key, ordering_seq, next_attempt_at)
      SELECT o.id, o.account_id, o.webhook_id, o.event_id, o.type, o.created_at, o.created_at,
-            $10, nextval('webhook_delivery_order'), CASE WHEN k.head_id IS NOT NULL THEN o.created_at END
+            $10::text, nextval('webhook_delivery_order'), CASE WHEN k.head_id IS NOT NULL THEN o.created_at END
        FROM o LEFT JOIN k ON k.head_id = o.id
      RETURNING id, webhook_id, next_attempt_at IS NULL AS queued
    ), agg AS (
@@ -149,7 +172,7 @@ export async function insertEventWithDeliveries(
 ): Promise<FannedOutEvent> {
   // A webhook.test event has no key: it goes to an ordered subscription unordered, as it is sent alone.
   const key = onlyTo ? null : orderingKeyOf(e.type, e.payload);
-  const [row] = await runPrepared(trx, INSERT_EVENT_WITH_DELIVERIES, [
+  const values = [
     newId('evt'),
     accountId,
     e.type,
@@ -159,8 +182,19 @@ export async function insertEventWithDeliveries(
     onlyTo,
     onlyTo,
     except,
-    key,
-  ]);
+  ];
+  if (key === null) {
+    const [row] = await runPrepared(trx, INSERT_EVENT_WITH_DELIVERIES, values);
+    return {
+      eventId: row!.event_id,
+      event: e.type,
+      deliveryIds: row!.delivery_ids,
+      webhookIds: row!.webhook_ids,
+      orderingKeys: row!.delivery_ids.map(() => null),
+      queuedIds: [],
+    };
+  }
+  const [row] = await runPrepared(trx, INSERT_EVENT_WITH_KEYED_DELIVERIES, [...values, key]);
   const ordered = new Set(row!.ordered_ids);
   return {
     eventId: row!.event_id,

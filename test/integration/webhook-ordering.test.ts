@@ -233,6 +233,26 @@ describe('ordered delivery', () => {
     expect(seqOf(r)).toEqual([1]);
   });
 
+  it('sends a test event to an ordered subscription at once, outside its keys, while a key is held', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const r = await receiver((req) => (req.body.event === 'contact.updated' ? { status: 503 } : undefined));
+    const wh = (
+      await api.post('/v1/webhooks', {
+        token,
+        body: { url: r.url, events: ['contact.updated'], ordering: 'key' },
+      })
+    ).body;
+    await emitContacts(accountId, ['held', 'held']);
+    await waitUntil(() => seqOf(r, 'held').length >= 2, 10_000, 'the held key to be retried');
+    expect((await api.post(`/v1/webhooks/${wh.id}/test`, { token })).status).toBe(202);
+    await waitUntil(() => r.received.some((x) => x.body.event === 'webhook.test'), 10_000, 'the test event');
+    // The key's second event still waits behind its first, which is still failing.
+    expect(new Set(seqOf(r, 'held'))).toEqual(new Set([0]));
+    const testDelivery = () => t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, event: 'webhook.test' });
+    await waitUntil(async () => (await testDelivery())[0]?.status === 'succeeded', 10_000, 'its record');
+    expect((await testDelivery()).map((d) => [d.ordering_key, d.ordering_seq])).toEqual([[null, null]]);
+  });
+
   it('leaves unordered subscriptions as they were: no key, sent at once', async () => {
     const { token, accountId } = await signupAccount(api);
     const r = await receiver((req) => (req.body.payload.n === 0 ? { status: 500 } : undefined));
