@@ -104,7 +104,18 @@ const eventAndDeliveries = (onlyUnordered: boolean) => `e AS (
  * otherwise set up and tear down on every event
  * (docs/performance.md#ninth-pass-the-event-insert-without-the-keyed-branches-d-beside-its-floor).
  */
-const INSERT_EVENT_WITH_DELIVERIES = prepare<{ event_id: string; delivery_ids: string[]; webhook_ids: string[] }>(
+/** What a fan-out insert answers; only the keyed statement has ordered deliveries to name. */
+interface FannedOutRow {
+  event_id: string;
+  delivery_ids: string[];
+  webhook_ids: string[];
+  /** Of delivery_ids, those in the event's key… */
+  ordered_ids?: string[];
+  /** …and of those, the ones queued behind the key's head. */
+  queued_ids?: string[];
+}
+
+const INSERT_EVENT_WITH_DELIVERIES = prepare<FannedOutRow>(
   'insert_event_with_deliveries',
   `WITH ${eventAndDeliveries(false)}, agg AS (
      -- One scan of d for both arrays keeps them in the same order.
@@ -116,13 +127,7 @@ const INSERT_EVENT_WITH_DELIVERIES = prepare<{ event_id: string; delivery_ids: s
 );
 
 /** An event with an ordering key ($10): the ordered subscriptions' deliveries join the key's queue. */
-const INSERT_EVENT_WITH_KEYED_DELIVERIES = prepare<{
-  event_id: string;
-  delivery_ids: string[];
-  webhook_ids: string[];
-  ordered_ids: string[];
-  queued_ids: string[];
-}>(
+const INSERT_EVENT_WITH_KEYED_DELIVERIES = prepare<FannedOutRow>(
   'insert_event_with_keyed_deliveries',
   `WITH ${eventAndDeliveries(true)}, o AS (
      -- Ordered subscriptions: the delivery's id first, for its key to name.
@@ -184,18 +189,10 @@ export async function insertEventWithDeliveries(
     onlyTo,
     except,
   ];
-  if (key === null) {
-    const [row] = await runPrepared(trx, INSERT_EVENT_WITH_DELIVERIES, values);
-    return {
-      eventId: row!.event_id,
-      event: e.type,
-      deliveryIds: row!.delivery_ids,
-      webhookIds: row!.webhook_ids,
-      orderingKeys: row!.delivery_ids.map(() => null),
-      queuedIds: [],
-    };
-  }
-  const [row] = await runPrepared(trx, INSERT_EVENT_WITH_KEYED_DELIVERIES, [...values, key]);
+  const [row] =
+    key === null
+      ? await runPrepared(trx, INSERT_EVENT_WITH_DELIVERIES, values)
+      : await runPrepared(trx, INSERT_EVENT_WITH_KEYED_DELIVERIES, [...values, key]);
   const ordered = new Set(row!.ordered_ids);
   return {
     eventId: row!.event_id,
@@ -203,7 +200,7 @@ export async function insertEventWithDeliveries(
     deliveryIds: row!.delivery_ids,
     webhookIds: row!.webhook_ids,
     orderingKeys: row!.delivery_ids.map((id) => (ordered.has(id) ? key : null)),
-    queuedIds: row!.queued_ids,
+    queuedIds: row!.queued_ids ?? [],
   };
 }
 
