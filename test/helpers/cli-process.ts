@@ -35,7 +35,9 @@ export function startCli(args: string[], env: Record<string, string>): CliProces
   let err = '';
   proc.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
   proc.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
-  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': at 'exit' the child's stdout may still hold output not yet read here (under load, all of a
+  // short command's output).
+  const exited = new Promise<number | null>((resolve) => proc.once('close', (code) => resolve(code)));
   const json = () =>
     out
       .split('\n')
