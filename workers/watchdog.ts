@@ -25,42 +25,43 @@ export interface Watched {
 }
 
 /**
- * Since when the oldest job ready on `queue` has been ready: its oldest waiting job, or its earliest delayed job if
- * that is due (a stuck worker promotes none: a scheduler's next run, a throttled delivery); null: none, or the queue
- * is paused. A delayed job BullMQ is retrying is left out: its due time is not kept on the job.
+ * Whether a job of `queue` is ready: one waiting, or its earliest delayed job fallen due (a stuck worker promotes
+ * none: a scheduler's next run, a throttled delivery); false while the queue is paused. A delayed job BullMQ is
+ * retrying is left out: its due time is not kept on the job. Whether, not since when: a job re-added while it waits
+ * (a scheduler upserted again, workers/schedules.ts) is new each time, and its age would never reach a look.
  */
-async function readySince(queue: Queue): Promise<number | null> {
-  const [paused, [waiting], [delayed]] = await Promise.all([
+async function hasReadyJob(queue: Queue, at: number): Promise<boolean> {
+  const [paused, waiting, [delayed]] = await Promise.all([
     queue.isPaused(),
-    queue.getWaiting(0, 0),
+    queue.getWaitingCount(),
     queue.getDelayed(0, 0),
   ]);
   // A queue paused (bull-board can) keeps its jobs waiting on purpose.
-  if (paused) return null;
-  const ready = [waiting, delayed?.attemptsMade === 0 ? delayed : undefined].filter((j) => j !== undefined);
-  return ready.length ? Math.min(...ready.map((j) => j.timestamp + (j.delay ?? 0))) : null;
+  if (paused) return false;
+  if (waiting > 0) return true;
+  return delayed !== undefined && delayed.attemptsMade === 0 && delayed.timestamp + (delayed.delay ?? 0) <= at;
 }
 
 /**
  * Every `everyMs`, replaces each watched worker that, since the previous check, started and finished no job with
- * room to spare, while a job of its queue has been ready since before that check. Returns a function that stops it.
+ * room to spare, while a job of its queue was ready at that check and still is. Returns a function that stops it.
  */
 export function watchWorkers(deps: Deps, watched: Watched[], everyMs: number): () => void {
-  const previous = new Map<Watched, JobCounts & { at: number }>();
+  const previous = new Map<Watched, JobCounts & { at: number; ready: boolean }>();
   let stopped = false;
   const check = async (w: Watched) => {
     const at = now().getTime();
     const seen = previous.get(w);
     const { started, finished } = w.counts;
-    previous.set(w, { at, started, finished });
-    if (!seen || started !== seen.started || finished !== seen.finished) return;
-    if (started - finished >= w.concurrency || w.worker().closing) return;
-    const since = await readySince(w.queue);
-    if (since === null || since > seen.at) return;
+    const ready = await hasReadyJob(w.queue, at);
+    previous.set(w, { at, started, finished, ready });
+    if (!seen?.ready || !ready || started !== seen.started || finished !== seen.finished) return;
+    // Full to its concurrency: busy, not stuck.
+    if (started - finished >= w.concurrency) return;
     // Stopped, or the worker started closing, while Redis answered: a worker replaced now would outlive the close.
     if (stopped || w.worker().closing) return;
     deps.logger.warn(
-      { queue: w.queue.name, readyForMs: at - since },
+      { queue: w.queue.name, idleForMs: at - seen.at },
       'a worker with room took no job while one was ready; replaced by a new worker on new connections',
     );
     deps.metrics.workersReplaced.inc({ queue: w.queue.name });

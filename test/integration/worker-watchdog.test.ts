@@ -11,7 +11,8 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 // The worker watchdog (docs/decisions.md#stuck-workers), on real workers, queues and receivers. A worker that takes
 // no job while one of its queue is ready, here one paused as a worker whose blocking connection is wedged is left,
 // is replaced by a new worker, which does the job; a delayed job fallen due counts as ready. A worker busy to its
-// concurrency with a job waiting is left alone, and so is the worker of a paused queue.
+// concurrency with a job waiting is left alone, and so is the worker of a paused queue. A ready job re-added at
+// every look (a scheduler upserted again, as workers/schedules.ts does when its chain looks broken) still counts.
 
 const STUCK_AFTER_MS = 200;
 let t: TestContext;
@@ -118,5 +119,28 @@ describe('the worker watchdog', () => {
 
     expect(await replaced('agent-runs')).toBe(0);
     await paused.resume();
+  });
+
+  it('replaces a stuck worker whose ready job is re-added at every look, as a scheduler upserted again is', async () => {
+    const maintenance = t.deps.queues.maintenance;
+    await stall('maintenance');
+    const upsert = () =>
+      maintenance.upsertJobScheduler(
+        'watchdog-test',
+        { every: 60_000 },
+        { name: jobs.sweepExpiredSessions.name, data: {}, opts: jobs.sweepExpiredSessions.options(t.deps.config) },
+      );
+    // Each upsert replaces the waiting run with a new job of the same id: the job is never older than a look.
+    await waitUntil(
+      async () => {
+        await upsert();
+        return (await replaced('maintenance')) === 1;
+      },
+      15_000,
+      'the maintenance worker replaced',
+    );
+    // The new worker takes the run: a job of the scheduler completes.
+    await waitUntil(async () => (await maintenance.getCompletedCount()) > 0, 15_000, 'the run, by the new worker');
+    await maintenance.removeJobScheduler('watchdog-test');
   });
 });
