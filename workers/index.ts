@@ -4,6 +4,7 @@ import type { Deps } from '../src/app/deps.js';
 import { catalogNameOf, everyQueue, type QueueName } from '../src/platform/queues.js';
 import { createWorkerRedis, type RedisClient } from '../src/platform/redis.js';
 import { tracingState, withJobSpan } from '../src/platform/tracing.js';
+import { now } from '../src/platform/clock.js';
 import type { Processor } from './processor.js';
 import { ensureSchedules, watchSchedules } from './schedules.js';
 import { watchWorkers, type JobCounts, type Watched } from './watchdog.js';
@@ -42,6 +43,9 @@ export const queueSettings: Partial<Record<QueueName, (deps: Deps) => Partial<Wo
   'webhook-delivery': webhookDeliverySettings,
 };
 
+/** How long a worker, or a connection's QUIT, may take to close with nothing left to wait for before it is dropped. */
+const CLOSE_GRACE_MS = 5000;
+
 export interface RunningWorkers {
   workers: Worker[];
   /** Waits for jobs in flight, then closes connections. */
@@ -51,7 +55,14 @@ export interface RunningWorkers {
 export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}): Promise<RunningWorkers> {
   const connections = new Set<RedisClient>();
   const quitting: Array<Promise<unknown>> = [];
-  const quit = (c: RedisClient) => c.quit().catch(() => c.disconnect());
+  // QUIT waits for an answer a wedged connection never gives (decision 81): after a while the connection is dropped.
+  const quit = async (c: RedisClient) => {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)));
+    await Promise.race([c.quit(), waited]).catch(() => undefined);
+    clearTimeout(timer);
+    c.disconnect();
+  };
   // Recorded on every job as processedBy: which process ran it (bull-board shows it; the multi-process test counts it).
   const name = `${hostname()}:${process.pid}`;
   const connectionOf = new Map<Worker, RedisClient>();
@@ -116,6 +127,31 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     connectionOf.delete(worker);
     if (connection && connections.delete(connection)) connection.disconnect();
   };
+  /**
+   * Closes a worker once its jobs in flight have ended. BullMQ's close waits for the worker's blocking connection to
+   * end, which a wedged one never does: a worker with no job running that has not closed CLOSE_GRACE_MS later is left
+   * behind, as the watchdog leaves a stuck one, instead of holding the shutdown until SHUTDOWN_TIMEOUT_MS.
+   */
+  const closeWorker = (worker: Worker, counts: JobCounts) =>
+    new Promise<void>((resolve) => {
+      let idleSince: number | null = null;
+      const tick = setInterval(() => {
+        if (counts.started !== counts.finished) return void (idleSince = null);
+        idleSince ??= now().getTime();
+        if (now().getTime() - idleSince < CLOSE_GRACE_MS) return;
+        deps.logger.warn({ queue: worker.name }, 'a worker with no job running did not close; left behind');
+        abandon(worker);
+        stop();
+      }, 100);
+      const stop = () => {
+        clearInterval(tick);
+        resolve();
+      };
+      void worker
+        .close()
+        .catch(() => undefined)
+        .finally(stop);
+    });
 
   // Each delivery partition is a queue with the delivery queue's concurrency: a subscription's deliveries are all in
   // one partition, so a busy subscription keeps the throughput it had with one queue (docs/decisions.md, 70).
@@ -151,7 +187,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     close: async () => {
       stopWatchdog();
       stopWatching();
-      await Promise.all([...workers.map((w) => w.close()), retired.close()]);
+      await Promise.all([...watched.map((w) => closeWorker(w.worker(), w.counts)), retired.close()]);
       await Promise.all([...quitting, ...[...connections].map(quit)]);
     },
   };

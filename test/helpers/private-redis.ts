@@ -16,6 +16,9 @@ export interface PrivateRedis {
   stop(opts: { keepData: boolean }): Promise<void>;
   /** Starts it again on the same port and directory (loading the snapshot if one was saved). */
   start(): Promise<void>;
+  /** SIGSTOP: its connections stay open and nothing is answered, as on a wedged connection; `thaw` resumes it. */
+  freeze(): void;
+  thaw(): void;
   /** Stops it for good and removes its directory. */
   destroy(): Promise<void>;
 }
@@ -56,7 +59,10 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     url,
     stop,
     start,
+    freeze: () => child?.kill('SIGSTOP'),
+    thaw: () => child?.kill('SIGCONT'),
     destroy: async () => {
+      child?.kill('SIGCONT');
       await stop({ keepData: false });
       rmSync(dir, { recursive: true, force: true });
     },

@@ -1,0 +1,30 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis.js';
+import { createTestContext, type TestContext } from '../helpers/test-context.js';
+
+// The workers' close when Redis answers nothing (docs/decisions.md#stuck-workers): a redis-server of the test's
+// own, stopped with SIGSTOP, keeps every connection open and answers no command, as a connection wedged by a Cluster
+// failover does. BullMQ's close of a worker waits for its blocking connection's QUIT forever; the workers' close
+// leaves such a worker behind once no job of it runs, so a shutdown ends instead of running out its timeout.
+
+let redis: PrivateRedis;
+let t: TestContext;
+
+beforeAll(async () => {
+  redis = await startPrivateRedis();
+  t = await createTestContext({ REDIS_URL: redis.url });
+});
+afterAll(async () => {
+  redis?.thaw();
+  await t?.close();
+  await redis?.destroy();
+});
+
+describe('closing workers whose Redis stopped answering', () => {
+  it('ends once no job runs, leaving the wedged workers behind', async () => {
+    const running = await t.startWorkers();
+    await Promise.all(running.workers.map((w) => w.waitUntilReady()));
+    redis.freeze();
+    await expect(running.close()).resolves.toBeUndefined();
+  }, 60_000);
+});
