@@ -121,7 +121,7 @@ describe('the worker watchdog', () => {
     await paused.resume();
   });
 
-  it('replaces a stuck worker whose ready job is re-added at every look, as a scheduler upserted again is', async () => {
+  it('replaces a stuck worker whose ready job is re-added at every look (a scheduler upserted again)', async () => {
     const maintenance = t.deps.queues.maintenance;
     await stall('maintenance');
     const upsert = () =>
