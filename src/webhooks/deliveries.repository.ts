@@ -98,12 +98,6 @@ const eventAndDeliveries = (onlyUnordered: boolean) => `e AS (
      RETURNING id, webhook_id
    )`;
 
-/**
- * An event without an ordering key: every subscription that wants it gets an unordered delivery, an ordered one
- * too (it is sent alone). Most events; their statement leaves out the keyed one's branches, which Postgres would
- * otherwise set up and tear down on every event
- * (docs/performance.md#ninth-pass-the-event-insert-without-the-keyed-branches-d-beside-its-floor).
- */
 /** What a fan-out insert answers; only the keyed statement has ordered deliveries to name. */
 interface FannedOutRow {
   event_id: string;
@@ -115,6 +109,12 @@ interface FannedOutRow {
   queued_ids?: string[];
 }
 
+/**
+ * An event without an ordering key: every subscription that wants it gets an unordered delivery, an ordered one
+ * too (it is sent alone). Most events; their statement leaves out the keyed one's branches, which Postgres would
+ * otherwise set up and tear down on every event
+ * (docs/performance.md#ninth-pass-the-event-insert-without-the-keyed-branches-d-beside-its-floor).
+ */
 const INSERT_EVENT_WITH_DELIVERIES = prepare<FannedOutRow>(
   'insert_event_with_deliveries',
   `WITH ${eventAndDeliveries(false)}, agg AS (
