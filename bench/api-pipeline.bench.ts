@@ -12,8 +12,11 @@ import {
   pacedWhile,
   percentile,
   processCpuMs,
+  refineGap,
   roundAt,
+  type RateRound,
   spawnWorkerProcess,
+  sustainedRate,
   WEBHOOK_ENV,
   serviceEnv,
 } from './webhook-helpers.js';
@@ -177,15 +180,10 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
     const token = await account(pool, `${receiver.url}${path}`);
     const floors: Record<number, unknown> = {};
     const pipeline: Record<number, unknown> = {};
-    // Each side's highest rate up to which every rate kept p99 within the limit (a miss ends it for good).
-    let floorsHold = 0;
-    let pipelineHolds = 0;
-    let floorsMissed = false;
-    let pipelineMissed = false;
     let cpuAt300: Record<string, number> = {};
     let ratioAt300: number | null = null;
-    for (const rate of RATES) {
-      // A side whose round misses the limit is measured twice more, its median round kept (roundAt).
+    // A side whose round misses the limit is measured twice more, its median round kept (roundAt).
+    const measureFloors = async (rate: number) => {
       const floorRound = await roundAt(
         async () => {
           const [floor1, floor2] = await Promise.all([
@@ -197,14 +195,15 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
         LIMIT_MS,
         SATURATED_MS,
       );
-      const { floor1, floor2, roundsP99Ms: floorRounds } = floorRound;
+      const { floor1, floor2, roundsP99Ms } = floorRound;
       floors[rate] = {
         floor1,
         floor2: { p50Ms: floor2.p50Ms, p99Ms: floor2.p99Ms },
-        ...(floorRounds ? { roundsP99Ms: floorRounds } : {}),
+        ...(roundsP99Ms ? { roundsP99Ms } : {}),
       };
-      floorsMissed ||= floorRound.p99Ms > LIMIT_MS;
-      if (!floorsMissed) floorsHold = rate;
+      return { rate, round: floorRound, held: floorRound.p99Ms <= LIMIT_MS };
+    };
+    const measurePipeline = async (rate: number) => {
       const result = await roundAt(
         async () => {
           const before = cpuOf(service.pids);
@@ -214,7 +213,7 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
         LIMIT_MS,
         SATURATED_MS,
       );
-      const { p50Ms, p99Ms, maxMs, arrived, events, failedCommits, before, after, roundsP99Ms } = result;
+      const { p50Ms, p99Ms, maxMs, arrived, events, failedCommits, roundsP99Ms } = result;
       pipeline[rate] = {
         p50Ms,
         p99Ms,
@@ -224,25 +223,38 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
         ...(failedCommits ? { failedCommits } : {}),
         ...(roundsP99Ms ? { roundsP99Ms } : {}),
       };
-      pipelineMissed ||= p99Ms > LIMIT_MS;
-      if (!pipelineMissed) pipelineHolds = rate;
+      return { rate, round: result, held: p99Ms <= LIMIT_MS };
+    };
+    const floorRounds: RateRound<unknown>[] = [];
+    const pipelineRounds: RateRound<unknown>[] = [];
+    for (const rate of RATES) {
+      const floorRound = await measureFloors(rate);
+      floorRounds.push(floorRound);
+      const pipelineRound = await measurePipeline(rate);
+      pipelineRounds.push(pipelineRound);
+      const { round } = pipelineRound;
       if (rate === 300) {
         // The goal: p99 request → arrival ≤ 2 × (floor 1 p99 + floor 2 p99).
-        ratioAt300 = +(p99Ms / floorRound.p99Ms).toFixed(2);
+        ratioAt300 = +(round.p99Ms / floorRound.round.p99Ms).toFixed(2);
         // µs of CPU per event, per process, over the measured round (the warm-up second included in both ends).
+        const { before, after, events } = round;
         const usPerEvent = (k: string) => Math.round(((after[k]! - before[k]!) * 1000) / (events + rate));
         cpuAt300 = Object.fromEntries(Object.keys(after).map((k) => [k, usPerEvent(k)]));
       }
-      if (rate >= 300 && p99Ms > LIMIT_MS && floorRound.p99Ms > LIMIT_MS) break;
+      if (rate >= 300 && !pipelineRound.held && !floorRound.held) break;
     }
+    // Each side's highest rate up to which every rate kept p99 within the limit, its ladder made finer between
+    // that rate and its first miss (refineGap).
+    floorRounds.push(...(await refineGap(floorRounds, measureFloors)));
+    pipelineRounds.push(...(await refineGap(pipelineRounds, measurePipeline)));
     const rssMb = Object.fromEntries(Object.entries(service.pids).map(([k, pid]) => [k, rssMbOf(pid)]));
     return {
       pids: service.pids,
       floors,
       pipeline,
       p99OverFloorsAt300: ratioAt300,
-      floorsHoldPerS: floorsHold,
-      pipelineHoldsPerS: pipelineHolds,
+      floorsHoldPerS: sustainedRate(floorRounds),
+      pipelineHoldsPerS: sustainedRate(pipelineRounds),
       cpuUsPerEventAt300: cpuAt300,
       rssMb,
     };

@@ -113,6 +113,51 @@ export async function roundAt<R extends { p99Ms: number }>(
   return { ...rounds[1]!, roundsP99Ms: rounds.map((r) => r.p99Ms) };
 }
 
+/** One side's round at one rate, and whether it held the limit. */
+export interface RateRound<R> {
+  rate: number;
+  round: R;
+  held: boolean;
+}
+
+/**
+ * The highest rate up to which every measured rate held, ascending; a miss ends it for good (a rate that held
+ * again after one that did not is a pause of the machine at the lower rate, or a lucky round). 0 if the first
+ * missed.
+ */
+export function sustainedRate(rounds: readonly Pick<RateRound<unknown>, 'rate' | 'held'>[]): number {
+  let sustained = 0;
+  for (const { rate, held } of [...rounds].sort((a, b) => a.rate - b.rate)) {
+    if (!held) break;
+    sustained = rate;
+  }
+  return sustained;
+}
+
+/**
+ * A side's ladder made finer where it matters: the rates between its highest held rate and its first miss, two of
+ * them a third of the gap apart (rounded to 10/s), measured ascending until one misses. The ladders step by a fifth
+ * to a third of the rate, as wide as the sustained-rate goal's margin (0.8×): read on the ladder alone, a side that
+ * holds 740/s reads 600 and one that holds 610 reads 600 too. Each side's gap is measured alike, so the figure gets
+ * finer, not easier. Nothing is measured when the side held nothing or missed nothing.
+ */
+export async function refineGap<R>(
+  rounds: readonly RateRound<unknown>[],
+  measure: (rate: number) => Promise<RateRound<R>>,
+): Promise<RateRound<R>[]> {
+  const held = sustainedRate(rounds);
+  const missed = [...rounds].sort((a, b) => a.rate - b.rate).find((r) => r.rate > held && !r.held)?.rate;
+  if (!held || missed === undefined) return [];
+  const between = [1, 2].map((k) => Math.round((held + ((missed - held) * k) / 3) / 10) * 10);
+  const refined: RateRound<R>[] = [];
+  for (const rate of new Set(between.filter((r) => r > held && r < missed))) {
+    const round = await measure(rate);
+    refined.push(round);
+    if (!round.held) break;
+  }
+  return refined;
+}
+
 /** µs of this process's CPU per item since `before` (processCpuMs; 0 where /proc is not there). */
 export function cpuUsPerItem(before: number | null, n: number): number {
   const after = processCpuMs(process.pid);

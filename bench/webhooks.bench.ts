@@ -20,8 +20,11 @@ import {
   paced,
   percentile,
   processCpuMs,
+  refineGap,
   roundAt,
+  type RateRound,
   spawnWorkerProcess,
+  sustainedRate,
   WEBHOOK_ENV,
 } from './webhook-helpers.js';
 
@@ -191,59 +194,76 @@ interface SweepRow {
   floor?: SweepSide;
 }
 
+/** What the sweep reads of either side's round at one rate. */
+interface LatencyRound {
+  p99Ms: number;
+  machineCoresBusy?: number;
+  cpuUsPerEvent?: number;
+  failedCommits?: number;
+}
+
+/** One side of the sweep at one rate, with roundAt's repeats of a miss; saturated: the sweep stops raising it. */
+async function sweepRound(deps: Deps, receiver: Receiver, side: 'pipeline' | 'floor', rate: number) {
+  const measure: (d: Deps, r: Receiver, rate: number) => Promise<LatencyRound> =
+    side === 'pipeline' ? latency : latencyFloor;
+  const round = await roundAt(() => measure(deps, receiver, rate), LIMIT_MS, SATURATED_MS);
+  const { p99Ms, machineCoresBusy: coresBusy, cpuUsPerEvent, roundsP99Ms, failedCommits } = round;
+  const result: SweepSide = { p99Ms, coresBusy, cpuUsPerEvent, ...(roundsP99Ms ? { roundsP99Ms } : {}) };
+  return {
+    rate,
+    round: result,
+    held: p99Ms <= LIMIT_MS && !failedCommits,
+    saturated: p99Ms > SATURATED_MS || !!failedCommits,
+  };
+}
+
 /**
  * The rate sweep: at 150, 300, 450 … events/s (BENCH_SWEEP_STEP), the pipeline's commit → arrival p99 and the
  * machine's cores busy, beside the floor's (its two parts run together: commit-only p99 + bare BullMQ POST p99;
- * the machine's cores busy and CPU per event), until both sides are saturated or BENCH_SWEEP_MAX. Draws
- * docs/performance-p99.png.
+ * the machine's cores busy and CPU per event), until both sides are saturated or BENCH_SWEEP_MAX; then, for each
+ * side, two rates between its highest held rate and its first miss (refineGap). Draws docs/performance-p99.png.
  */
 async function rateSweep(deps: Deps, receiver: Receiver) {
   const step = Number(process.env.BENCH_SWEEP_STEP ?? 150);
   const max = Number(process.env.BENCH_SWEEP_MAX ?? 3000);
-  const rows: SweepRow[] = [];
-  let pipelineOn = true;
-  let floorOn = true;
-  for (let rate = step; rate <= max && (pipelineOn || floorOn); rate += step) {
-    const row: SweepRow = { rate };
-    if (pipelineOn) {
-      const lat = await roundAt(() => latency(deps, receiver, rate), LIMIT_MS, SATURATED_MS);
-      const { p99Ms, machineCoresBusy: coresBusy, cpuUsPerEvent, roundsP99Ms } = lat;
-      row.pipeline = { p99Ms, coresBusy, cpuUsPerEvent, ...(roundsP99Ms ? { roundsP99Ms } : {}) };
-      pipelineOn = lat.p99Ms <= SATURATED_MS && !lat.failedCommits;
+  const sides = ['pipeline', 'floor'] as const;
+  const measured: Record<(typeof sides)[number], RateRound<SweepSide>[]> = { pipeline: [], floor: [] };
+  const on = { pipeline: true, floor: true };
+  for (let rate = step; rate <= max && (on.pipeline || on.floor); rate += step) {
+    const line: string[] = [];
+    for (const side of sides) {
+      if (!on[side]) continue;
+      const round = await sweepRound(deps, receiver, side, rate);
+      measured[side].push(round);
+      on[side] = !round.saturated;
+      line.push(`${side} ${JSON.stringify(round.round)}`);
     }
-    if (floorOn) {
-      const floor = await roundAt(() => latencyFloor(deps, receiver, rate), LIMIT_MS, SATURATED_MS);
-      const { p99Ms, machineCoresBusy: coresBusy, cpuUsPerEvent, roundsP99Ms } = floor;
-      row.floor = { p99Ms, coresBusy, cpuUsPerEvent, ...(roundsP99Ms ? { roundsP99Ms } : {}) };
-      floorOn = floor.p99Ms <= SATURATED_MS && !floor.failedCommits;
-    }
-    console.log(
-      `  sweep ${rate}/s: pipeline ${JSON.stringify(row.pipeline ?? 'saturated')}  floor ${JSON.stringify(row.floor ?? 'saturated')}`,
-    );
-    rows.push(row);
+    console.log(`  sweep ${rate}/s: ${line.join('  ')}`);
   }
+  for (const side of sides) {
+    const refined = await refineGap(measured[side], async (rate) => {
+      const round = await sweepRound(deps, receiver, side, rate);
+      console.log(`  sweep ${rate}/s (between): ${side} ${JSON.stringify(round.round)}`);
+      return round;
+    });
+    measured[side].push(...refined);
+  }
+  const rates = [...new Set(sides.flatMap((side) => measured[side].map((r) => r.rate)))].sort((a, b) => a - b);
+  const at = (side: (typeof sides)[number], rate: number) => measured[side].find((r) => r.rate === rate)?.round;
+  const rows: SweepRow[] = rates.map((rate) => ({ rate, pipeline: at('pipeline', rate), floor: at('floor', rate) }));
   const chart = process.env.BENCH_CHART ?? 'docs/performance-p99.png';
   const points = rows.flatMap((r) =>
-    (['pipeline', 'floor'] as const).flatMap((series) =>
-      r[series] ? [{ rate: r.rate, series, p99Ms: r[series].p99Ms }] : [],
-    ),
+    sides.flatMap((series) => (r[series] ? [{ rate: r.rate, series, p99Ms: r[series].p99Ms }] : [])),
   );
   const title = 'Webhook delivery: p99 commit → arrival against paced rate';
   writeFileSync(chart.replace(/\.png$/, '.json'), `${JSON.stringify({ title, points, rows }, null, 2)}\n`);
   await renderP99Chart(points, chart, title);
-  // The goal's rate, each side: the highest rate up to which every rate kept p99 within 250 ms. A rate that held
-  // again after one that did not (a pause of the machine at the lower one, or a lucky round) does not count.
-  const sustained = (side: 'pipeline' | 'floor') => {
-    const firstMiss = rows.findIndex((r) => !r[side] || r[side].p99Ms > LIMIT_MS);
-    return firstMiss === 0 ? 0 : rows[(firstMiss === -1 ? rows.length : firstMiss) - 1]!.rate;
-  };
+  // The goal's rate, each side: the highest rate up to which every rate kept p99 within 250 ms (sustainedRate).
+  const pipeline = sustainedRate(measured.pipeline);
+  const floor = sustainedRate(measured.floor);
   return {
     rows,
-    sustainedAt250Ms: {
-      pipeline: sustained('pipeline'),
-      floor: sustained('floor'),
-      ratio: +(sustained('pipeline') / Math.max(1, sustained('floor'))).toFixed(2),
-    },
+    sustainedAt250Ms: { pipeline, floor, ratio: +(pipeline / Math.max(1, floor)).toFixed(2) },
     chart,
   };
 }
