@@ -1,5 +1,5 @@
 import { ensureDayPartitions } from '../../src/maintenance/partitions.service.js';
-import { dayStart } from '../../src/maintenance/partitions.repository.js';
+import { dayStart, partitionName, PARTITIONED_TABLES } from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Deps } from '../../src/app/deps.js';
 import type { ArmedDelivery, AttemptRecord } from '../../src/webhooks/deliveries.repository.js';
@@ -39,6 +39,11 @@ export interface TrafficSeed {
   accountsSeeded?: boolean;
   /** false: no ANALYZE at the end (a day filled faster than autoanalyze looks at it). */
   analyze?: boolean;
+  /**
+   * The seeded days' partitions made UNLOGGED first: no WAL for the rows (a test of plans, which the planner makes
+   * alike for both). Not for a benchmark, whose figures include the WAL.
+   */
+  unlogged?: boolean;
 }
 
 /** Ids of the seeded accounts and subscriptions, at the service's lengths. */
@@ -65,6 +70,11 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
   const first = dayStart(s.from);
   const last = dayStart(new Date(s.to.getTime() - 1));
   await ensureDayPartitions(deps, first, Math.round((last.getTime() - first.getTime()) / DAY_MS));
+  if (s.unlogged) {
+    for (let day = first; day.getTime() <= last.getTime(); day = new Date(day.getTime() + DAY_MS)) {
+      for (const table of PARTITIONED_TABLES) await db.raw('ALTER TABLE ?? SET UNLOGGED', [partitionName(table, day)]);
+    }
+  }
   if (!s.accountsSeeded) await seedAccounts(deps, accounts, webhooks);
 
   const stepMs = (s.to.getTime() - s.from.getTime()) / rows;
