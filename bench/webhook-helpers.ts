@@ -138,8 +138,9 @@ export function sustainedRate(rounds: readonly Pick<RateRound<unknown>, 'rate' |
  * A side's ladder made finer where it matters: the rates between its highest held rate and its first miss, two of
  * them a third of the gap apart (rounded to 10/s), measured ascending until one misses. The ladders step by 100 or
  * 150/s, a fifth to a third of the rates where the figures fall (300–750/s), as wide as the sustained-rate goal's
- * margin (0.8×): read on the ladder alone, a side that holds 740/s reads 600 and one that holds 610 reads 600 too. Each side's gap is measured alike, so the figure gets
- * finer, not easier. Nothing is measured when the side held nothing or missed nothing.
+ * margin (0.8×): read on the ladder alone, a side that holds 740/s reads 600 and one that holds 610 reads 600
+ * too. Each side's gap is measured alike, so the figure gets finer, not easier. Nothing is measured when the side
+ * held nothing or missed nothing.
  */
 export async function refineGap<R>(
   rounds: readonly RateRound<unknown>[],
