@@ -13,16 +13,18 @@ import {
  * Deliveries queued under another WEBHOOK_PARTITIONS are still delivered: this process records its K's partitions
  * and consumes every retired partition that still holds jobs to run (waiting, delayed retries) until it holds
  * none, and forgets it then. Checked at start and every SCHEDULE_CHECK_MS (src/webhooks/partition-registry.ts).
+ * `close` closes a worker the way every worker of the process closes (workers/index.ts: a wedged one is left behind).
  */
 export async function drainRetiredPartitions(
   deps: Deps,
   consume: (queue: Queue) => Worker,
+  close: (worker: Worker) => Promise<void>,
 ): Promise<{ close(): Promise<void> }> {
   const draining = new Map<string, Worker>();
   const stop = async (key: string) => {
     const worker = draining.get(key);
     draining.delete(key);
-    await worker?.close();
+    if (worker) await close(worker);
   };
   const check = async () => {
     // Again every time: a process of another K may have found this K's partitions empty and forgotten them.

@@ -66,6 +66,8 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
   // Recorded on every job as processedBy: which process ran it (bull-board shows it; the multi-process test counts it).
   const name = `${hostname()}:${process.pid}`;
   const connectionOf = new Map<Worker, RedisClient>();
+  /** The jobs each worker started and finished (shared by a watched worker and its replacements). */
+  const countsOf = new Map<Worker, JobCounts>();
   const consumeQueue = (
     queueName: QueueName,
     queue: Queue,
@@ -105,6 +107,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
       { connection, name, prefix: queue.opts.prefix, concurrency, ...queueSettings[queueName]?.(deps) },
     );
     connectionOf.set(worker, connection);
+    countsOf.set(worker, counts);
     worker.on('failed', (job, err) =>
       deps.logger.warn(
         { queue: label, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message },
@@ -115,6 +118,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     // A drained partition's worker closes long before the process does: its connection goes with it.
     worker.once('closed', () => {
       connectionOf.delete(worker);
+      countsOf.delete(worker);
       if (connections.delete(connection)) quitting.push(quit(connection));
     });
     return worker;
@@ -125,6 +129,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     void worker.close(true).catch(() => undefined);
     const connection = connectionOf.get(worker);
     connectionOf.delete(worker);
+    countsOf.delete(worker);
     if (connection && connections.delete(connection)) connection.disconnect();
   };
   /**
@@ -132,8 +137,9 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
    * end, which a wedged one never does: a worker with no job running that has not closed CLOSE_GRACE_MS later is left
    * behind, as the watchdog leaves a stuck one, instead of holding the shutdown until SHUTDOWN_TIMEOUT_MS.
    */
-  const closeWorker = (worker: Worker, counts: JobCounts) =>
+  const closeWorker = (worker: Worker) =>
     new Promise<void>((resolve) => {
+      const counts = countsOf.get(worker) ?? { started: 0, finished: 0 };
       let idleSince: number | null = null;
       const tick = setInterval(() => {
         if (counts.started !== counts.finished) return void (idleSince = null);
@@ -172,8 +178,10 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
       return { queue, concurrency, counts, worker: () => workers[i]!, replace };
     });
   const stopWatchdog = watchWorkers(deps, watched, deps.config.workerStuckAfterMs);
-  const retired = await drainRetiredPartitions(deps, (queue) =>
-    consumeQueue('webhook-delivery', queue, concurrencyOf('webhook-delivery')),
+  const retired = await drainRetiredPartitions(
+    deps,
+    (queue) => consumeQueue('webhook-delivery', queue, concurrencyOf('webhook-delivery')),
+    closeWorker,
   );
 
   let stopWatching = () => undefined as void;
@@ -187,7 +195,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     close: async () => {
       stopWatchdog();
       stopWatching();
-      await Promise.all([...watched.map((w) => closeWorker(w.worker(), w.counts)), retired.close()]);
+      await Promise.all([...workers.map(closeWorker), retired.close()]);
       await Promise.all([...quitting, ...[...connections].map(quit)]);
     },
   };

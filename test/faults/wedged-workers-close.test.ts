@@ -1,18 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliveryPartitions } from '../../src/platform/partitions.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // The workers' close when Redis answers nothing (docs/decisions.md#stuck-workers): a redis-server of the test's
 // own, stopped with SIGSTOP, keeps every connection open and answers no command, as a connection wedged by a Cluster
 // failover does. BullMQ's close of a worker waits for its blocking connection's QUIT forever; the workers' close
-// leaves such a worker behind once no job of it runs, so a shutdown ends instead of running out its timeout.
+// leaves such a worker behind once no job of it runs, so a shutdown ends instead of running out its timeout. The
+// worker draining a retired partition (another WEBHOOK_PARTITIONS) closes the same way.
 
 let redis: PrivateRedis;
 let t: TestContext;
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
-  t = await createTestContext({ REDIS_URL: redis.url });
+  t = await createTestContext({ REDIS_URL: redis.url, WEBHOOK_PARTITIONS: '3' });
 });
 afterAll(async () => {
   redis?.thaw();
@@ -21,7 +23,10 @@ afterAll(async () => {
 });
 
 describe('closing workers whose Redis stopped answering', () => {
-  it('ends once no job runs, leaving the wedged workers behind', async () => {
+  it("ends once no job runs, leaving the wedged workers behind, a retired partition's too", async () => {
+    // A job due in an hour in the K=1 queue, retired under K=3: startWorkers starts a worker to drain it too.
+    const retired = t.deps.queues.deliveryQueueOf(deliveryPartitions(t.deps.config.bullmqPrefix, 1)[0]!);
+    await retired.add('wedge-test', {}, { delay: 3600_000 });
     const running = await t.startWorkers();
     await Promise.all(running.workers.map((w) => w.waitUntilReady()));
     redis.freeze();
