@@ -2,12 +2,13 @@ import { ensureDayPartitions } from '../../src/maintenance/partitions.service.js
 import { dayStart, partitionName, PARTITIONED_TABLES } from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Deps } from '../../src/app/deps.js';
+import type { Conn } from '../../src/platform/db.js';
 import type { ArmedDelivery, AttemptRecord } from '../../src/webhooks/deliveries.repository.js';
 
 // Webhook traffic seeded in bulk, for the query-plan test and the scale benchmark: `rows` events, as many
 // deliveries (one per event) and as many attempts (one per delivery), spread evenly over [from, to), written
 // with INSERT … SELECT from generate_series one day partition at a time (the service's own tables, indexes
-// and all; nothing is made unlogged or rebuilt). Event g (1 … rows, newest first) is created at
+// and all; nothing is rebuilt, and only a `quick` seed skips the WAL and the foreign keys' checks). Event g (1 … rows, newest first) is created at
 // from + (rows - g) × step, counted from `from` so that the oldest is exactly `from` (counted back from `to`, the
 // rounding of rows × step could put it a millisecond before `from`, in a day no partition was made for), and goes
 // to subscription webhookOf(g), which belongs to account webhookOf(g) % accounts.
@@ -40,10 +41,11 @@ export interface TrafficSeed {
   /** false: no ANALYZE at the end (a day filled faster than autoanalyze looks at it). */
   analyze?: boolean;
   /**
-   * The seeded days' partitions made UNLOGGED first: no WAL for the rows (a test of plans, which the planner makes
-   * alike for both). Not for a benchmark, whose figures include the WAL.
+   * For a test of plans, which the planner makes alike either way: the seeded days' partitions made UNLOGGED first
+   * (no WAL for the rows), and the rows written with the foreign keys' per-row checks off (`session_replication_role
+   * = replica`; the seed's ids hold by construction). Not for a benchmark, whose figures include both.
    */
-  unlogged?: boolean;
+  quick?: boolean;
 }
 
 /** Ids of the seeded accounts and subscriptions, at the service's lengths. */
@@ -70,8 +72,10 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
   const first = dayStart(s.from);
   const last = dayStart(new Date(s.to.getTime() - 1));
   await ensureDayPartitions(deps, first, Math.round((last.getTime() - first.getTime()) / DAY_MS));
-  if (s.unlogged) {
-    for (let day = first; day.getTime() <= last.getTime(); day = new Date(day.getTime() + DAY_MS)) {
+  const days: Date[] = [];
+  for (let day = first; day.getTime() <= last.getTime(); day = new Date(day.getTime() + DAY_MS)) days.push(day);
+  if (s.quick) {
+    for (const day of days) {
       for (const table of PARTITIONED_TABLES) await db.raw('ALTER TABLE ?? SET UNLOGGED', [partitionName(table, day)]);
     }
   }
@@ -100,15 +104,16 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
     : `(${roll} = 0)`;
   const due = `now() + interval '${s.pendingDueInMs ?? 3600_000} milliseconds'`;
 
-  for (let day = first; day.getTime() <= last.getTime(); day = new Date(day.getTime() + DAY_MS)) {
+  /** One day's events, deliveries and attempts. */
+  const writeDay = async (conn: Conn, day: Date) => {
     const started = performance.now();
     const next = new Date(day.getTime() + DAY_MS);
     // The g whose created_at may fall in this day (a little wider; the WHERE keeps the exact ones).
     const lo = Math.max(1, Math.floor((s.to.getTime() - next.getTime()) / stepMs) - 1);
     const hi = Math.min(rows, Math.ceil((s.to.getTime() - day.getTime()) / stepMs) + 1);
-    if (lo > hi) continue;
+    if (lo > hi) return;
     const range = [day.toISOString(), next.toISOString()];
-    await db.raw(
+    await conn.raw(
       `INSERT INTO events (id, account_id, type, inbox_id, message_id, payload, created_at)
        SELECT 'evt_' || lpad(g::text, 20, '0'), ${seedAccountSql(`${webhookOf('g')} % ${accounts}`)}, 'message.received',
               ${s.payload === 'message' ? `'inb_' || lpad((g % 997)::text, 20, '0'), 'msg_' || lpad(g::text, 20, '0')` : 'NULL, NULL'}, ${payload}, created_at
@@ -117,7 +122,7 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
         WHERE created_at >= ?::timestamptz AND created_at < ?::timestamptz`,
       range,
     );
-    await db.raw(
+    await conn.raw(
       `INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, status, attempts, round_attempts, next_attempt_at,
                                        last_error, last_response_status, completed_at, created_at, updated_at)
        SELECT sb_uuid_v7(e.created_at), e.account_id, ${seedWebhookSql(webhookOf('e.g'))}, e.id, e.type, e.status, 1, 1,
@@ -129,7 +134,7 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
                  FROM (SELECT *, substr(id, 5)::bigint AS g FROM events WHERE created_at >= ?::timestamptz AND created_at < ?::timestamptz) e) e`,
       range,
     );
-    await db.raw(
+    await conn.raw(
       `INSERT INTO webhook_attempts (id, delivery_id, webhook_id, account_id, event, attempt_number, status, url, response_status, response_body,
                                      error, error_message, duration_ms, next_attempt_at, created_at)
        SELECT 'att_' || substr(d.event_id, 5), d.id, d.webhook_id, d.account_id, d.event, 1,
@@ -141,6 +146,14 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
       range,
     );
     s.onDay?.(day, performance.now() - started);
+  };
+  if (s.quick) {
+    await db.transaction(async (trx) => {
+      await trx.raw('SET LOCAL session_replication_role = replica');
+      for (const day of days) await writeDay(trx, day);
+    });
+  } else {
+    for (const day of days) await writeDay(db, day);
   }
   if (s.analyze !== false) await db.raw('ANALYZE accounts, webhooks, events, webhook_deliveries, webhook_attempts');
 }
