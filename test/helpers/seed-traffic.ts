@@ -8,10 +8,11 @@ import type { ArmedDelivery, AttemptRecord } from '../../src/webhooks/deliveries
 // Webhook traffic seeded in bulk, for the query-plan test and the scale benchmark: `rows` events, as many
 // deliveries (one per event) and as many attempts (one per delivery), spread evenly over [from, to), written
 // with INSERT … SELECT from generate_series one day partition at a time (the service's own tables, indexes
-// and all; nothing is rebuilt, and only a `quick` seed skips the WAL and the foreign keys' checks). Event g (1 … rows, newest first) is created at
-// from + (rows - g) × step, counted from `from` so that the oldest is exactly `from` (counted back from `to`, the
-// rounding of rows × step could put it a millisecond before `from`, in a day no partition was made for), and goes
-// to subscription webhookOf(g), which belongs to account webhookOf(g) % accounts.
+// and all; nothing is rebuilt, and only a `quick` seed skips the WAL and the foreign keys' checks). Event g
+// (1 … rows, newest first) is created at from + (rows - g) × step, counted from `from` so that the oldest is
+// exactly `from` (counted back from `to`, the rounding of rows × step could put it a millisecond before `from`, in
+// a day no partition was made for), and goes to subscription webhookOf(g), which belongs to account
+// webhookOf(g) % accounts.
 //
 // Ids have the service's lengths (acct_ + 20, wh_ + 20, evt_ + 20, att_ + 20; deliveries are UUIDv7 stamped
 // with their event's created_at, as the fan-out writes them), so byte counts per row are the service's.
