@@ -30,11 +30,11 @@ import {
 } from '../helpers/seed-traffic.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Every hot statement (request path, delivery path, sweeps) stays on an index when its tables are large: a
-// million events, deliveries and attempts over twenty days of partitions (seeded `quick`, without WAL or per-row
-// foreign key checks: plans do not depend on either), 300k stat buckets, 200k keys. Each statement is captured from the service code as it
-// runs and explained the way Postgres runs it (custom plan; generic plan too for the named prepared statements). A
-// new statement on a large table belongs in HOT.
+// Every hot statement (request path, delivery path, sweeps) stays on an index when its tables are large: a million
+// events, deliveries and attempts over twenty days of partitions (seeded `quick`, without WAL or per-row foreign key
+// checks: plans do not depend on either), 300k stat buckets, 200k keys. Each statement is captured from the service
+// code as it runs and explained the way Postgres runs it (custom plan; generic plan too for the named prepared
+// statements). A new statement on a large table belongs in HOT.
 
 const N = 1_000_000;
 /** Relations with more rows than this count as large (an empty day ahead may well be scanned). */
