@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, type Socket } from 'node:net';
-import { EventEmitter } from 'node:events';
-import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { blockedAddressReason, blockedHostnameReason, ipLiteralOf } from './ip-ranges.js';
@@ -209,33 +209,29 @@ async function safePost(
   opts: { timeoutMs?: number; maxBodyBytes?: number },
 ): Promise<SafeResponse> {
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
   const parsed = parseTarget(config, url);
   if (typeof parsed === 'string') return { ok: false, error: 'invalid_url', durationMs: 0, message: `url ${parsed}` };
 
   const timeoutMs = opts.timeoutMs ?? config.webhooks.timeoutMs;
-  // The whole attempt (connect, headers, body) is bounded by one timer. undici takes an EventEmitter as the
-  // abort signal, which costs a fraction of an AbortController on every request.
-  const abort = new EventEmitter();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    abort.emit('abort');
-  }, timeoutMs);
+  let exchange!: CappedExchange;
   try {
-    const res = await request(parsed, {
-      method: 'POST',
-      body,
-      headers: { 'content-type': 'application/json', ...headers },
-      dispatcher,
-      signal: abort,
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
+    const text = await new Promise<string>((resolve, reject) => {
+      exchange = new CappedExchange(opts.maxBodyBytes ?? MAX_RESPONSE_BODY, timeoutMs, resolve, reject);
+      dispatcher.dispatch(
+        {
+          origin: parsed.origin,
+          path: `${parsed.pathname}${parsed.search}`,
+          method: 'POST',
+          body,
+          headers: { 'content-type': 'application/json', ...headers },
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
+        exchange,
+      );
     });
-    const text = await readCapped(res.body, opts.maxBodyBytes ?? MAX_RESPONSE_BODY);
-    const status = res.statusCode;
-    const responseHeaders = flattenHeaders(res.headers);
-    const durationMs = elapsed();
+    const { status, headers: responseHeaders } = exchange;
+    const durationMs = Math.round(performance.now() - started);
     if (status >= 200 && status < 300) return { ok: true, status, headers: responseHeaders, body: text, durationMs };
     if (status >= 300 && status < 400) {
       return {
@@ -258,35 +254,89 @@ async function safePost(
       message: `receiver answered ${status}`,
     };
   } catch (err) {
-    const failure = classify(err, timedOut);
+    const failure = classify(err, exchange.timedOut);
     return {
       ok: false,
-      durationMs: elapsed(),
+      durationMs: Math.round(performance.now() - started),
       error: failure.error,
       message: toStorableText(failure.message, MAX_ERROR_MESSAGE),
     };
-  } finally {
-    clearTimeout(timer);
   }
 }
 
-/** Reads the first `cap` bytes; drains a little more so the connection can be reused, then gives up on it. */
-function readCapped(stream: Dispatcher.ResponseData['body'], cap: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
+/** Past the cap, this much more of an answer is read so that its connection can be reused; then it is given up. */
+const DRAIN_BYTES = 64 * 1024;
+
+/**
+ * One POST's exchange, as undici's dispatch hands it over: the status, the headers and the first `cap` bytes of the
+ * answer, with no response stream in between (a stream, its listeners and its handler cost more CPU per attempt than
+ * the rest of the client: docs/performance.md#tenth-pass-the-outbound-post-without-a-stream). One timer bounds the
+ * whole attempt; it settles once, with the body's text or the error.
+ */
+class CappedExchange implements Dispatcher.DispatchHandler {
+  status = 0;
+  headers: Record<string, string> = {};
+  /** The attempt's timer fired (the error it ends with is a timeout, whatever undici calls it). */
+  timedOut = false;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private settled = false;
+  private controller: Dispatcher.DispatchController | null = null;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly cap: number,
+    timeoutMs: number,
+    private readonly resolve: (text: string) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {
+    this.timer = setTimeout(expire, timeoutMs, this);
+  }
+
+  /** Time is up: aborted now, or once it has a connection (the connector's own timeout bounds connecting). */
+  expire(): void {
+    this.timedOut = true;
+    this.controller?.abort(new Error('the receiver did not answer in time'));
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.timedOut) controller.abort(new Error('the receiver did not answer in time'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    // A 1xx is informational: the answer is still to come.
+    if (statusCode < 200) return;
+    this.status = statusCode;
+    this.headers = flattenHeaders(headers);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.size < this.cap) this.chunks.push(chunk);
+    this.size += chunk.length;
+    if (this.size < this.cap + DRAIN_BYTES) return;
+    this.finish();
+    controller.abort(new Error('answer longer than what is kept'));
+  }
+
+  onResponseEnd(): void {
+    this.finish();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, err: Error): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.reject(err);
+  }
+
+  private finish(): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
     // Decoding turns invalid UTF-8 into U+FFFD; toStorableText replaces NUL, which Postgres refuses in text.
-    const done = () => resolve(toStorableText(Buffer.concat(chunks).subarray(0, cap).toString('utf8')));
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size < cap) return;
-      stream.off('data', onData).off('end', done).off('error', reject);
-      stream
-        .dump({ limit: 64 * 1024 })
-        .catch(() => undefined)
-        .finally(done);
-    };
-    stream.on('data', onData).once('end', done).once('error', reject);
-  });
+    this.resolve(toStorableText(Buffer.concat(this.chunks).subarray(0, this.cap).toString('utf8')));
+  }
 }
+
+const expire = (exchange: CappedExchange) => exchange.expire();
