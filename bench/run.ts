@@ -9,6 +9,7 @@ import { scaleBenchmark } from './scale.bench.js';
 import { sizingBenchmark } from './sizing.bench.js';
 import { enqueueOneBenchmark } from './enqueue-one.bench.js';
 import { orderedBenchmark } from './ordered.bench.js';
+import { outboundPostBenchmark } from './outbound-post.bench.js';
 import { webhookBudgetBenchmark } from './webhook-budget.bench.js';
 import { webhooksBenchmark } from './webhooks.bench.js';
 import { createBenchEnv, type BenchEnv } from './bench-env.js';
@@ -31,6 +32,7 @@ export const benchmarks: Benchmark[] = [
   webhooksBenchmark,
   webhookBudgetBenchmark,
   enqueueOneBenchmark,
+  outboundPostBenchmark,
   scaleBenchmark,
   sizingBenchmark,
   apiPipelineBenchmark,
