@@ -44,6 +44,12 @@ export class BlockedAddressError extends Error {
 
 const DNS_TIMEOUT_MS = 3000;
 
+/**
+ * Connections the client keeps to one origin at most. A request past them waits in the pool for one, and its
+ * timeout starts when it gets one (CappedExchange).
+ */
+export const CONNECTIONS_PER_ORIGIN = 256;
+
 async function resolveAll(hostname: string): Promise<string[]> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -86,8 +92,8 @@ export async function pickAddress(
   return addresses[0]!;
 }
 
-function createDispatcher(allowPrivate: boolean): Agent {
-  const base = buildConnector({ timeout: 10_000 });
+function createDispatcher(allowPrivate: boolean, connectTimeoutMs: number): Agent {
+  const base = buildConnector({ timeout: connectTimeoutMs });
   const connect: buildConnector.connector = (opts, callback) => {
     pickAddress(opts.hostname, allowPrivate).then(
       (address) => {
@@ -108,7 +114,13 @@ function createDispatcher(allowPrivate: boolean): Agent {
     );
   };
   // One pool for every receiver: keep-alive connections matter for throughput; a bounded pool per origin.
-  return new Agent({ connect, connections: 256, pipelining: 1, keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000 });
+  return new Agent({
+    connect,
+    connections: CONNECTIONS_PER_ORIGIN,
+    pipelining: 1,
+    keepAliveTimeout: 10_000,
+    keepAliveMaxTimeout: 60_000,
+  });
 }
 
 /** Syntax rules of a target URL; returns the parsed URL or a reason. */
@@ -193,7 +205,7 @@ export interface HttpClient {
 
 /** The outbound client of one runtime: one keep-alive pool for every receiver, closed with the runtime. */
 export function createHttpClient(config: Config): HttpClient {
-  const dispatcher = createDispatcher(config.webhooks.allowPrivateTargets);
+  const dispatcher = createDispatcher(config.webhooks.allowPrivateTargets, config.webhooks.timeoutMs);
   return {
     post: (url, body, headers, opts = {}) => safePost(config, dispatcher, url, body, headers, opts),
     close: () => dispatcher.close().catch(() => undefined),
@@ -208,14 +220,14 @@ async function safePost(
   headers: Record<string, string>,
   opts: { timeoutMs?: number; maxBodyBytes?: number },
 ): Promise<SafeResponse> {
-  const started = performance.now();
+  const called = performance.now();
   const parsed = parseTarget(config, url);
   if (typeof parsed === 'string') return { ok: false, error: 'invalid_url', durationMs: 0, message: `url ${parsed}` };
 
-  const timeoutMs = opts.timeoutMs ?? config.webhooks.timeoutMs;
   let exchange!: CappedExchange;
   try {
     const text = await new Promise<string>((resolve, reject) => {
+      const timeoutMs = opts.timeoutMs ?? config.webhooks.timeoutMs;
       exchange = new CappedExchange(opts.maxBodyBytes ?? MAX_RESPONSE_BODY, timeoutMs, resolve, reject);
       dispatcher.dispatch(
         {
@@ -231,7 +243,7 @@ async function safePost(
       );
     });
     const { status, headers: responseHeaders } = exchange;
-    const durationMs = Math.round(performance.now() - started);
+    const durationMs = exchange.elapsedMs(called);
     if (status >= 200 && status < 300) return { ok: true, status, headers: responseHeaders, body: text, durationMs };
     if (status >= 300 && status < 400) {
       return {
@@ -257,7 +269,7 @@ async function safePost(
     const failure = classify(err, exchange.timedOut);
     return {
       ok: false,
-      durationMs: Math.round(performance.now() - started),
+      durationMs: exchange.elapsedMs(called),
       error: failure.error,
       message: toStorableText(failure.message, MAX_ERROR_MESSAGE),
     };
@@ -270,30 +282,38 @@ const DRAIN_BYTES = 64 * 1024;
 /**
  * One POST's exchange, as undici's dispatch hands it over: the status, the headers and the first `cap` bytes of the
  * answer, with no response stream in between (a stream, its listeners and its handler cost more CPU per attempt than
- * the rest of the client: docs/performance.md#tenth-pass-the-outbound-post-without-a-stream). One timer bounds the
- * whole attempt; it settles once, with the body's text or the error.
+ * the rest of the client: docs/performance.md#tenth-pass-the-outbound-post-without-a-stream). Settles once, with
+ * the body's text or the error.
+ *
+ * The timeout is the receiver's: one timer, started when a connection takes the request, bounds the whole exchange
+ * (headers, and a body that drips). A request that waits in the pool for one of an origin's connections (more in
+ * flight than CONNECTIONS_PER_ORIGIN) is not timed out by that wait; connecting has the connector's own bound.
  */
 class CappedExchange implements Dispatcher.DispatchHandler {
   status = 0;
   headers: Record<string, string> = {};
-  /** The attempt's timer fired (the error it ends with is a timeout, whatever undici calls it). */
+  /** The timer fired (the error it ends with is a timeout, whatever undici calls it). */
   timedOut = false;
   private readonly chunks: Buffer[] = [];
   private size = 0;
   private settled = false;
   private controller: Dispatcher.DispatchController | null = null;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
+  /** When a connection took the request. */
+  private sentAt: number | undefined;
 
   constructor(
     private readonly cap: number,
-    timeoutMs: number,
+    private readonly timeoutMs: number,
     private readonly resolve: (text: string) => void,
     private readonly reject: (err: unknown) => void,
-  ) {
-    this.timer = setTimeout(expire, timeoutMs, this);
+  ) {}
+
+  /** Milliseconds since a connection took the request, or since `called` if none did (refused, not resolved). */
+  elapsedMs(called: number): number {
+    return Math.round(performance.now() - (this.sentAt ?? called));
   }
 
-  /** Time is up: aborted now, or once it has a connection (the connector's own timeout bounds connecting). */
   expire(): void {
     this.timedOut = true;
     this.controller?.abort(new Error('the receiver did not answer in time'));
@@ -301,7 +321,9 @@ class CappedExchange implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller;
-    if (this.timedOut) controller.abort(new Error('the receiver did not answer in time'));
+    if (this.timer) return;
+    this.sentAt = performance.now();
+    this.timer = setTimeout(expire, this.timeoutMs, this);
   }
 
   onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
