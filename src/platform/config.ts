@@ -197,7 +197,7 @@ const envSchema = z.object({
   WEBHOOK_CONCURRENCY: intIn(1, 1000).default(50),
   WEBHOOK_BATCH_WINDOW_MS: intIn(0, 50).default(0),
   WEBHOOK_RECORD_WINDOW_MS: intIn(0, 1000).default(20),
-  WEBHOOK_DELIVERIES_PER_JOB: intIn(1, 50).default(5),
+  WEBHOOK_DELIVERIES_PER_JOB: intIn(1, 50).default(10),
   WEBHOOK_ARM_WINDOW_MS: intIn(0, 50).default(5),
   WEBHOOK_RELAY_AFTER_MS: intIn(0, 3600_000).default(10_000),
   WEBHOOK_RETENTION_DAYS: intIn(1, 3650).default(30),
