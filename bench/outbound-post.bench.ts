@@ -1,9 +1,10 @@
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/platform/config.js';
-import { createHttpClient } from '../src/platform/http-client.js';
+import { CONNECTIONS_PER_ORIGIN, createHttpClient } from '../src/platform/http-client.js';
 import { USER_AGENT } from '../src/webhooks/delivery.service.js';
 import { startReceiver } from '../test/helpers/receiver.js';
 import type { Benchmark } from './run.js';
+import { percentile } from './webhook-helpers.js';
 
 // One webhook attempt's POST, alone: the service's outbound client (src/platform/http-client.ts: the address rules,
 // one timer, the answer's status, headers and first 4 KiB kept) against undici's `request` reading the answer as
@@ -20,7 +21,7 @@ export const outboundPostBenchmark: Benchmark = {
     const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     const receiver = await startReceiver();
     const client = createHttpClient(config);
-    const dispatcher = new Agent({ connections: 256, keepAliveTimeout: 10_000 });
+    const dispatcher = new Agent({ connections: CONNECTIONS_PER_ORIGIN, keepAliveTimeout: 10_000 });
     const url = `${receiver.url}/post`;
     const id = crypto.randomUUID();
     const body = JSON.stringify({ id, event: 'message.received', timestamp: new Date().toISOString(), payload: {} });
@@ -61,7 +62,11 @@ export const outboundPostBenchmark: Benchmark = {
         }
       }
       // The first round warms both up; the median of the rest.
-      const median = (xs: number[]) => [...xs.slice(1)].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
+      const median = (xs: number[]) =>
+        percentile(
+          xs.slice(1).sort((a, b) => a - b),
+          50,
+        );
       return {
         node_cpu_us_per_post: cpuUsPerPost,
         client_over_undici: +(median(cpuUsPerPost.client) / median(cpuUsPerPost.undici)).toFixed(2),
