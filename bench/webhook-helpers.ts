@@ -109,8 +109,13 @@ export async function roundAt<R extends { p99Ms: number }>(
 ): Promise<R & { roundsP99Ms?: number[] }> {
   const first = await measure();
   if (first.p99Ms <= limitMs || first.p99Ms > saturatedMs) return first;
-  const rounds = [first, await measure(), await measure()].sort((a, b) => a.p99Ms - b.p99Ms);
-  return { ...rounds[1]!, roundsP99Ms: rounds.map((r) => r.p99Ms) };
+  return medianRound([first, await measure(), await measure()]);
+}
+
+/** Of several rounds of one side at one rate, the median by p99 (the higher of the middle two), with every p99. */
+export function medianRound<R extends { p99Ms: number }>(rounds: R[]): R & { roundsP99Ms: number[] } {
+  const sorted = [...rounds].sort((a, b) => a.p99Ms - b.p99Ms);
+  return { ...sorted[Math.floor(sorted.length / 2)]!, roundsP99Ms: sorted.map((r) => r.p99Ms) };
 }
 
 /** One side's round at one rate, and whether it held the limit. */

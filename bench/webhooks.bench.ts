@@ -20,6 +20,7 @@ import {
   paced,
   percentile,
   processCpuMs,
+  medianRound,
   refineGap,
   roundAt,
   type RateRound,
@@ -202,11 +203,14 @@ interface LatencyRound {
   failedCommits?: number;
 }
 
-/** One side of the sweep at one rate, with roundAt's repeats of a miss; saturated: the sweep stops raising it. */
-async function sweepRound(deps: Deps, receiver: Receiver, side: 'pipeline' | 'floor', rate: number) {
-  const measure: (d: Deps, r: Receiver, rate: number) => Promise<LatencyRound> =
-    side === 'pipeline' ? latency : latencyFloor;
-  const round = await roundAt(() => measure(deps, receiver, rate), LIMIT_MS, SATURATED_MS);
+type Side = 'pipeline' | 'floor';
+
+/** One round of one side at one rate. */
+const measureSide = (deps: Deps, receiver: Receiver, side: Side, rate: number): Promise<LatencyRound> =>
+  side === 'pipeline' ? latency(deps, receiver, rate) : latencyFloor(deps, receiver, rate);
+
+/** A side's round at one rate as the sweep reads it; saturated: the sweep stops raising it. */
+function sweepSide(rate: number, round: LatencyRound & { roundsP99Ms?: number[] }) {
   const { p99Ms, machineCoresBusy: coresBusy, cpuUsPerEvent, roundsP99Ms, failedCommits } = round;
   const result: SweepSide = { p99Ms, coresBusy, cpuUsPerEvent, ...(roundsP99Ms ? { roundsP99Ms } : {}) };
   return {
@@ -215,6 +219,28 @@ async function sweepRound(deps: Deps, receiver: Receiver, side: 'pipeline' | 'fl
     held: p99Ms <= LIMIT_MS && !failedCommits,
     saturated: p99Ms > SATURATED_MS || !!failedCommits,
   };
+}
+
+/** Rounds per rate and side (BENCH_SWEEP_ROUNDS): 1, or an odd number taken in alternation, the median kept. */
+const SWEEP_ROUNDS = Number(process.env.BENCH_SWEEP_ROUNDS ?? 1);
+
+/**
+ * The `sides` at one rate. With one round each, a side's miss is measured twice more (roundAt). With
+ * BENCH_SWEEP_ROUNDS, every side's rounds alternate (pipeline, floor, pipeline, floor …) and each keeps its median
+ * round, so a pause of the shared machine (a WAL fsync stalled for 300 ms stalls every commit in flight) falls on
+ * one round of one side, not on the figure (goal 2's command, docs/performance.md).
+ */
+async function sweepRate(deps: Deps, receiver: Receiver, sides: readonly Side[], rate: number) {
+  if (SWEEP_ROUNDS <= 1) {
+    const out: Array<ReturnType<typeof sweepSide>> = [];
+    for (const side of sides)
+      out.push(sweepSide(rate, await roundAt(() => measureSide(deps, receiver, side, rate), LIMIT_MS, SATURATED_MS)));
+    return out;
+  }
+  const rounds = sides.map((): LatencyRound[] => []);
+  for (let i = 0; i < SWEEP_ROUNDS; i++)
+    for (const [k, side] of sides.entries()) rounds[k]!.push(await measureSide(deps, receiver, side, rate));
+  return rounds.map((r) => sweepSide(rate, medianRound(r)));
 }
 
 /**
@@ -226,14 +252,14 @@ async function sweepRound(deps: Deps, receiver: Receiver, side: 'pipeline' | 'fl
 async function rateSweep(deps: Deps, receiver: Receiver) {
   const step = Number(process.env.BENCH_SWEEP_STEP ?? 150);
   const max = Number(process.env.BENCH_SWEEP_MAX ?? 3000);
-  const sides = ['pipeline', 'floor'] as const;
-  const measured: Record<(typeof sides)[number], RateRound<SweepSide>[]> = { pipeline: [], floor: [] };
+  const sides: readonly Side[] = ['pipeline', 'floor'];
+  const measured: Record<Side, RateRound<SweepSide>[]> = { pipeline: [], floor: [] };
   const on = { pipeline: true, floor: true };
   for (let rate = step; rate <= max && (on.pipeline || on.floor); rate += step) {
+    const active = sides.filter((side) => on[side]);
     const line: string[] = [];
-    for (const side of sides) {
-      if (!on[side]) continue;
-      const round = await sweepRound(deps, receiver, side, rate);
+    for (const [k, round] of (await sweepRate(deps, receiver, active, rate)).entries()) {
+      const side = active[k]!;
       measured[side].push(round);
       on[side] = !round.saturated;
       line.push(`${side} ${JSON.stringify(round.round)}`);
@@ -241,15 +267,15 @@ async function rateSweep(deps: Deps, receiver: Receiver) {
     console.log(`  sweep ${rate}/s: ${line.join('  ')}`);
   }
   for (const side of sides) {
-    const refined = await refineGap(measured[side], async (rate) => {
-      const round = await sweepRound(deps, receiver, side, rate);
+    const refined = await refineGap<SweepSide>(measured[side], async (rate) => {
+      const round = (await sweepRate(deps, receiver, [side], rate))[0]!;
       console.log(`  sweep ${rate}/s (between): ${side} ${JSON.stringify(round.round)}`);
       return round;
     });
     measured[side].push(...refined);
   }
   const rates = [...new Set(sides.flatMap((side) => measured[side].map((r) => r.rate)))].sort((a, b) => a - b);
-  const at = (side: (typeof sides)[number], rate: number) => measured[side].find((r) => r.rate === rate)?.round;
+  const at = (side: Side, rate: number) => measured[side].find((r) => r.rate === rate)?.round;
   const rows: SweepRow[] = rates.map((rate) => ({ rate, pipeline: at('pipeline', rate), floor: at('floor', rate) }));
   const chart = process.env.BENCH_CHART ?? 'docs/performance-p99.png';
   const points = rows.flatMap((r) =>
