@@ -16,11 +16,11 @@ import {
   CONCURRENCY,
   cpuUsPerItem,
   endToEnd,
+  medianRound,
   owner,
   paced,
   percentile,
   processCpuMs,
-  medianRound,
   refineGap,
   roundAt,
   type RateRound,
@@ -247,7 +247,8 @@ async function sweepRate(deps: Deps, receiver: Receiver, sides: readonly Side[],
  * The rate sweep: at 150, 300, 450 … events/s (BENCH_SWEEP_STEP), the pipeline's commit → arrival p99 and the
  * machine's cores busy, beside the floor's (its two parts run together: commit-only p99 + bare BullMQ POST p99;
  * the machine's cores busy and CPU per event), until both sides are saturated or BENCH_SWEEP_MAX; then, for each
- * side, two rates between its highest held rate and its first miss (refineGap). Draws docs/performance-p99.png.
+ * side, two rates between its highest held rate and its first miss (refineGap). Draws the chart (BENCH_CHART, by
+ * default docs/performance-p99.png) when it measured more than one rate.
  */
 async function rateSweep(deps: Deps, receiver: Receiver) {
   const step = Number(process.env.BENCH_SWEEP_STEP ?? 150);
@@ -277,13 +278,16 @@ async function rateSweep(deps: Deps, receiver: Receiver) {
   const rates = [...new Set(sides.flatMap((side) => measured[side].map((r) => r.rate)))].sort((a, b) => a - b);
   const at = (side: Side, rate: number) => measured[side].find((r) => r.rate === rate)?.round;
   const rows: SweepRow[] = rates.map((rate) => ({ rate, pipeline: at('pipeline', rate), floor: at('floor', rate) }));
-  const chart = process.env.BENCH_CHART ?? 'docs/performance-p99.png';
-  const points = rows.flatMap((r) =>
-    sides.flatMap((series) => (r[series] ? [{ rate: r.rate, series, p99Ms: r[series].p99Ms }] : [])),
-  );
-  const title = 'Webhook delivery: p99 commit → arrival against paced rate';
-  writeFileSync(chart.replace(/\.png$/, '.json'), `${JSON.stringify({ title, points, rows }, null, 2)}\n`);
-  await renderP99Chart(points, chart, title);
+  // A sweep of one rate (goal 2's command) has no curve to draw, and must not replace the docs' chart.
+  const chart = rows.length > 1 ? (process.env.BENCH_CHART ?? 'docs/performance-p99.png') : undefined;
+  if (chart) {
+    const points = rows.flatMap((r) =>
+      sides.flatMap((series) => (r[series] ? [{ rate: r.rate, series, p99Ms: r[series].p99Ms }] : [])),
+    );
+    const title = 'Webhook delivery: p99 commit → arrival against paced rate';
+    writeFileSync(chart.replace(/\.png$/, '.json'), `${JSON.stringify({ title, points, rows }, null, 2)}\n`);
+    await renderP99Chart(points, chart, title);
+  }
   // The goal's rate, each side: the highest rate up to which every rate kept p99 within 250 ms (sustainedRate).
   const pipeline = sustainedRate(measured.pipeline);
   const floor = sustainedRate(measured.floor);
@@ -352,7 +356,8 @@ export const webhooksBenchmark: Benchmark = {
       const sweep = process.env.BENCH_SWEEP !== '0' ? await rateSweep(deps, receiver) : undefined;
       return {
         ...figures,
-        ...(sweep ? { sweep_sustained_rate_at_p99_250ms: sweep.sustainedAt250Ms, sweep_chart: sweep.chart } : {}),
+        ...(sweep ? { sweep_sustained_rate_at_p99_250ms: sweep.sustainedAt250Ms } : {}),
+        ...(sweep?.chart ? { sweep_chart: sweep.chart } : {}),
         settings: { deliveries: N, concurrency: CONCURRENCY },
       };
     } finally {
