@@ -1,7 +1,8 @@
 // Many concurrent callers, one round trip. Calls made in the same event-loop turn are handed to `run` together
 // (flushed from setImmediate, after the turn's I/O callbacks, so jobs or requests woken by one poll share a
 // batch); each caller still waits for its own result, so nothing is acknowledged before it is done. With
-// `windowMs`, calls of the next few milliseconds join the batch too (flushed at once when it is full): at a steady
+// `windowMs`, calls of the next few milliseconds join the batch too (flushed at once when
+// `flushAt` are pending: a full batch, unless the caller names fewer): at a steady
 // rate most turns hold one call, and a batch of one per call is no batching (docs/performance.md).
 // With `inFlight`, at most that many batches are outstanding: calls made meanwhile wait for one to return and go
 // together, so batches grow with the load (as a database's group commit does) and an idle moment costs no wait.
@@ -15,6 +16,8 @@ export interface CoalescerOptions {
   maxBatch?: number;
   /** How long the first call of a batch waits for others (ms); 0 or absent: until the end of the turn. */
   windowMs?: number;
+  /** With a window, the calls pending that close it early: enough for what a batch is for (default maxBatch). */
+  flushAt?: number;
   /**
    * Batches outstanding at once; calls made while that many are out go in the next, when one returns. A failed
    * batch's one-by-one re-run is not counted: it must not hold back the calls of other tenants behind it.
@@ -35,6 +38,7 @@ interface Waiter<I, O> {
 export function createCoalescer<I, O>(run: (items: I[]) => Promise<O[]>, opts: CoalescerOptions = {}): Coalesced<I, O> {
   const maxBatch = opts.maxBatch ?? 200;
   const windowMs = opts.windowMs ?? 0;
+  const flushAt = opts.flushAt ?? maxBatch;
   const maxInFlight = opts.inFlight ?? Infinity;
   let timer: NodeJS.Timeout | undefined;
   const failsAll = opts.failsAll ?? (() => false);
@@ -76,6 +80,6 @@ export function createCoalescer<I, O>(run: (items: I[]) => Promise<O[]>, opts: C
         else setImmediate(flush);
       }
       pending.push({ item, resolve, reject });
-      if (windowMs > 0 && pending.length >= maxBatch) flush();
+      if (windowMs > 0 && pending.length >= flushAt) flush();
     });
 }

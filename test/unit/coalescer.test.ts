@@ -80,6 +80,31 @@ describe('createCoalescer', () => {
     expect(calls).toEqual([[1, 2], [3, 4, 5], [6]]);
   });
 
+  it('with a window and flushAt, closes the window once that many calls wait, and still runs a batch whole', async () => {
+    const calls: number[][] = [];
+    const gates: Array<() => void> = [];
+    const echo = createCoalescer(
+      async (items: number[]) => {
+        calls.push(items);
+        await new Promise<void>((r) => gates.push(r));
+        return items;
+      },
+      // A window no test waits out: only flushAt can close it.
+      { windowMs: 60_000, flushAt: 2, inFlight: 1 },
+    );
+    const first = [1, 2].map((i) => echo(i));
+    await waitUntil(() => calls.length === 1);
+    expect(calls).toEqual([[1, 2]]);
+    // While that batch is out, more than flushAt gather; they go together when it returns, not flushAt at a time.
+    const later = [3, 4, 5].map((i) => echo(i));
+    gates.shift()!();
+    expect(await Promise.all(first)).toEqual([1, 2]);
+    await waitUntil(() => calls.length === 2);
+    expect(calls[1]).toEqual([3, 4, 5]);
+    gates.shift()!();
+    expect(await Promise.all(later)).toEqual([3, 4, 5]);
+  });
+
   it('with one batch in flight, gathers the calls made meanwhile and runs them together when it returns', async () => {
     const calls: number[][] = [];
     const gates: Array<() => void> = [];
