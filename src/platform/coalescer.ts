@@ -1,9 +1,9 @@
 // Many concurrent callers, one round trip. Calls made in the same event-loop turn are handed to `run` together
 // (flushed from setImmediate, after the turn's I/O callbacks, so jobs or requests woken by one poll share a
 // batch); each caller still waits for its own result, so nothing is acknowledged before it is done. With
-// `windowMs`, calls of the next few milliseconds join the batch too (flushed at once when
-// `flushAt` are pending: a full batch, unless the caller names fewer): at a steady
-// rate most turns hold one call, and a batch of one per call is no batching (docs/performance.md).
+// `windowMs`, calls of the next few milliseconds join the batch too (flushed at once when `flushAt` are pending: a
+// full batch, unless the caller names fewer): at a steady rate most turns hold one call, and a batch of one per call
+// is no batching (docs/performance.md). With `idleSkipsWindow`, only calls that come close together wait.
 // With `inFlight`, at most that many batches are outstanding: calls made meanwhile wait for one to return and go
 // together, so batches grow with the load (as a database's group commit does) and an idle moment costs no wait.
 //
@@ -18,6 +18,11 @@ export interface CoalescerOptions {
   windowMs?: number;
   /** With a window, the calls pending that close it early: enough for what a batch is for (default maxBatch). */
   flushAt?: number;
+  /**
+   * With a window: a call that comes more than windowMs after the call before it goes at the end of its turn, as
+   * without a window. At such a rate nothing is likely to join it, and waiting would only delay it.
+   */
+  idleSkipsWindow?: boolean;
   /**
    * Batches outstanding at once; calls made while that many are out go in the next, when one returns. A failed
    * batch's one-by-one re-run is not counted: it must not hold back the calls of other tenants behind it.
@@ -44,6 +49,7 @@ export function createCoalescer<I, O>(run: (items: I[]) => Promise<O[]>, opts: C
   const failsAll = opts.failsAll ?? (() => false);
   let pending: Array<Waiter<I, O>> = [];
   let inFlight = 0;
+  let lastCallAt = -Infinity;
 
   // A `run` that throws synchronously fails its batch like one that rejects.
   const call = (items: I[]) => Promise.resolve().then(() => run(items));
@@ -75,8 +81,11 @@ export function createCoalescer<I, O>(run: (items: I[]) => Promise<O[]>, opts: C
 
   return (item) =>
     new Promise<O>((resolve, reject) => {
+      const now = performance.now();
+      const idle = opts.idleSkipsWindow === true && now - lastCallAt > windowMs;
+      lastCallAt = now;
       if (pending.length === 0 && inFlight < maxInFlight) {
-        if (windowMs > 0) timer = setTimeout(flush, windowMs);
+        if (windowMs > 0 && !idle) timer = setTimeout(flush, windowMs);
         else setImmediate(flush);
       }
       pending.push({ item, resolve, reject });

@@ -177,9 +177,10 @@ export async function dispatchCommitted(deps: Deps, events: FannedOutEvent[]): P
 /**
  * After a commit, the first attempts' jobs of its deliveries. Unordered ones wait for the deliveries that other
  * commits of this process arm meanwhile, per delivery partition: those that come while an add to the partition is
- * out, or within WEBHOOK_ARM_WINDOW_MS of the first, go together and share jobs (enqueueFirstAttempts); a job's
- * worth goes at once. With traces on, a commit's jobs are added in its own trace, so no other commit's deliveries
- * join them.
+ * out, or within WEBHOOK_ARM_WINDOW_MS of the first, go together and share jobs (enqueueFirstAttempts). A job's
+ * worth goes at once, and so does a commit that comes more than the window after the one before it (an idle service
+ * pays no window). With traces on, a commit's jobs are added in its own trace, so no other commit's deliveries join
+ * them.
  */
 async function armFirstAttempts(deps: Arming, refs: JobRef[]): Promise<void> {
   if (tracingState.on || deps.config.webhooks.deliveriesPerJob === 1) return enqueueFirstAttempts(deps, refs);
@@ -208,8 +209,9 @@ function firstAttemptAdder(deps: Arming, partition: number): Coalesced<JobRef, v
       failsAll: isBackendUnavailable,
       inFlight: 1,
       windowMs: deps.config.webhooks.armWindowMs,
-      // A job's worth waits for nothing more.
+      // A job's worth waits for nothing more, and a commit with none other close before it waits for nothing.
       flushAt: deps.config.webhooks.deliveriesPerJob,
+      idleSkipsWindow: true,
     });
     adders.set(partition, adder);
   }

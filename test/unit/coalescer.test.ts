@@ -105,6 +105,27 @@ describe('createCoalescer', () => {
     expect(await Promise.all(later)).toEqual([3, 4, 5]);
   });
 
+  it('with idleSkipsWindow, runs a call with none close before it at once, and makes close calls wait the window', async () => {
+    const calls: number[][] = [];
+    const echo = createCoalescer(
+      async (items: number[]) => {
+        calls.push(items);
+        return items;
+      },
+      { windowMs: 60_000, flushAt: 2, idleSkipsWindow: true },
+    );
+    // The first call has none before it: it does not wait the minute.
+    expect(await echo(1)).toBe(1);
+    expect(calls).toEqual([[1]]);
+    // The next comes within the window of it, so it waits; only the third, filling the batch, closes the window.
+    const second = echo(2);
+    await new Promise((r) => setImmediate(r));
+    expect(calls).toEqual([[1]]);
+    const third = echo(3);
+    expect(await Promise.all([second, third])).toEqual([2, 3]);
+    expect(calls).toEqual([[1], [2, 3]]);
+  });
+
   it('with one batch in flight, gathers the calls made meanwhile and runs them together when it returns', async () => {
     const calls: number[][] = [];
     const gates: Array<() => void> = [];
