@@ -112,10 +112,15 @@ export async function roundAt<R extends { p99Ms: number }>(
   return medianRound([first, await measure(), await measure()]);
 }
 
-/** Of several rounds of one side at one rate, the median by p99 (the higher of the middle two), with every p99. */
+/** Of several rounds of one side, the median by one figure (the higher of the middle two). */
+export function medianBy<R>(rounds: R[], figure: (r: R) => number): R {
+  return [...rounds].sort((a, b) => figure(a) - figure(b))[Math.floor(rounds.length / 2)]!;
+}
+
+/** Of several rounds of one side at one rate, the median by p99, with every p99. */
 export function medianRound<R extends { p99Ms: number }>(rounds: R[]): R & { roundsP99Ms: number[] } {
-  const sorted = [...rounds].sort((a, b) => a.p99Ms - b.p99Ms);
-  return { ...sorted[Math.floor(sorted.length / 2)]!, roundsP99Ms: sorted.map((r) => r.p99Ms) };
+  const p99 = (r: R) => r.p99Ms;
+  return { ...medianBy(rounds, p99), roundsP99Ms: rounds.map(p99).sort((a, b) => a - b) };
 }
 
 /** One side's round at one rate, and whether it held the limit. */
