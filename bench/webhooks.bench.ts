@@ -397,9 +397,8 @@ async function drainLatencyFanOut(deps: Deps, receiver: Receiver) {
     fanRounds.push(await fanOut(deps, receiver));
     fanFloorRounds.push(await fanOutFloor(deps, receiver));
   }
-  const ms = (r: number) => r;
-  const fanMs = medianBy(fanRounds, ms);
-  const fanFloorMs = medianBy(fanFloorRounds, ms);
+  const fanMs = medianBy(fanRounds, (r) => r);
+  const fanFloorMs = medianBy(fanFloorRounds, (r) => r);
   const lat = await latency(deps, receiver, Number(process.env.BENCH_LATENCY_RATE ?? e2e / 2));
   // For context: the same at a quarter of (a)'s rate, and the floor under (c) at (c)'s rate.
   const latQuarter = await latency(deps, receiver, e2e / 4);

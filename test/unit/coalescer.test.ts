@@ -80,7 +80,7 @@ describe('createCoalescer', () => {
     expect(calls).toEqual([[1, 2], [3, 4, 5], [6]]);
   });
 
-  it('with a window and flushAt, closes the window once that many calls wait, and still runs a batch whole', async () => {
+  it('with flushAt, closes the window once that many calls wait, and still runs a batch whole', async () => {
     const calls: number[][] = [];
     const gates: Array<() => void> = [];
     const echo = createCoalescer(
@@ -105,7 +105,7 @@ describe('createCoalescer', () => {
     expect(await Promise.all(later)).toEqual([3, 4, 5]);
   });
 
-  it('with idleSkipsWindow, runs a call with none close before it at once, and makes close calls wait the window', async () => {
+  it('with idleSkipsWindow, runs a call with none close before it at once; close calls wait', async () => {
     const calls: number[][] = [];
     const echo = createCoalescer(
       async (items: number[]) => {
