@@ -376,27 +376,33 @@ export const webhooksBenchmark: Benchmark = {
   },
 };
 
+/** AD_ROUNDS rounds of a side and of its floor, taken in turn (a, b, a, b …). */
+async function inTurn<A, B>(a: () => Promise<A>, b: () => Promise<B>): Promise<[A[], B[]]> {
+  const rounds: [A[], B[]] = [[], []];
+  for (let i = 0; i < AD_ROUNDS; i++) {
+    rounds[0].push(await a());
+    rounds[1].push(await b());
+  }
+  return rounds;
+}
+
 /** Figures (a)-(d), with the goals of docs/performance.md. */
 async function drainLatencyFanOut(deps: Deps, receiver: Receiver) {
   // A warm-up round of each (JIT, connection pools, keep-alive sockets), not counted, so that neither side
   // pays for starting cold.
   await endToEnd(deps, receiver, WARMUP);
   await baseline(deps, receiver, WARMUP);
-  const drains: Array<Awaited<ReturnType<typeof endToEnd>>> = [];
-  const bares: Array<Awaited<ReturnType<typeof baseline>>> = [];
-  for (let i = 0; i < AD_ROUNDS; i++) {
-    drains.push(await endToEnd(deps, receiver, N));
-    bares.push(await baseline(deps, receiver, N));
-  }
+  const [drains, bares] = await inTurn(
+    () => endToEnd(deps, receiver, N),
+    () => baseline(deps, receiver, N),
+  );
   const { drainPerS: e2e, commitMs, cpuUsPerDelivery } = medianBy(drains, (r) => r.drainPerS);
   const { perS: base, cpuUsPerJob } = medianBy(bares, (r) => r.perS);
   const withCommit = N / (N / e2e + commitMs / 1000);
-  const fanRounds: number[] = [];
-  const fanFloorRounds: number[] = [];
-  for (let i = 0; i < AD_ROUNDS; i++) {
-    fanRounds.push(await fanOut(deps, receiver));
-    fanFloorRounds.push(await fanOutFloor(deps, receiver));
-  }
+  const [fanRounds, fanFloorRounds] = await inTurn(
+    () => fanOut(deps, receiver),
+    () => fanOutFloor(deps, receiver),
+  );
   const fanMs = medianBy(fanRounds, (r) => r);
   const fanFloorMs = medianBy(fanFloorRounds, (r) => r);
   const lat = await latency(deps, receiver, Number(process.env.BENCH_LATENCY_RATE ?? e2e / 2));
