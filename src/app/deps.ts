@@ -6,6 +6,7 @@ import type { WebhookThrottle } from '../webhooks/throttle.js';
 import type { StreamHub } from '../webhooks/stream-hub.js';
 import type { StreamTransport } from '../webhooks/stream-transport.js';
 import type { WebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
+import type { Background } from '../platform/background.js';
 import type { Config } from '../platform/config.js';
 import type { Sealers } from '../platform/crypto.js';
 import type { Db } from '../platform/db.js';
@@ -49,6 +50,8 @@ export interface Deps {
   eventFanOut: EventFanOut;
   /** This process's Prometheus metrics (served at /metrics, and on METRICS_PORT by worker processes). */
   metrics: ServiceMetrics;
+  /** Work no caller waits for (a commit's hand-off to the queue); closeDeps waits for it before closing. */
+  background: Background;
   /** Set once this process starts shutting down: /readyz answers 503 from then on (docs/processes.md). */
   lifecycle: { draining: boolean };
 }

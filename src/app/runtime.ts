@@ -8,6 +8,7 @@ import { createStreamHub } from '../webhooks/stream-hub.js';
 import { createStreamTransport } from '../webhooks/stream-transport.js';
 import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
+import { createBackground } from '../platform/background.js';
 import { createSealers } from '../platform/crypto.js';
 import { createDb, ensureDatabase, migrateLatest, type Db } from '../platform/db.js';
 import type { Connections, Deps } from './deps.js';
@@ -122,12 +123,15 @@ export function createDeps(connections: Connections): Deps {
     webhookStats: createWebhookStatsRecorder(db, logger),
     eventFanOut: { insertEventWithDeliveries, dispatchCommitted },
     metrics: createServiceMetrics(queues),
+    background: createBackground(logger),
     lifecycle: { draining: false },
   };
 }
 
 /** Closes what createDeps built and the connections under it. */
 export async function closeDeps(deps: Deps): Promise<void> {
+  // The last commits' jobs, while Redis is still open (a Redis away fails them at once: the relay sweep has them).
+  await deps.background.settled();
   await deps.streamHub.close();
   await deps.streamTransport.close();
   await deps.queues.close();

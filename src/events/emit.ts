@@ -43,8 +43,9 @@ export type EmitFor = (accountId: string, event: NewEvent, opts?: EmitOptions) =
 
 /**
  * Runs `work` in one transaction with an `emit` that writes each event, and one delivery row per subscription
- * that wants it, into that same transaction. After commit the deliveries are handed to the queue; if that
- * hand-off fails (Redis away, process killed) the relay sweep finds the overdue rows and re-arms them.
+ * that wants it, into that same transaction. After commit the deliveries are handed to the queue, without the
+ * caller waiting for it (deps.background); if that hand-off fails (Redis away, process killed) the relay sweep
+ * finds the overdue rows and re-arms them.
  */
 export async function transactWithEvents<T>(
   deps: Deps,
@@ -75,6 +76,8 @@ export async function transactWithEventsOfAccounts<T>(
       return fannedOut.eventId;
     }),
   );
-  await deps.eventFanOut.dispatchCommitted(deps, emitted);
+  // The caller is answered at commit: the hand-off to the queue may wait for other commits' deliveries (the arm
+  // window), and waiting for it would buy nothing, since a lost hand-off is the relay sweep's to re-arm.
+  if (emitted.length > 0) deps.background.add(deps.eventFanOut.dispatchCommitted(deps, emitted), 'delivery hand-off');
   return result;
 }

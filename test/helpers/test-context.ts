@@ -99,6 +99,7 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
       await Promise.all(servers.map((s) => s.close()));
       await Promise.all(workers.map((w) => w.close()));
       for (const d of [deps, ...others]) {
+        await d.background.settled();
         await d.streamHub.close();
         await d.streamTransport.close();
         await d.queues.close();

@@ -7,9 +7,9 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Fan-out at commit: an event and its delivery rows are written by the emitting transaction; after commit the
-// request adds the delivery jobs (or one fan-out job for a large fan-out), and the relay sweep adds the jobs of
-// rows that missed that hand-off (webhook-relay.test.ts). Workers are started per test, so the queue can be inspected before they run.
+// Fan-out at commit: an event and its delivery rows are written by the emitting transaction; after commit (its
+// caller already answered: webhook-hand-off.test.ts) the delivery jobs are added (or one fan-out job for a large
+// fan-out), and the relay sweep adds the jobs of rows that missed that hand-off (webhook-relay.test.ts). Workers are started per test, so the queue can be inspected before they run.
 
 let t: TestContext;
 let api: Client;
@@ -65,8 +65,10 @@ describe('fan-out at commit', () => {
     );
     const rows = await deliveriesOf(accountId);
     expect(rows.map((d) => [d.webhook_id, d.event_id, d.status])).toEqual([[wants.id, eventId, 'pending']]);
-    // Its job was added after commit under the delivery id (the envelope id) and the job number the row holds.
+    // Its job was added after commit (the caller answered before that hand-off) under the delivery id (the
+    // envelope id) and the job number the row holds.
     expect(rows[0].job_seq).toBe(1);
+    await t.deps.background.settled();
     expect(await t.deps.queues['webhook-delivery'].getJob(`${rows[0].id}.1`)).toBeTruthy();
 
     const workers = await t.startWorkers();

@@ -58,6 +58,8 @@ async function queueUnder(from: number) {
         emit({ type: 'message.received', payload: { id: `${round}-${i}`, round } }),
       );
     }
+    // Their jobs added: a commit's caller is answered before its hand-off to the queue.
+    await ctx.deps.background.settled();
   };
 
   const old = await ctx.startWorkers();

@@ -57,8 +57,14 @@ async function setup(respond?: Parameters<typeof startReceiver>[0]) {
   return { ...owner, r, wh, actor: { principal, ip: null } };
 }
 
-const emit = (deps: TestContext['deps'], accountId: string, id: string) =>
-  transactWithEvents(deps, accountId, (_trx, e) => e({ type: 'message.received', payload: { id } }));
+/** One event committed, and its hand-off to the queue done (or failed): the caller is answered before it. */
+async function emit(deps: TestContext['deps'], accountId: string, id: string): Promise<string> {
+  const eventId = await transactWithEvents(deps, accountId, (_trx, e) =>
+    e({ type: 'message.received', payload: { id } }),
+  );
+  await deps.background.settled();
+  return eventId;
+}
 const rowsOf = (webhookId: string) =>
   t.deps.db('webhook_deliveries').where({ webhook_id: webhookId }).orderBy('created_at');
 const rowOfEvent = async (eventId: string) =>
