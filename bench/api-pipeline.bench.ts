@@ -23,7 +23,7 @@ import {
 
 // Through the HTTP API (issue 26; docs/performance.md#through-the-http-api-npm-start): one `npm start` as a
 // user runs it, `POST /v1/contacts` paced from this process, one subscription to a receiver here (another process
-// than the service); latency from the request to the delivery's arrival. Floors, in the same run and run together
+// than the service); latency from the request to the delivery's arrival, and to its response. Floors, in the same run and run together
 // at the same rate: (1) the same requests for an account with no subscription, request → response; (2) bare
 // BullMQ add → undici POST (bench/bare-worker.ts), add → arrival. Once per WORKERS mode (BENCH_API_WORKERS).
 
@@ -217,6 +217,8 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
       pipeline[rate] = {
         p50Ms,
         p99Ms,
+        // Request → response, to set beside floor 1's (docs/decisions.md#the-response-does-not-wait-for-the-queue).
+        response: { p50Ms: result.returnedP50Ms, p99Ms: result.returnedP99Ms },
         maxMs,
         arrived,
         events,

@@ -287,7 +287,7 @@ let nextN = 0;
 /**
  * Latency from `fire(n)` to the arrival of `payload.n` at `path`, at `rate`/s for LATENCY_SECONDS (or
  * `opts.seconds`, or longer while `opts.during` runs) after one second of warm-up (JIT, pools, keep-alive
- * sockets) that is not counted.
+ * sockets) that is not counted; and how long each counted `fire` took to resolve (`returnedP50Ms`, `returnedP99Ms`).
  */
 export async function arrivalLatency(
   receiver: Receiver,
@@ -300,6 +300,8 @@ export async function arrivalLatency(
   const latencies: number[] = [];
   /** When each counted event was fired, aligned with `latencies`. */
   const firedAt: number[] = [];
+  /** How long each counted `fire` took to resolve: a request's response through the API, or a commit. */
+  const returned: number[] = [];
   let failed = 0;
   let lastError: string | undefined;
   receiver.respond = (req) => {
@@ -311,23 +313,27 @@ export async function arrivalLatency(
     }
   };
   // Every call numbers its events apart, so that a straggler of an earlier call is never counted here.
-  const round = async (more: (i: number) => boolean) => {
+  const round = async (more: (i: number) => boolean, counted: boolean) => {
     const first = nextN;
     nextN += 100_000_000;
     const count = await pacedWhile(rate, first, more, (n) => {
-      sentAt.set(n, performance.now());
+      const t0 = performance.now();
+      sentAt.set(n, t0);
       // A commit that fails (a pool timeout under overload) is counted, not thrown mid-round.
-      return fire(n).catch((err: unknown) => {
-        failed += 1;
-        lastError = (err as Error).message;
-      });
+      return fire(n).then(
+        () => void (counted && returned.push(performance.now() - t0)),
+        (err: unknown) => {
+          failed += 1;
+          lastError = (err as Error).message;
+        },
+      );
     });
     const deadline = Date.now() + 30_000;
     while (latencies.length < count - failed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     return count;
   };
   const warmup = Math.round(rate);
-  await round((i) => i < warmup);
+  await round((i) => i < warmup, false);
   latencies.length = 0;
   firedAt.length = 0;
   failed = 0;
@@ -356,13 +362,14 @@ export async function arrivalLatency(
   const cpu = await withMachineCpu(
     () => fired,
     async () => {
-      fired = await round((i) => i < total || !finished);
+      fired = await round((i) => i < total || !finished, true);
     },
   );
   await side;
   receiver.respond = () => undefined;
   if (duringError) throw duringError;
   const sorted = [...latencies].sort((a, b) => a - b);
+  const returnedSorted = returned.sort((a, b) => a - b);
   // The events fired while `during` ran, on their own.
   const inside = duringSpan
     ? latencies.filter((_l, i) => firedAt[i]! >= duringSpan![0] && firedAt[i]! <= duringSpan![1]).sort((a, b) => a - b)
@@ -374,6 +381,8 @@ export async function arrivalLatency(
     p50Ms: +percentile(sorted, 50).toFixed(1),
     p99Ms: +percentile(sorted, 99).toFixed(1),
     maxMs: +sorted[sorted.length - 1]!.toFixed(1),
+    returnedP50Ms: +percentile(returnedSorted, 50).toFixed(1),
+    returnedP99Ms: +percentile(returnedSorted, 99).toFixed(1),
     ...(duringMs !== undefined ? { duringMs: Math.round(duringMs) } : {}),
     ...(inside.length
       ? {
