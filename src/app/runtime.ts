@@ -110,6 +110,7 @@ export async function migrate(db: Db, logger: Logger): Promise<void> {
 export function createDeps(connections: Connections): Deps {
   const { config, db, redis, queues, logger } = connections;
   const sealers = createSealers(config.appSecret);
+  const background = createBackground(logger);
   return {
     ...connections,
     http: createHttpClient(config),
@@ -120,17 +121,18 @@ export function createDeps(connections: Connections): Deps {
     webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),
     streamHub: createStreamHub(config, redis, logger),
     streamTransport: createStreamTransport(config, redis, logger),
-    webhookStats: createWebhookStatsRecorder(db, logger),
+    webhookStats: createWebhookStatsRecorder(db, logger, background),
     eventFanOut: { insertEventWithDeliveries, dispatchCommitted },
     metrics: createServiceMetrics(queues),
-    background: createBackground(logger),
+    background,
     lifecycle: { draining: false },
   };
 }
 
 /** Closes what createDeps built and the connections under it. */
 export async function closeDeps(deps: Deps): Promise<void> {
-  // The last commits' jobs, while Redis is still open (a Redis away fails them at once: the relay sweep has them).
+  // The last commits' jobs and the last attempts' figures, while Redis and Postgres are still open (with either
+  // away they fail at once: the relay sweep re-arms the deliveries, and the figures are dropped).
   await deps.background.settled();
   await deps.streamHub.close();
   await deps.streamTransport.close();

@@ -3,6 +3,7 @@ import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
 import type { Db } from '../platform/db.js';
 import type { Deps } from '../app/deps.js';
 import { notFound } from '../platform/errors.js';
+import type { Background } from '../platform/background.js';
 import type { Logger } from '../platform/logger.js';
 import { isBackendUnavailable } from '../platform/outage.js';
 import {
@@ -24,8 +25,9 @@ export interface WebhookStatsRecorder {
 
 /**
  * How long a worker process gathers attempts before one upsert adds them. Per turn, the upsert of a few samples
- * onto the same bucket row was the worker's most expensive statement (docs/performance.md); a process that
- * stops loses at most this window of figures, never a delivery or an attempt row.
+ * onto the same bucket row was the worker's most expensive statement (docs/performance.md). A runtime that closes
+ * waits for the window's upsert; a process killed loses at most this window of figures, never a delivery or an
+ * attempt row.
  */
 export const STATS_WINDOW_MS = 200;
 
@@ -33,7 +35,7 @@ export const STATS_WINDOW_MS = 200;
  * The attempts of one worker process's deliveries go to Postgres as one upsert per window. Figures are
  * observability, not state: a delivery never waits for them, and a batch Postgres refuses is logged and dropped.
  */
-export function createWebhookStatsRecorder(db: Db, logger: Logger): WebhookStatsRecorder {
+export function createWebhookStatsRecorder(db: Db, logger: Logger, background: Background): WebhookStatsRecorder {
   const add: Coalesced<AttemptSample, void> = createCoalescer(
     async (samples: AttemptSample[]) => {
       const { buckets, health } = foldSamples(samples);
@@ -44,8 +46,11 @@ export function createWebhookStatsRecorder(db: Db, logger: Logger): WebhookStats
   );
   return {
     record(sample) {
-      add(sample).catch((err: Error) =>
-        logger.warn({ webhookId: sample.webhookId, err: err.message }, 'webhook stats not recorded'),
+      background.add(
+        add(sample).catch((err: Error) =>
+          logger.warn({ webhookId: sample.webhookId, err: err.message }, 'webhook stats not recorded'),
+        ),
+        'webhook stats',
       );
     },
   };

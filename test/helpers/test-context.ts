@@ -23,6 +23,8 @@ export interface TestContext {
   startWorkers(opts?: { schedule?: boolean }): Promise<RunningWorkers>;
   /** Another API instance on the same database and Redis, with its own Redis connection, queues and key cache. */
   startAnotherServer(): Promise<RunningServer>;
+  /** A runtime of its own on the same database and Redis, every connection its own: closeDeps closes it all. */
+  createRuntime(): Promise<Deps>;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,12 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
       const s = await startServer(other, 0, '127.0.0.1', { publicUrl: servers[0]!.url });
       servers.push(s);
       return s;
+    },
+    async createRuntime() {
+      const connections = await connect();
+      // No offline queue: its first add must not come before the connection is up.
+      await whenRedisReady(connections.redis);
+      return createDeps({ config, db: createDb(config.database.url, { logger }), logger, ...connections });
     },
     async close() {
       await Promise.all(servers.map((s) => s.close()));

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeDeps, createDeps } from '../../src/app/runtime.js';
+import { closeDeps } from '../../src/app/runtime.js';
 import { transactWithEvents } from '../../src/events/emit.js';
-import { createDb } from '../../src/platform/db.js';
-import { createQueues } from '../../src/platform/queues.js';
-import { createApiRedis, whenRedisReady } from '../../src/platform/redis.js';
 import { startServer } from '../../src/http/server.js';
 import { withStalledQueue } from '../helpers/dead-queue.js';
 import { deliveryIdsOf } from '../helpers/delivery-jobs.js';
@@ -81,11 +78,7 @@ describe('the hand-off to the queue after commit', () => {
 
   it('adds the jobs a closing runtime still holds before it closes Redis', async () => {
     const { accountId } = await subscribedAccount();
-    const { config, logger } = t.deps;
-    const redis = createApiRedis(config.redis);
-    await whenRedisReady(redis);
-    const queues = createQueues(redis, config.bullmqPrefix, () => undefined, config.webhooks.partitions);
-    const deps = createDeps({ config, db: createDb(config.database.url), redis, queues, logger });
+    const deps = await t.createRuntime();
     const commit = (id: string) =>
       transactWithEvents(deps, accountId, (_trx, emit) => emit({ type: 'contact.created', payload: { id } }));
     // The first commit's job goes at once; the second, close behind it, waits in the arm window.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeDeps } from '../../src/app/runtime.js';
 import { pruneWebhookStats } from '../../src/webhooks/endpoint-stats.service.js';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
@@ -152,6 +153,20 @@ describe('GET /v1/webhooks/:id/stats', () => {
     } finally {
       await conn.close();
     }
+  });
+
+  it('a closing runtime writes the figures of its last attempts, which its window still held', async () => {
+    const { token, accountId } = await signupAccount(api);
+    const wh = (await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['message.received'] } })).body;
+    const runtime = await t.createRuntime();
+    const at = Date.now();
+    const sample = { accountId, webhookId: wh.id, durationMs: 40 };
+    runtime.webhookStats.record({ ...sample, at, ok: true, status: 200, error: null });
+    runtime.webhookStats.record({ ...sample, at: at + 1, ok: false, status: null, error: 'timeout' });
+    // At once, inside the recorder's window: the figures are still in memory.
+    await closeDeps(runtime);
+    const stats = await statsOf(token, wh.id);
+    expect(stats).toMatchObject({ attempts: 2, succeeded: 1, consecutiveFailures: { attempts: 1 } });
   });
 
   it('refuses a window not in the list and unknown parameters, needs read:webhooks, and answers 404 for another account', async () => {
