@@ -23,9 +23,10 @@ import {
 
 // Through the HTTP API (issue 26; docs/performance.md#through-the-http-api-npm-start): one `npm start` as a
 // user runs it, `POST /v1/contacts` paced from this process, one subscription to a receiver here (another process
-// than the service); latency from the request to the delivery's arrival, and to its response. Floors, in the same run and run together
-// at the same rate: (1) the same requests for an account with no subscription, request → response; (2) bare
-// BullMQ add → undici POST (bench/bare-worker.ts), add → arrival. Once per WORKERS mode (BENCH_API_WORKERS).
+// than the service); latency from the request to the delivery's arrival, and to its response. Floors, in the same
+// run and run together at the same rate: (1) the same requests for an account with no subscription, request →
+// response; (2) bare BullMQ add → undici POST (bench/bare-worker.ts), add → arrival. Once per WORKERS mode
+// (BENCH_API_WORKERS).
 
 const LIMIT_MS = 250;
 /** A round past this is saturated: it is not measured again (roundAt). */

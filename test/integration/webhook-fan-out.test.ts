@@ -9,7 +9,8 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 
 // Fan-out at commit: an event and its delivery rows are written by the emitting transaction; after commit (its
 // caller already answered: webhook-hand-off.test.ts) the delivery jobs are added (or one fan-out job for a large
-// fan-out), and the relay sweep adds the jobs of rows that missed that hand-off (webhook-relay.test.ts). Workers are started per test, so the queue can be inspected before they run.
+// fan-out), and the relay sweep adds the jobs of rows that missed that hand-off (webhook-relay.test.ts). Workers
+// are started per test, so the queue can be inspected before they run.
 
 let t: TestContext;
 let api: Client;
