@@ -2,7 +2,7 @@ import pg from 'pg';
 import { loadConfig, type Env } from '../src/platform/config.js';
 import { adminQuery, createDb, ensureDatabase, migrateLatest } from '../src/platform/db.js';
 import type { Deps } from '../src/app/deps.js';
-import { createDeps } from '../src/app/runtime.js';
+import { closeDeps, createDeps } from '../src/app/runtime.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createQueues } from '../src/platform/queues.js';
 import { createApiRedis, whenRedisReady } from '../src/platform/redis.js';
@@ -51,13 +51,12 @@ export function createBenchEnv(databaseUrl: string, redisUrl: string, runId: str
       return {
         deps,
         async close() {
-          await queues.close();
-          await deps.http.close();
+          // Its last hand-offs added before its keys go, so that none comes after.
+          await deps.background.settled();
           // A cluster is the bench's own and goes with it; KEYS would read one node of it only.
           const keys = config.redis.clusterNodes ? [] : await redis.keys(`${config.bullmqPrefix}:*`);
           if (keys.length) await redis.del(...keys);
-          redis.disconnect();
-          await db.destroy();
+          await closeDeps(deps);
         },
       };
     },

@@ -369,7 +369,7 @@ export async function arrivalLatency(
   receiver.respond = () => undefined;
   if (duringError) throw duringError;
   const sorted = [...latencies].sort((a, b) => a - b);
-  const returnedSorted = returned.sort((a, b) => a - b);
+  returned.sort((a, b) => a - b);
   // The events fired while `during` ran, on their own.
   const inside = duringSpan
     ? latencies.filter((_l, i) => firedAt[i]! >= duringSpan![0] && firedAt[i]! <= duringSpan![1]).sort((a, b) => a - b)
@@ -381,8 +381,8 @@ export async function arrivalLatency(
     p50Ms: +percentile(sorted, 50).toFixed(1),
     p99Ms: +percentile(sorted, 99).toFixed(1),
     maxMs: +sorted[sorted.length - 1]!.toFixed(1),
-    returnedP50Ms: +percentile(returnedSorted, 50).toFixed(1),
-    returnedP99Ms: +percentile(returnedSorted, 99).toFixed(1),
+    returnedP50Ms: +percentile(returned, 50).toFixed(1),
+    returnedP99Ms: +percentile(returned, 99).toFixed(1),
     ...(duringMs !== undefined ? { duringMs: Math.round(duringMs) } : {}),
     ...(inside.length
       ? {

@@ -129,8 +129,11 @@ export function createDeps(connections: Connections): Deps {
   };
 }
 
-/** Closes what createDeps built and the connections under it. */
-export async function closeDeps(deps: Deps): Promise<void> {
+/**
+ * Closes what createDeps built and the connections under it; with `keepDb`, all but the Postgres pool, for an owner
+ * that shares one pool between runtimes (the tests' second API instance).
+ */
+export async function closeDeps(deps: Deps, opts: { keepDb?: boolean } = {}): Promise<void> {
   // The last commits' jobs and the last attempts' figures, while Redis and Postgres are still open (with either
   // away they fail at once: the relay sweep re-arms the deliveries, and the figures are dropped).
   await deps.background.settled();
@@ -139,7 +142,7 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.queues.close();
   await deps.http.close();
   deps.redis.disconnect();
-  await deps.db.destroy();
+  if (!opts.keepDb) await deps.db.destroy();
 }
 
 /** Node 20 reached end of life in April 2026; oidc-provider and the MCP conformance suite need 22 or newer. */

@@ -8,7 +8,7 @@ import { createLogger } from '../../src/platform/logger.js';
 import { createQueues } from '../../src/platform/queues.js';
 import { createApiRedis, createWorkerRedis, whenRedisReady } from '../../src/platform/redis.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
-import { createDeps } from '../../src/app/runtime.js';
+import { closeDeps, createDeps } from '../../src/app/runtime.js';
 import { startWorkers, type RunningWorkers } from '../../workers/index.js';
 
 export const TEST_APP_SECRET = 'test-app-secret-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -106,14 +106,7 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
     async close() {
       await Promise.all(servers.map((s) => s.close()));
       await Promise.all(workers.map((w) => w.close()));
-      for (const d of [deps, ...others]) {
-        await d.background.settled();
-        await d.streamHub.close();
-        await d.streamTransport.close();
-        await d.queues.close();
-        await d.http.close();
-        d.redis.disconnect();
-      }
+      for (const d of [deps, ...others]) await closeDeps(d, { keepDb: true });
       // Clean up through the run's real Redis: a test may have pointed its own deps at a dead one.
       const cleaner = createWorkerRedis(redisUrl);
       // The prefix's keys and its delivery partitions' (`sbt-x-<n>`, `{sbt-x-<n>}`: the prefix's stem, then more).

@@ -70,10 +70,9 @@ describe('the hand-off to the queue after commit', () => {
       await server.close();
       await stalled.release();
     }
-    // Released, the add failed: the row stays pending for the relay sweep (webhook-relay.test.ts).
+    // Released, the add failed and the hand-off is over; the row, still pending, is the relay sweep's
+    // (webhook-relay.test.ts).
     expect(handedOff).toBe(true);
-    const [delivery] = await deliveriesOf(accountId);
-    expect(await queued(delivery.id)).toBe(false);
   }, 60_000);
 
   it('adds the jobs a closing runtime still holds before it closes Redis', async () => {
