@@ -11,6 +11,7 @@ import { enqueueOneBenchmark } from './enqueue-one.bench.js';
 import { orderedBenchmark } from './ordered.bench.js';
 import { outboundPostBenchmark } from './outbound-post.bench.js';
 import { webhookBudgetBenchmark } from './webhook-budget.bench.js';
+import { transactionBenchmark } from './transaction.bench.js';
 import { webhooksBenchmark } from './webhooks.bench.js';
 import { createBenchEnv, type BenchEnv } from './bench-env.js';
 
@@ -32,6 +33,7 @@ export const benchmarks: Benchmark[] = [
   webhooksBenchmark,
   webhookBudgetBenchmark,
   enqueueOneBenchmark,
+  transactionBenchmark,
   outboundPostBenchmark,
   scaleBenchmark,
   sizingBenchmark,

@@ -10,6 +10,7 @@ import type { Caller } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import * as repo from './accounts.repository.js';
 import type { AccountRow, accountPatch, memberInput, signupInput } from './accounts.schema.js';
+import { transaction } from '../platform/transaction.js';
 
 const emailTaken = () => new AppError('conflict', 'An account with this email already exists');
 
@@ -17,7 +18,7 @@ export async function signup(deps: Deps, input: z.infer<typeof signupInput>) {
   if (!deps.config.signupEnabled) throw new AppError('signup_disabled', 'Sign-up is disabled on this service');
   const passwordHash = await hashPassword(input.password);
   try {
-    return await deps.db.transaction(async (trx) => {
+    return await transaction(deps.db, async (trx) => {
       const account = await repo.insertAccount(trx, {
         id: newId('acct'),
         name: input.accountName,
@@ -46,7 +47,7 @@ export async function getAccount(deps: Deps, accountId: string) {
 
 export async function updateAccountPolicy(deps: Deps, caller: Caller, input: z.infer<typeof accountPatch>) {
   const { principal, ip } = caller;
-  return deps.db.transaction(async (trx) => {
+  return transaction(deps.db, async (trx) => {
     const patch: Partial<AccountRow> = {};
     if (input.agentKeyMinting !== undefined) patch.agent_key_minting = input.agentKeyMinting;
     if (input.lowCreditsThreshold !== undefined) patch.low_credits_threshold = input.lowCreditsThreshold;
@@ -67,7 +68,7 @@ export async function addMember(deps: Deps, caller: Caller, input: z.infer<typeo
   const { principal, ip } = caller;
   const passwordHash = await hashPassword(input.password);
   try {
-    return await deps.db.transaction(async (trx) => {
+    return await transaction(deps.db, async (trx) => {
       const user = await repo.insertUser(trx, principal.accountId, {
         id: newId('usr'),
         email: input.email,

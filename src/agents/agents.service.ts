@@ -11,6 +11,7 @@ import * as repo from './agents.repository.js';
 import { inspectJson } from '../platform/json-inspect.js';
 import { knownConfig, MAX_CONFIG_BYTES, toAgentResponse, type AgentInput, type AgentPatch } from './agents.schema.js';
 import { mergePatch } from './merge-patch.js';
+import { transaction } from '../platform/transaction.js';
 
 export async function listAgents(deps: Deps, principal: Principal, page: PageQuery) {
   assertAccountWide(principal);
@@ -21,7 +22,7 @@ export async function createAgent(deps: Deps, caller: Caller, input: AgentInput)
   const { principal, ip } = caller;
   assertAccountWide(principal);
   const config = validateConfig(input.config ?? {});
-  const agent = await deps.db.transaction(async (trx) => {
+  const agent = await transaction(deps.db, async (trx) => {
     const row = await repo.insertAgent(trx, principal.accountId, { id: newId('agt'), name: input.name, config });
     await recordActivity(trx, principal.accountId, {
       agentId: row.id,

@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import type { Trx } from '../platform/db.js';
+import { transaction, type Trx } from '../platform/transaction.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { iso, now } from '../platform/clock.js';
 import type { Caller, Principal } from '../auth/principal.js';
@@ -139,7 +139,7 @@ export async function getBilling(deps: Deps, accountId: string) {
 
 export async function addCredits(deps: Deps, caller: Caller, amount: number) {
   const { principal, ip } = caller;
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     const account = await creditAccount(trx, principal.accountId, amount);
     if (!account) throw notFound('Account');
     await insertLedgerEntry(trx, principal.accountId, {

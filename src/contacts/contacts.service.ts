@@ -4,7 +4,7 @@ import { findAgent } from '../agents/agents.repository.js';
 import type { Emit } from '../events/emit.js';
 import { transactWithEvents } from '../events/emit.js';
 import type { Deps } from '../app/deps.js';
-import type { Trx } from '../platform/db.js';
+import type { Trx } from '../platform/transaction.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';

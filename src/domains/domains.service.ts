@@ -17,6 +17,7 @@ import {
   recordDomainChecks,
 } from './domains.repository.js';
 import { domainInput, expectedRecords, RECORD_PURPOSES, toDomainResponse } from './domains.schema.js';
+import { transaction } from '../platform/transaction.js';
 
 const respond = (deps: Deps) => (row: Parameters<typeof toDomainResponse>[0]) =>
   toDomainResponse(row, deps.config.domains.spfInclude);
@@ -37,7 +38,7 @@ export async function addDomain(deps: Deps, caller: Caller, body: unknown) {
   const { name } = parseInput(domainInput, body);
   const key = await generateDkimKeyPair();
   try {
-    const row = await deps.db.transaction(async (trx) => {
+    const row = await transaction(deps.db, async (trx) => {
       const inserted = await insertDomain(trx, principal.accountId, {
         id: newId('dom'),
         name,
@@ -64,7 +65,7 @@ export async function addDomain(deps: Deps, caller: Caller, body: unknown) {
 
 export async function removeDomain(deps: Deps, caller: Caller, domainId: string): Promise<void> {
   const { principal, ip } = caller;
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     const row = await findDomain(trx, principal.accountId, domainId);
     if (!row || !(await deleteDomain(trx, principal.accountId, domainId))) throw notFound('Domain');
     await recordAudit(trx, principal, {
@@ -85,7 +86,7 @@ export async function verifyDomain(deps: Deps, caller: Caller, domainId: string)
   // DNS first, outside any transaction: lookups can take seconds.
   const checks = await checkDomainRecords(deps.config, expectedRecords(row, deps.config.domains.spfInclude));
   const status = RECORD_PURPOSES.every((p) => checks[p].status === 'verified') ? 'verified' : 'pending';
-  const updated = await deps.db.transaction(async (trx) => {
+  const updated = await transaction(deps.db, async (trx) => {
     const next = await recordDomainChecks(trx, principal.accountId, domainId, checks, status);
     if (!next) throw notFound('Domain');
     if (next.status !== row.status) {

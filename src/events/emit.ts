@@ -1,5 +1,5 @@
 import type { NewEvent } from './events.repository.js';
-import type { Trx } from '../platform/db.js';
+import { transaction, type Trx } from '../platform/transaction.js';
 import type { Deps } from '../app/deps.js';
 
 export interface EmitOptions {
@@ -63,7 +63,7 @@ export async function transactWithEventsOfAccounts<T>(
   work: (trx: Trx, emitFor: EmitFor) => Promise<T>,
 ): Promise<T> {
   const emitted: FannedOutEvent[] = [];
-  const result = await deps.db.transaction(async (trx) =>
+  const result = await transaction(deps.db, async (trx) =>
     work(trx, async (accountId, event, opts) => {
       const fannedOut = await deps.eventFanOut.insertEventWithDeliveries(
         trx,

@@ -12,6 +12,7 @@ import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { parseInput } from '../platform/validation.js';
 import * as repo from './inboxes.repository.js';
 import { addressFor, toInboxResponse, type InboxInput, type InboxPatch } from './inboxes.schema.js';
+import { transaction } from '../platform/transaction.js';
 
 /** The ingest token's recognisable prefix; only its SHA-256 is stored. */
 export const INGEST_TOKEN_PREFIX = 'sb_ingest_';
@@ -67,7 +68,7 @@ export async function updateInbox(deps: Deps, caller: Caller, inboxId: string, p
   assertAccountWide(principal);
   const accountId = principal.accountId;
   // No event: inbox.updated is planned, not yet produced (interface, Events).
-  const inbox = await deps.db.transaction(async (trx) => {
+  const inbox = await transaction(deps.db, async (trx) => {
     const current = await repo.findInbox(trx, accountId, inboxId);
     if (!current) throw notFound('Inbox');
     const address =

@@ -23,6 +23,7 @@ import {
   type SmtpConfig,
   type SmtpInput,
 } from './integrations.schema.js';
+import { transaction } from '../platform/transaction.js';
 
 /** An unknown provider in the path is a resource that does not exist. */
 export function parseProvider(raw: string): Provider {
@@ -47,7 +48,7 @@ export async function connectIntegration(deps: Deps, caller: Caller, provider: P
   await checkProviderTarget(deps, provider, input);
   const { settings, secrets } = splitSecrets(provider, input);
   const secretsSealed = deps.sealers.integration.seal(JSON.stringify(secrets));
-  return deps.db.transaction(async (trx) => {
+  return transaction(deps.db, async (trx) => {
     const { row, inserted } = await upsertIntegration(trx, principal.accountId, provider, { settings, secretsSealed });
     await recordAudit(trx, principal, {
       action: 'integration.connected',
@@ -81,7 +82,7 @@ const smtpTargetUrl = (v: SmtpInput) => `https://${v.host.includes(':') ? `[${v.
 
 export async function disconnectIntegration(deps: Deps, caller: Caller, provider: Provider): Promise<void> {
   const { principal, ip } = caller;
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     if (!(await deleteIntegration(trx, principal.accountId, provider))) throw notFound('Integration');
     await recordAudit(trx, principal, {
       action: 'integration.disconnected',

@@ -6,7 +6,7 @@ import type { PageQuery } from '../platform/pagination.js';
 import type { Caller, Principal } from '../auth/principal.js';
 import { generateSecret, prefixOf } from '../auth/key-secret.js';
 import { invalidateKeyHashes } from './key-cache.js';
-import type { Trx } from '../platform/db.js';
+import { transaction, type Trx } from '../platform/transaction.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { findAccount } from '../accounts/accounts.repository.js';
 import { findAgent } from '../agents/agents.repository.js';
@@ -57,7 +57,7 @@ async function insertWithAudit(
   const scopes = resolveScopes(keyType, input.scopes);
   assertFuture(input.expiresAt);
   const { secret, hash } = generateSecret(keyType);
-  const row = await deps.db.transaction(async (trx) => {
+  const row = await transaction(deps.db, async (trx) => {
     const key = await repo.insertKey(trx, principal.accountId, {
       id: newId('key'),
       name: input.name,
@@ -142,7 +142,7 @@ export async function editKey(deps: Deps, caller: Caller, keyId: string, input: 
     patch.expires_at = input.expiresAt;
     patch.expiry_notified_at = null; // a new expiry deserves its own seven-day warning
   }
-  return deps.db.transaction(async (trx) => {
+  return transaction(deps.db, async (trx) => {
     const before = await lockForChange(deps, trx, principal.accountId, keyId);
     if (before.status === 'expired' && input.expiresAt !== undefined) {
       throw new AppError('conflict', 'An expired key stays expired; create a new key instead of extending it');
@@ -169,7 +169,7 @@ export async function editKey(deps: Deps, caller: Caller, keyId: string, input: 
 export async function rotateKey(deps: Deps, caller: Caller, keyId: string): Promise<IssuedKey> {
   const { principal, ip } = caller;
   const graceUntil = new Date(now().getTime() + deps.config.keys.rotationGraceSeconds * 1000);
-  return deps.db.transaction(async (trx) => {
+  return transaction(deps.db, async (trx) => {
     const existing = await lockForChange(deps, trx, principal.accountId, keyId);
     if (existing.status !== 'active') throw new AppError('conflict', `A ${existing.status} key cannot be rotated`);
     const { secret, hash } = generateSecret(existing.key_type);
@@ -215,7 +215,7 @@ export async function deactivateKey(deps: Deps, caller: Caller, keyId: string): 
 /** Removes the row; the audit log keeps its history. */
 export async function deleteKey(deps: Deps, caller: Caller, keyId: string): Promise<void> {
   const { principal, ip } = caller;
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     await lockForChange(deps, trx, principal.accountId, keyId);
     const key = await repo.deleteKey(trx, principal.accountId, keyId);
     if (!key) throw keyNotFound();

@@ -64,9 +64,8 @@ export async function recentMessages(
     .where({ account_id: accountId })
     .whereIn('conversation_id', conversationIds)
     .as('ranked');
-  const rows = (await conn
+  const rows = (await conn(ranked)
     .select('*')
-    .from(ranked)
     .where('rn', '<=', perConversation)
     .orderBy([{ column: 'created_at' }, { column: 'id' }])) as Array<MessageRow & { rn?: number }>;
   return rows.map(({ rn: _rn, ...m }) => m as MessageRow);

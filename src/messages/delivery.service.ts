@@ -5,6 +5,7 @@ import type { Deps } from '../app/deps.js';
 import * as repo from './messages.repository.js';
 import { toMessageResponse } from './messages.schema.js';
 import { sendAccountEmail, sendAccountSms } from './transport.js';
+import { transaction } from '../platform/transaction.js';
 
 /**
  * The send worker's work: hands a queued message to its transport, then marks it sent and emits message.sent
@@ -58,7 +59,7 @@ export async function deliverQueuedMessage(
 }
 
 async function failMessage(deps: Deps, accountId: string, messageId: string, error: string): Promise<void> {
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     const failed = await repo.transitionMessage(trx, accountId, messageId, 'queued', 'failed', {
       error: error.slice(0, 500),
     });

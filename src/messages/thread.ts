@@ -1,7 +1,7 @@
 import { linkOrCreateContact } from '../contacts/contacts.service.js';
 import type { Emit } from '../events/emit.js';
 import type { InboxRow } from '../inboxes/inboxes.schema.js';
-import type { Trx } from '../platform/db.js';
+import type { Trx } from '../platform/transaction.js';
 import * as conversations from './conversations.repository.js';
 
 /**

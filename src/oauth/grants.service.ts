@@ -8,6 +8,7 @@ import { deleteGrant, insertGrant, listGrants, type GrantRow } from './grants.re
 import { hashOAuthId } from './oauth-store.js';
 import type { Resource } from '../auth/principal.js';
 import { deleteStoredByGrant } from './store.repository.js';
+import { transaction } from '../platform/transaction.js';
 
 export interface ConsentedGrant {
   accountId: string;
@@ -24,7 +25,7 @@ export interface ConsentedGrant {
 
 /** Records what a person just consented to, with an audit entry naming them and the client. */
 export async function recordConsentedGrant(deps: Pick<Deps, 'db'>, c: ConsentedGrant): Promise<GrantRow> {
-  return deps.db.transaction(async (trx) => {
+  return transaction(deps.db, async (trx) => {
     const row = await insertGrant(trx, c.accountId, {
       id: newId('ogr'),
       user_id: c.userId,
@@ -61,7 +62,7 @@ export const listOAuthGrants = (deps: Pick<Deps, 'db'>, accountId: string, page:
  */
 export async function revokeOAuthGrant(deps: Pick<Deps, 'db'>, caller: Caller, id: string): Promise<void> {
   const { principal, ip } = caller;
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     const row = await deleteGrant(trx, principal.accountId, id);
     if (!row) throw notFound('OAuth grant');
     await deleteStoredByGrant(trx, row.grant_id_hash);

@@ -12,6 +12,7 @@ import {
   upsertStored,
 } from './store.repository.js';
 import { now } from '../platform/clock.js';
+import { transaction } from '../platform/transaction.js';
 
 // oidc-provider's storage adapter, over our Postgres: nothing lives in process memory, so every API instance
 // answers every step of a flow. An artifact's id (for opaque tokens and codes the id IS the credential) is
@@ -119,7 +120,7 @@ export function createStoreAdapter(deps: StoreDeps, replayError: ReplayError): n
 }
 
 async function revokeGrantByHash(deps: StoreDeps, grantIdHash: string): Promise<void> {
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     await deleteGrantByHash(trx, grantIdHash);
     await deleteStoredByGrant(trx, grantIdHash);
   });

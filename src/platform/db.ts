@@ -10,9 +10,21 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 export type Db = Knex;
-export type Trx = Knex.Transaction;
-/** Repositories take either the pool or an open transaction. */
-export type Conn = Knex | Knex.Transaction;
+
+/**
+ * What repositories take: the pool (a Db) or an open transaction (src/platform/transaction.ts). A table's query
+ * builder, raw statements and knex's helpers, each run on the pool or on the transaction's connection.
+ */
+export interface Conn {
+  // knex's own table call (its Knex type's), rows untyped unless named, so that a Db is a Conn as it is.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-explicit-any
+  <TRecord extends {} = any, TResult = unknown[]>(table: Knex.TableDescriptor): Knex.QueryBuilder<TRecord, TResult>;
+  raw: Knex.RawBuilder;
+  fn: Knex.FunctionHelper;
+  ref: Knex.RefBuilder;
+  /** The pool's client, or the transaction's: the one that hands out its connection. */
+  client: Knex.Client;
+}
 
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
 
@@ -82,8 +94,7 @@ export const startupBound = (param: string): string => `(${param}::timestamptz +
  * sends knex's `query` event, so what listens to knex (test/helpers/explain.ts) sees these statements too.
  */
 export async function runPrepared<Row>(conn: Conn, statement: Prepared<Row>, values: unknown[]): Promise<Row[]> {
-  if (conn.isTransaction && (conn as Trx).isCompleted()) throw new Error('Transaction query already complete');
-  const client = conn.client as Knex.Client;
+  const { client } = conn;
   const connection = (await client.acquireConnection()) as PgConnection;
   try {
     client.emit('query', { sql: statement.text, bindings: values, options: { name: statement.name } });

@@ -9,6 +9,7 @@ import { newId } from '../platform/ids.js';
 import { toStorableText } from '../platform/text.js';
 import * as repo from './runs.repository.js';
 import { now } from '../platform/clock.js';
+import { transaction } from '../platform/transaction.js';
 
 export const DEFAULT_AUTO_REPLY =
   'Thanks for your message. This agent has no runtime configured yet, so this is an automatic reply.';
@@ -64,7 +65,7 @@ export async function executeRun(
     throw err;
   }
 
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     const replyId = newId('msg');
     await insertMessage(trx, accountId, {
       id: replyId,
@@ -144,7 +145,7 @@ async function produceReply(deps: Deps, agent: AgentRow, run: repo.RunRow, histo
 }
 
 async function failRun(deps: Deps, run: repo.RunRow, error: string): Promise<void> {
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     const failed = await repo.finishRun(trx, run.account_id, run.id, { status: 'failed', error });
     if (failed) {
       await recordActivity(trx, run.account_id, {

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import type { FannedOutEvent } from '../events/emit.js';
 import type { NewEvent } from '../events/events.repository.js';
-import { prepare, runPrepared, startupBound, type Conn, type Prepared, type Trx } from '../platform/db.js';
+import { prepare, runPrepared, startupBound, type Conn, type Prepared } from '../platform/db.js';
 import { newId, uuidV7Range, uuidV7Time } from '../platform/ids.js';
 import { orderingKeyOf } from '../events/event-types.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
+import type { Trx } from '../platform/transaction.js';
 
 // Every statement on webhook_deliveries and webhook_attempts. A delivery is a small state machine whose row is
 // the authority (docs/webhooks.md#the-delivery-state-machine has the table):

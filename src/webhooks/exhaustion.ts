@@ -2,6 +2,7 @@ import { operationalEvent } from '../events/event-payloads.js';
 import type { Db } from '../platform/db.js';
 import { insertEventWithDeliveries, recordExhaustions, type AttemptRecord } from './deliveries.repository.js';
 import type { FannedOutEvent } from '../events/emit.js';
+import { transaction } from '../platform/transaction.js';
 
 /** A failed last attempt of a round, with the event it delivered (for the webhook.delivery_exhausted payload). */
 export interface Exhaustion extends AttemptRecord {
@@ -27,7 +28,7 @@ const reportsExhaustion = (event: string) => !event.startsWith('webhook.');
  * delivery that had moved on writes nothing, so each exhaustion is reported once.
  */
 export async function exhaustWithEvents(db: Db, items: Exhaustion[]): Promise<ExhaustionOutcome[]> {
-  return db.transaction(async (trx) => {
+  return transaction(db, async (trx) => {
     const counts = await recordExhaustions(trx, items);
     const outcomes: ExhaustionOutcome[] = [];
     // Written in the order of their subscriptions: an ordered subscription's key (payload.webhookId) is locked

@@ -1,5 +1,6 @@
-import { prepare, runPrepared, type Conn, type Trx } from '../platform/db.js';
+import { prepare, runPrepared, type Conn } from '../platform/db.js';
 import type { ArmedDelivery } from './deliveries.repository.js';
+import type { Trx } from '../platform/transaction.js';
 
 // The keys of ordered subscriptions (docs/webhooks.md#ordered-delivery). A row of webhook_ordering_keys exists
 // while its key has a delivery in flight, its head; the key's other pending deliveries wait queued (no due time,

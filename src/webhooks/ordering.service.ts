@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import type { Trx } from '../platform/db.js';
+import type { Trx } from '../platform/transaction.js';
 import type { ArmedDelivery } from './deliveries.repository.js';
 import { enqueueDeliveryJobs } from './dispatch.js';
 import {

@@ -16,6 +16,7 @@ import {
 } from './portal-links.repository.js';
 import { toPortalLinkResponse, type CreatePortalLinkInput } from './portal-links.schema.js';
 import { findWebhook, type WebhookRow } from './webhooks.repository.js';
+import { transaction } from '../platform/transaction.js';
 
 // Portal links (docs/decisions.md#portal-links): an account hands its customer a link to manage the subscriptions
 // it labelled with that customer's tenant, and nothing else. The token is random (240 bits), shown once and stored
@@ -26,7 +27,7 @@ const TOKEN = /^ca_portal_[0-9A-Za-z]{40}$/;
 
 export async function createPortalLink(deps: Deps, caller: Caller, input: CreatePortalLinkInput, publicUrl: string) {
   const token = PORTAL_TOKEN_PREFIX + randomBase62(40);
-  const link = await deps.db.transaction(async (trx) => {
+  const link = await transaction(deps.db, async (trx) => {
     const row = await insertPortalLink(trx, {
       id: newId('plk'),
       account_id: caller.principal.accountId,
@@ -53,7 +54,7 @@ export async function listAccountPortalLinks(deps: Deps, accountId: string, page
 
 export async function revokePortalLink(deps: Deps, caller: Caller, id: string) {
   const accountId = caller.principal.accountId;
-  const row = await deps.db.transaction(async (trx) => {
+  const row = await transaction(deps.db, async (trx) => {
     const revoked = await revokePortalLinkRow(trx, accountId, id);
     if (revoked)
       await recordAudit(trx, caller.principal, {

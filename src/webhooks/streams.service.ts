@@ -10,6 +10,7 @@ import { generateWebhookSecret } from './signature.js';
 import type { StreamSink } from './stream-hub.js';
 import type { StreamReport } from './stream-messages.js';
 import { closeStreams, findWebhook, insertWebhook, lockOpenStreams } from './webhooks.repository.js';
+import { transaction } from '../platform/transaction.js';
 
 // Stream destinations (docs/decisions.md#stream-destinations): a subscription that exists while one `switchboard
 // listen` session is connected. Opening subscribes this process to the stream's channel first and then inserts the
@@ -33,7 +34,7 @@ export async function openStream(
   const secret = generateWebhookSecret();
   await deps.streamHub.attach(webhookId, sink);
   try {
-    await deps.db.transaction(async (trx) => {
+    await transaction(deps.db, async (trx) => {
       const open = await lockOpenStreams(trx, accountId);
       // A stream whose web process died without closing it has no holder left: it is closed here, not counted.
       const holders = await deps.streamHub.holders(open);
@@ -105,7 +106,7 @@ export async function sendTestEventOfType(
   payload: Record<string, unknown>,
 ) {
   const accountId = caller.principal.accountId;
-  const fannedOut = await deps.db.transaction(async (trx) => {
+  const fannedOut = await transaction(deps.db, async (trx) => {
     const f = await insertEventWithDeliveries(trx, accountId, { type, payload });
     await recordAudit(trx, caller.principal, {
       action: 'webhook.test_event_sent',

@@ -4,7 +4,7 @@ import { recordAudit } from '../audit/audit.repository.js';
 import { orderingKeyPath, TEST_EVENT, type EventType } from '../events/event-types.js';
 import { iso, now } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
-import type { Trx } from '../platform/db.js';
+import { transaction, type Trx } from '../platform/transaction.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
 import { newId } from '../platform/ids.js';
@@ -71,7 +71,7 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
   await checkTargetUrl(deps.config, input.url);
   const sealer = deps.sealers.webhook;
   const secret = generateWebhookSecret();
-  const row = await deps.db.transaction(async (trx) => {
+  const row = await transaction(deps.db, async (trx) => {
     const inserted = await insertWebhook(trx, caller.principal.accountId, {
       id: newId('wh'),
       url: input.url,
@@ -151,7 +151,7 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   if (input.ordering !== undefined) patch.ordering = input.ordering;
   if (input.legacySecret !== undefined)
     patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
-  const { row, released } = await deps.db.transaction(async (trx) => {
+  const { row, released } = await transaction(deps.db, async (trx) => {
     const updated = Object.keys(patch).length
       ? await updateWebhook(trx, accountId, id, patch)
       : await findWebhook(trx, accountId, id);
@@ -166,7 +166,7 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
 }
 
 export async function deleteWebhook(deps: Deps, caller: Caller, id: string): Promise<void> {
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     if (!(await softDeleteWebhook(trx, caller.principal.accountId, id))) throw notFound('Webhook');
     await audit(trx, caller, 'webhook.deleted', id);
   });
@@ -177,7 +177,7 @@ export async function rotateWebhookSecret(deps: Deps, caller: Caller, id: string
   requireHttpKind(await requireWebhook(deps, caller.principal.accountId, id));
   const secret = generateWebhookSecret();
   const previousSecretExpiresAt = new Date(now().getTime() + PREVIOUS_SECRET_OVERLAP_MS);
-  await deps.db.transaction(async (trx) => {
+  await transaction(deps.db, async (trx) => {
     const sealed = deps.sealers.webhook.seal(secret);
     if (!(await rotateSecretOf(trx, caller.principal.accountId, id, sealed, previousSecretExpiresAt)))
       throw notFound('Webhook');
@@ -196,7 +196,7 @@ export const DISABLED_BY_HAND = 'Disabled by the account';
  */
 export async function disableWebhook(deps: Deps, caller: Caller, id: string) {
   const accountId = caller.principal.accountId;
-  const row = await deps.db.transaction(async (trx) => {
+  const row = await transaction(deps.db, async (trx) => {
     const disabled = await disableWebhookOnce(trx, accountId, id, DISABLED_BY_HAND);
     if (disabled) await audit(trx, caller, 'webhook.disabled', id, {});
     return disabled ?? (await findWebhook(trx, accountId, id));
@@ -211,7 +211,7 @@ export async function disableWebhook(deps: Deps, caller: Caller, id: string) {
  */
 export async function enableWebhook(deps: Deps, caller: Caller, id: string, recoverSince?: string) {
   const accountId = caller.principal.accountId;
-  const { row, reopened, armed } = await deps.db.transaction(async (trx) => {
+  const { row, reopened, armed } = await transaction(deps.db, async (trx) => {
     const activated = await activateWebhook(trx, accountId, id);
     if (!activated) throw notFound('Webhook');
     if (!recoverSince) {
@@ -247,7 +247,7 @@ export async function redeliver(deps: Deps, caller: Caller, id: string, delivery
     ? await findDelivery(deps.db, accountId, id, deliveryId, retainedSince(deps.config))
     : undefined;
   if (!delivery) throw notFound('Delivery');
-  const armed = await deps.db.transaction(async (trx) => {
+  const armed = await transaction(deps.db, async (trx) => {
     const reopened = await reopenDelivery(trx, accountId, delivery);
     // Reopened into its key's queue when ordered: armed when its turn comes, maybe now.
     const hastened = reopened ? undefined : await hastenDelivery(trx, accountId, delivery);
@@ -265,7 +265,7 @@ export async function sendTestEvent(deps: Deps, caller: Caller, id: string) {
   requireActive(webhook);
   const payload = { webhookId: id, message: 'This is a test delivery from Switchboard.' };
   // Not a subscribable event: written for the envelope and history, with a delivery to this subscription only.
-  const fannedOut = await deps.db.transaction(async (trx) => {
+  const fannedOut = await transaction(deps.db, async (trx) => {
     const f = await insertEventWithDeliveries(trx, accountId, { type: TEST_EVENT as EventType, payload }, id);
     // Disabled or deleted between the check above and this statement: nothing to send, so nothing is written.
     if (f.deliveryIds.length === 0)

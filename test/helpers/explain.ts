@@ -1,5 +1,6 @@
 import pg from 'pg';
-import type { Db, Trx } from '../../src/platform/db.js';
+import type { Db } from '../../src/platform/db.js';
+import { transaction, type Trx } from '../../src/platform/transaction.js';
 
 // Plans of the statements the service really sends. A statement is captured from knex's query event while the
 // service code runs it (in a transaction rolled back afterwards), then explained the way Postgres would run it:
@@ -32,14 +33,12 @@ class RolledBack extends Error {}
 
 /** Runs `run` in a transaction that is rolled back afterwards. */
 async function inRolledBackTransaction(db: Db, run: (trx: Trx) => Promise<unknown>): Promise<void> {
-  await db
-    .transaction(async (trx) => {
-      await run(trx);
-      throw new RolledBack();
-    })
-    .catch((err: unknown) => {
-      if (!(err instanceof RolledBack)) throw err;
-    });
+  await transaction(db, async (trx) => {
+    await run(trx);
+    throw new RolledBack();
+  }).catch((err: unknown) => {
+    if (!(err instanceof RolledBack)) throw err;
+  });
 }
 
 export interface SequentialRead {

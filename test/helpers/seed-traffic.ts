@@ -4,6 +4,7 @@ import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Deps } from '../../src/app/deps.js';
 import type { Conn } from '../../src/platform/db.js';
 import type { ArmedDelivery, AttemptRecord } from '../../src/webhooks/deliveries.repository.js';
+import { transaction } from '../../src/platform/transaction.js';
 
 // Webhook traffic seeded in bulk, for the query-plan test and the scale benchmark: `rows` events, as many
 // deliveries (one per event) and as many attempts (one per delivery), spread evenly over [from, to), written
@@ -149,7 +150,7 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
     s.onDay?.(day, performance.now() - started);
   };
   if (s.quick) {
-    await db.transaction(async (trx) => {
+    await transaction(db, async (trx) => {
       await trx.raw('SET LOCAL session_replication_role = replica');
       for (const day of days) await writeDay(trx, day);
     });

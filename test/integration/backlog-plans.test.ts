@@ -4,6 +4,7 @@ import * as deliveries from '../../src/webhooks/deliveries.repository.js';
 import { captureStatements, pagesTouched } from '../helpers/explain.js';
 import { failedAttemptOf, seedAccountId, seedAccounts, seedWebhookId } from '../helpers/seed-traffic.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { transaction } from '../../src/platform/transaction.js';
 
 // A backlog: one subscription's receiver was away and today's partition holds thousands of its deliveries, all
 // pending, before the partition's first analyze. Recording one attempt must read that delivery's row by primary
@@ -22,7 +23,7 @@ beforeAll(async () => {
   t = await createTestContext();
   await seedAccounts(t.deps, 2, 2);
   for (let i = 0; i < BACKLOG; i++)
-    await t.deps.db.transaction((trx) =>
+    await transaction(t.deps.db, (trx) =>
       deliveries.insertEventWithDeliveries(trx, A, { type: 'message.received', payload: { n: i } }, W),
     );
   pending = (await t.deps

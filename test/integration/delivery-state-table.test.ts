@@ -17,6 +17,7 @@ import {
 import { newId } from '../../src/platform/ids.js';
 import { client, signupAccount } from '../helpers/http.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { transaction } from '../../src/platform/transaction.js';
 
 // Every transition of docs/webhooks.md#the-delivery-state-machine, from every status, called with the row's
 // job_seq and with an older one, against the real statements. Only the transition's guard may let a row move: a
@@ -53,7 +54,7 @@ async function deliveryIn(status: DeliveryStatus): Promise<Delivery> {
   const template = await db('webhooks').where({ id: templateWebhookId }).first();
   const webhookId = newId('wh');
   await db('webhooks').insert({ ...template, id: webhookId, consecutive_failures: COUNT });
-  const { deliveryIds } = await db.transaction((trx) =>
+  const { deliveryIds } = await transaction(db, (trx) =>
     insertEventWithDeliveries(trx, accountId, { type: 'message.received', payload: {} }, webhookId),
   );
   const final = status !== 'pending';

@@ -14,7 +14,7 @@ import { FILLING_ANALYZE_SCALE_FACTOR, FILLING_ANALYZE_THRESHOLD } from '../../s
 import { maintainPartitions } from '../../src/maintenance/partitions.service.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import { findStaleQueuedMessages } from '../../src/messages/messages.repository.js';
-import { createDb, type Db, type Trx } from '../../src/platform/db.js';
+import { createDb, type Db } from '../../src/platform/db.js';
 import { findStaleQueuedRuns } from '../../src/runs/runs.repository.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
 import { findHealth, findStatBuckets, pruneStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
@@ -22,6 +22,7 @@ import { captureStatements, explain, sequentialReads } from '../helpers/explain.
 import { failedAttemptOf, seedAccountId, seedTraffic, seedWebhookId } from '../helpers/seed-traffic.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import type { Trx } from '../../src/platform/transaction.js';
 
 // Today's day partitions filled faster than autoanalyze looks at them (issue 27). A partition is created days
 // ahead, empty and never analyzed; at midnight it starts taking every new row, and until its first ANALYZE the

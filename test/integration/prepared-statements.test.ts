@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Trx } from '../../src/platform/db.js';
+import { transaction, type Trx } from '../../src/platform/transaction.js';
 import { insertEventWithDeliveries, loadSendContexts } from '../../src/webhooks/deliveries.repository.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -25,7 +25,7 @@ describe('prepared statements on the pool and in transactions', () => {
     const before = await countEvents();
     let written: { eventId: string; deliveryIds: string[] } | undefined;
     await expect(
-      t.deps.db.transaction(async (trx) => {
+      transaction(t.deps.db, async (trx) => {
         written = await insertEventWithDeliveries(trx, owner.accountId, event);
         throw new Error('roll back');
       }),
@@ -35,7 +35,7 @@ describe('prepared statements on the pool and in transactions', () => {
     expect(await loadSendContexts(t.deps.db, written!.deliveryIds)).toEqual([undefined]);
 
     // Committed, the same statement's rows are there and the worker's load (on the pool) finds the delivery.
-    const committed = await t.deps.db.transaction((trx) => insertEventWithDeliveries(trx, owner.accountId, event));
+    const committed = await transaction(t.deps.db, (trx) => insertEventWithDeliveries(trx, owner.accountId, event));
     expect(await countEvents()).toBe(before + 1);
     const [loaded] = await loadSendContexts(t.deps.db, committed.deliveryIds);
     expect(loaded).toMatchObject({ id: committed.deliveryIds[0], event_id: committed.eventId, status: 'pending' });
@@ -44,7 +44,7 @@ describe('prepared statements on the pool and in transactions', () => {
 
   it('refuse a transaction that is over, as knex does, instead of running on its released connection', async () => {
     let finished: Trx | undefined;
-    await t.deps.db.transaction(async (trx) => {
+    await transaction(t.deps.db, async (trx) => {
       finished = trx;
     });
     await expect(insertEventWithDeliveries(finished!, owner.accountId, event)).rejects.toThrow(/already complete/);

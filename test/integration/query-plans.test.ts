@@ -10,7 +10,7 @@ import {
   partitionName,
 } from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
-import type { Trx } from '../../src/platform/db.js';
+import type { Trx } from '../../src/platform/transaction.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
 import {
   addStats,

@@ -5,6 +5,7 @@ import type { AppState } from '../../src/http/context.js';
 import { errorRenderer } from '../../src/http/middleware/errors.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { transaction } from '../../src/platform/transaction.js';
 
 // A transaction Postgres rolls back to settle a conflict with another (here a real deadlock: two transactions
 // locking two rows in opposite orders) is answered 503 in the error shape, "retry it", never 500.
@@ -58,7 +59,7 @@ async function deadlock(t: TestContext): Promise<void> {
   const first = new Promise<void>((resolve) => (firstLocked = resolve));
   const second = new Promise<void>((resolve) => (secondLocked = resolve));
   const lockBoth = (mine: number, other: number, locked: () => void, otherLocked: Promise<void>) =>
-    t.deps.db.transaction(async (trx) => {
+    transaction(t.deps.db, async (trx) => {
       await trx.raw('UPDATE deadlock_rows SET n = n + 1 WHERE id = ?', [mine]);
       locked();
       await otherLocked;
