@@ -198,7 +198,7 @@ const envSchema = z.object({
   WEBHOOK_BATCH_WINDOW_MS: intIn(0, 50).default(0),
   WEBHOOK_RECORD_WINDOW_MS: intIn(0, 1000).default(20),
   WEBHOOK_DELIVERIES_PER_JOB: intIn(1, 50).default(10),
-  WEBHOOK_ARM_WINDOW_MS: intIn(0, 50).default(10),
+  WEBHOOK_ARM_WINDOW_MS: intIn(0, 50).default(5),
   WEBHOOK_RELAY_AFTER_MS: intIn(0, 3600_000).default(10_000),
   WEBHOOK_RETENTION_DAYS: intIn(1, 3650).default(30),
   WEBHOOK_PARTITIONS: intIn(1, MAX_PARTITIONS).default(1),

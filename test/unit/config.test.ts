@@ -207,7 +207,7 @@ describe('config', () => {
   });
 
   it('reads how many first attempts share a job (10 by default) and how long their adds wait (5 ms by default)', () => {
-    expect(load(base).webhooks).toMatchObject({ deliveriesPerJob: 10, armWindowMs: 10 });
+    expect(load(base).webhooks).toMatchObject({ deliveriesPerJob: 10, armWindowMs: 5 });
     const given = load({ ...base, WEBHOOK_DELIVERIES_PER_JOB: '1', WEBHOOK_ARM_WINDOW_MS: '0' });
     expect(given.webhooks).toMatchObject({ deliveriesPerJob: 1, armWindowMs: 0 });
   });
