@@ -62,9 +62,10 @@ export interface Prepared<Row> {
   row?: Row;
 }
 
-/** node-postgres's client as knex's pool hands it out (only what runPrepared uses). */
-interface PgConnection {
+/** node-postgres's client as knex's pool hands it out (only what runPrepared and a transaction send). */
+export interface PgConnection {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(text: string): Promise<unknown>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Conn, Db } from './db.js';
+import type { Conn, Db, PgConnection } from './db.js';
 
 /** An open transaction: what repositories take as a Conn, and a savepoint inside it. */
 export interface Trx extends Conn {
@@ -10,18 +10,13 @@ export interface Trx extends Conn {
   transaction<T>(work: (savepoint: Trx) => Promise<T>): Promise<T>;
 }
 
-/** node-postgres's client as knex's pool hands it out (only what a transaction sends itself). */
-interface PgConnection {
-  query(text: string): Promise<unknown>;
-}
-
 /**
  * Runs `work` in one transaction on one of the pool's connections: BEGIN, then COMMIT when `work` resolves, or
  * ROLLBACK when it throws (the error passed on). What `work` gets builds its statements with knex on that connection,
- * as a knex transaction's would, without what `db.transaction` builds for each one, a whole knex instance: about
- * 36 KB more allocated a transaction, 8 KB of it kept past a young-generation collection, so that a process
- * committing hundreds a second paused for a collection every second or so, and a third more node CPU a
- * transaction (docs/performance.md#thirteenth-pass-transactions-without-a-knex-instance-each).
+ * as a knex transaction's would, without what `db.transaction` builds for each one, a whole knex instance of a
+ * hundred or so closures. Measured on one event's commit, that instance cost a third more node CPU and five times
+ * the collector's pauses, which at hundreds of commits a second set the delivery pipeline's tail
+ * (docs/performance.md#thirteenth-pass-transactions-without-a-knex-instance-each).
  */
 export async function transaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
   const client = db.client as Knex.Client;
@@ -33,6 +28,7 @@ export async function transaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Pr
   }
 }
 
+/** Savepoint names, unique in the process, so that nested and successive savepoints never share one. */
 let savepoints = 0;
 
 /** `work` between `begin` and `end` (or `undo` when it throws), on `connection`. */
