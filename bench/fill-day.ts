@@ -37,8 +37,8 @@ async function sweepOnce(deps: Deps, partition: string): Promise<{ ms: number; r
     };
     const before = await reads();
     const started = performance.now();
-    // The relay sends its statements on deps.db and opens no transaction of its own: given this one as its pool,
-    // what it reads counts in this transaction's counters.
+    // The relay sends its statements on deps.db: given this transaction as its pool, what it reads counts in this
+    // transaction's counters (a transaction it opened there would be a savepoint of this one).
     const inTrx = { ...deps, db: trx as unknown as Db };
     const result = await relayOverdueDeliveries(inTrx, deps.config.webhooks.relayAfterMs, 1000, 20);
     const ms = performance.now() - started;

@@ -19,6 +19,9 @@ export interface Trx extends Conn {
  * (docs/performance.md#thirteenth-pass-transactions-without-a-knex-instance-each).
  */
 export async function transaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
+  // A transaction handed on as a Db (a bench's deps whose db is one) nests as a savepoint, as knex's did: its own
+  // BEGIN and COMMIT on that connection would commit the outer transaction halfway.
+  if ((db as Partial<Trx>).isTransaction) return (db as unknown as Trx).transaction(work);
   const client = db.client as Knex.Client;
   const connection = (await client.acquireConnection()) as PgConnection;
   try {

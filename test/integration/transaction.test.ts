@@ -83,6 +83,30 @@ describe('transaction', () => {
     expect(await ids(db)).toEqual([1, 3, 4]);
   });
 
+  it('nests as a savepoint when given a transaction where a pool is expected, committing nothing early', async () => {
+    await transaction(db, async (trx) => {
+      await trx('trx_rows').insert({ id: 1 });
+      await transaction(trx as unknown as Db, (inner) => inner('trx_rows').insert({ id: 2 }));
+      const failed = await transaction(trx as unknown as Db, async (inner) => {
+        await inner('trx_rows').insert({ id: 3 });
+        throw new Error('the inner work failed');
+      }).catch((err: unknown) => err);
+      expect(failed).toEqual(new Error('the inner work failed'));
+      throw new Error('the outer work failed');
+    }).catch(() => undefined);
+    // Had the inner call sent its own COMMIT, rows 1 and 2 would be there.
+    expect(await ids(db)).toEqual([]);
+    await transaction(db, async (trx) => {
+      await trx('trx_rows').insert({ id: 1 });
+      await transaction(trx as unknown as Db, (inner) => inner('trx_rows').insert({ id: 2 }));
+      await transaction(trx as unknown as Db, async (inner) => {
+        await inner('trx_rows').insert({ id: 3 });
+        throw new Error('rolled back alone');
+      }).catch(() => undefined);
+    });
+    expect(await ids(db)).toEqual([1, 2]);
+  });
+
   it('refuses a statement sent once the transaction is over, and does not run it', async () => {
     let kept!: Trx;
     await transaction(db, async (trx) => {
