@@ -120,7 +120,8 @@ async function baseline(deps: Deps, receiver: Receiver, n: number): Promise<{ pe
 async function latency(deps: Deps, receiver: Receiver, rate: number) {
   const worker = await spawnWorkerProcess(deps);
   try {
-    return await commitToArrival(deps, receiver, rate);
+    const round = await commitToArrival(deps, receiver, rate);
+    return { ...round, commitP99Ms: round.returnedP99Ms };
   } finally {
     worker.kill('SIGKILL');
   }
@@ -146,6 +147,7 @@ async function latencyFloor(deps: Deps, receiver: Receiver, rate: number) {
     const { machineCoresBusy, cpuUsPerEvent, ...bareBullmqPost } = bare;
     return {
       p99Ms: +(commitOnly.p99Ms + bare.p99Ms).toFixed(1),
+      commitP99Ms: commitOnly.p99Ms,
       machineCoresBusy,
       cpuUsPerEvent,
       failedCommits: commitOnly.failedCommits,
@@ -189,6 +191,8 @@ const LIMIT_MS = 250;
 
 interface SweepSide {
   p99Ms: number;
+  /** The p99 of the commits alone: the pipeline's, with their delivery rows; the floor's commit-only part. */
+  commitP99Ms?: number;
   coresBusy?: number;
   cpuUsPerEvent?: number;
   /** Every round's p99 when the first missed the limit (roundAt). */
@@ -204,6 +208,7 @@ interface SweepRow {
 /** What the sweep reads of either side's round at one rate. */
 interface LatencyRound {
   p99Ms: number;
+  commitP99Ms?: number;
   machineCoresBusy?: number;
   cpuUsPerEvent?: number;
   failedCommits?: number;
@@ -217,8 +222,8 @@ const measureSide = (deps: Deps, receiver: Receiver, side: Side, rate: number): 
 
 /** A side's round at one rate as the sweep reads it; saturated: the sweep stops raising it. */
 function sweepSide(rate: number, round: LatencyRound & { roundsP99Ms?: number[] }) {
-  const { p99Ms, machineCoresBusy: coresBusy, cpuUsPerEvent, roundsP99Ms, failedCommits } = round;
-  const result: SweepSide = { p99Ms, coresBusy, cpuUsPerEvent, ...(roundsP99Ms ? { roundsP99Ms } : {}) };
+  const { p99Ms, commitP99Ms, machineCoresBusy: coresBusy, cpuUsPerEvent, roundsP99Ms, failedCommits } = round;
+  const result: SweepSide = { p99Ms, commitP99Ms, coresBusy, cpuUsPerEvent, ...(roundsP99Ms ? { roundsP99Ms } : {}) };
   return {
     rate,
     round: result,
