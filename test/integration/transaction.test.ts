@@ -84,7 +84,7 @@ describe('transaction', () => {
   });
 
   it('nests as a savepoint when given a transaction where a pool is expected, committing nothing early', async () => {
-    await transaction(db, async (trx) => {
+    const outer = await transaction(db, async (trx) => {
       await trx('trx_rows').insert({ id: 1 });
       await transaction(trx as unknown as Db, (inner) => inner('trx_rows').insert({ id: 2 }));
       const failed = await transaction(trx as unknown as Db, async (inner) => {
@@ -93,7 +93,9 @@ describe('transaction', () => {
       }).catch((err: unknown) => err);
       expect(failed).toEqual(new Error('the inner work failed'));
       throw new Error('the outer work failed');
-    }).catch(() => undefined);
+    }).catch((err: unknown) => err);
+    // The outer work's own error, not an assertion above that failed and was swallowed with it.
+    expect(outer).toEqual(new Error('the outer work failed'));
     // Had the inner call sent its own COMMIT, rows 1 and 2 would be there.
     expect(await ids(db)).toEqual([]);
     await transaction(db, async (trx) => {
