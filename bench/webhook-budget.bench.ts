@@ -375,40 +375,71 @@ async function pipeline(deps: Deps, admin: Redis, receiver: Receiver, procs: Pro
   }
 }
 
+/** One part of the floor at RATE/s: warmed up for two seconds, then run for the measured round. */
+interface FloorPart {
+  warm: () => Promise<unknown>;
+  run: () => Promise<unknown>;
+  /** The part's worker process, if it has one. */
+  worker?: number;
+  close: () => Promise<void>;
+}
+
 /** The floor's first part: the same commits for an account with no subscription. */
-async function commitOnly(deps: Deps, admin: Redis, procs: Processes) {
+async function commitPart(deps: Deps): Promise<FloorPart> {
   const principal = await owner(deps, 11);
   const commit = commitEvent(deps, principal.accountId);
-  await paced(RATE, 0, RATE * 2, commit);
-  const n = RATE * SECONDS;
-  return measure(deps, admin, procs, n, async () => {
-    await paced(RATE, RATE * 2, n, commit);
-  });
+  const warm = RATE * 2;
+  return {
+    warm: () => paced(RATE, 0, warm, commit),
+    run: () => paced(RATE, warm, RATE * SECONDS, commit),
+    close: async () => undefined,
+  };
 }
 
 /** The floor's second part: bare BullMQ jobs added one by one here and POSTed by a bare worker process. */
-async function bareBullmq(deps: Deps, admin: Redis, receiver: Receiver, procs: Processes) {
+async function barePart(deps: Deps, receiver: Receiver): Promise<FloorPart> {
   const path = `/bare/${randomBytes(3).toString('hex')}`;
   const worker: ChildProcess = await spawnWorkerProcess(deps, 'bench/bare-worker.ts', {
     BENCH_TARGET: `${receiver.url}${path}`,
   });
   const connection = createWorkerRedis(deps.config.redis.url);
   const queue = new Queue('bench-bare', { connection, prefix: deps.config.bullmqPrefix });
-  try {
-    const add = (n: number) => queue.add('post', { n }, { removeOnComplete: { count: 1000 } });
-    const warm = RATE * 2;
-    await paced(RATE, 0, warm, add);
-    await waitForArrivals(receiver, path, warm);
-    const n = RATE * SECONDS;
-    return await measure(deps, admin, { ...procs, worker: worker.pid! }, n, async () => {
+  const add = (n: number) => queue.add('post', { n }, { removeOnComplete: { count: 1000 } });
+  const warm = RATE * 2;
+  const n = RATE * SECONDS;
+  return {
+    warm: async () => {
+      await paced(RATE, 0, warm, add);
+      await waitForArrivals(receiver, path, warm);
+    },
+    run: async () => {
       await paced(RATE, warm, n, add);
       await waitForArrivals(receiver, path, warm + n);
+    },
+    worker: worker.pid!,
+    close: async () => {
+      worker.kill('SIGKILL');
+      await queue.obliterate({ force: true });
+      await queue.close();
+      connection.disconnect();
+    },
+  };
+}
+
+/**
+ * A round of the floor: its `parts` warmed up, then run side by side and measured together, per event. One part
+ * at a time is the goal's floor (the parts measured apart and added); both at once share the machine as the
+ * pipeline's processes do, as the rate sweep's floor runs (docs/decisions.md#floor-together).
+ */
+async function floorRound(deps: Deps, admin: Redis, procs: Processes, parts: FloorPart[]) {
+  try {
+    await Promise.all(parts.map((p) => p.warm()));
+    const worker = parts.find((p) => p.worker)?.worker;
+    return await measure(deps, admin, { ...procs, worker }, RATE * SECONDS, async () => {
+      await Promise.all(parts.map((p) => p.run()));
     });
   } finally {
-    worker.kill('SIGKILL');
-    await queue.obliterate({ force: true });
-    await queue.close();
-    connection.disconnect();
+    for (const p of parts) await p.close();
   }
 }
 
@@ -451,20 +482,38 @@ export const webhookBudgetBenchmark: Benchmark = {
         const rounds = [];
         for (let i = 0; i < ROUNDS; i++) {
           const piped = await pipeline(deps, admin, receiver, procs, i === 0);
-          const commits = await commitOnly(deps, admin, procs);
-          const bare = await bareBullmq(deps, admin, receiver, procs);
+          const commits = await floorRound(deps, admin, procs, [await commitPart(deps)]);
+          const bare = await floorRound(deps, admin, procs, [await barePart(deps, receiver)]);
+          const together = await floorRound(deps, admin, procs, [
+            await commitPart(deps),
+            await barePart(deps, receiver),
+          ]);
           const floorUs = commits.cpuUsPerEvent.total + bare.cpuUsPerEvent.total;
           const ratio = +(piped.cpuUsPerEvent.total / floorUs).toFixed(2);
-          const wholeMachine = [piped, commits, bare].every((r) => r.wholeMachineUsPerEvent !== null)
-            ? {
-                pipelineUs: piped.wholeMachineUsPerEvent!,
-                floorUs: commits.wholeMachineUsPerEvent! + bare.wholeMachineUsPerEvent!,
-              }
+          const floorTogetherUs = together.cpuUsPerEvent.total;
+          const ratioTogether = +(piped.cpuUsPerEvent.total / floorTogetherUs).toFixed(2);
+          const whole = [piped, commits, bare, together].map((r) => r.wholeMachineUsPerEvent);
+          const wholeMachine = whole.every((us) => us !== null)
+            ? { pipelineUs: whole[0]!, floorUs: whole[1]! + whole[2]!, floorTogetherUs: whole[3]! }
             : null;
-          rounds.push({ piped, commits, bare, pipelineUs: piped.cpuUsPerEvent.total, floorUs, ratio, wholeMachine });
+          rounds.push({
+            piped,
+            commits,
+            bare,
+            together,
+            pipelineUs: piped.cpuUsPerEvent.total,
+            floorUs,
+            ratio,
+            floorTogetherUs,
+            ratioTogether,
+            wholeMachine,
+          });
         }
         const [first] = rounds;
         const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
+        const medianTogether = [...rounds].sort((a, b) => a.ratioTogether - b.ratioTogether)[
+          Math.floor(rounds.length / 2)
+        ]!;
         return {
           rate: RATE,
           seconds: SECONDS,
@@ -474,14 +523,23 @@ export const webhookBudgetBenchmark: Benchmark = {
           pipeline: first!.piped,
           floor_commit_only: first!.commits,
           floor_bare_bullmq_post: first!.bare,
-          cpu_us_per_event_rounds: rounds.map(({ pipelineUs, floorUs, ratio, wholeMachine }) => ({
-            pipelineUs,
-            floorUs,
-            ratio,
-            wholeMachine,
+          floor_together: first!.together,
+          cpu_us_per_event_rounds: rounds.map((r) => ({
+            pipelineUs: r.pipelineUs,
+            floorUs: r.floorUs,
+            ratio: r.ratio,
+            floorTogetherUs: r.floorTogetherUs,
+            ratioTogether: r.ratioTogether,
+            wholeMachine: r.wholeMachine,
           })),
           // The goal's figure: the median round.
           cpu_us_per_event: { pipeline: median.pipelineUs, floor: median.floorUs, ratio: median.ratio },
+          // Against the floor's parts run together, the median round by that ratio.
+          cpu_us_per_event_together: {
+            pipeline: medianTogether.pipelineUs,
+            floor: medianTogether.floorTogetherUs,
+            ratio: medianTogether.ratioTogether,
+          },
         };
       } finally {
         await close();
