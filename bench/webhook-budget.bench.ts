@@ -40,7 +40,7 @@ import {
 // commandstats), and each node process's CPU profile split by part. The CPU is taken in a round without the
 // profiler; a second round, profiled, only splits it by part. The floor, at the same rate and the same way (never
 // profiled): the same commits for an account with no subscription, and bare BullMQ jobs POSTed by
-// bench/bare-worker.ts.
+// bench/bare-worker.ts, each part measured alone (the goal's floor is their sum), then both at once.
 
 const RATE = Number(process.env.BENCH_BUDGET_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_BUDGET_S ?? 10);
