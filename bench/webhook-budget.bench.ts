@@ -38,9 +38,9 @@ import {
 // event: CPU of each process (/proc) and of Postgres's backends by the side they serve, Postgres time and WAL per
 // statement (pg_stat_statements) and WAL by kind of record (pg_walinspect), Redis calls and time per command (INFO
 // commandstats), and each node process's CPU profile split by part. The CPU is taken in a round without the
-// profiler; a second round, profiled, only splits it by part. The floor, at the same rate and the same way (never
-// profiled): the same commits for an account with no subscription, and bare BullMQ jobs POSTed by
-// bench/bare-worker.ts, each part measured alone (the goal's floor is their sum), then both at once.
+// profiler; a second round, profiled, only splits it by part. The floor, at the same rate and the same way: the
+// same commits for an account with no subscription, and bare BullMQ jobs POSTed by bench/bare-worker.ts, each part
+// measured alone (the goal's floor is their sum), then both at once (this process profiled in a second round).
 
 const RATE = Number(process.env.BENCH_BUDGET_RATE ?? 100);
 const SECONDS = Number(process.env.BENCH_BUDGET_S ?? 10);
@@ -375,10 +375,10 @@ async function pipeline(deps: Deps, admin: Redis, receiver: Receiver, procs: Pro
   }
 }
 
-/** One part of the floor at RATE/s: warmed up for two seconds, then run for the measured round. */
+/** One part of the floor at RATE/s: warmed up for two seconds, then run for a round (0: the measured one). */
 interface FloorPart {
   warm: () => Promise<unknown>;
-  run: () => Promise<unknown>;
+  run: (round: number) => Promise<unknown>;
   /** The part's worker process, if it has one. */
   worker?: number;
   close: () => Promise<void>;
@@ -391,7 +391,7 @@ async function commitPart(deps: Deps): Promise<FloorPart> {
   const warm = RATE * 2;
   return {
     warm: () => paced(RATE, 0, warm, commit),
-    run: () => paced(RATE, warm, RATE * SECONDS, commit),
+    run: (round) => paced(RATE, warm + round * RATE * SECONDS, RATE * SECONDS, commit),
     close: async () => undefined,
   };
 }
@@ -412,9 +412,9 @@ async function barePart(deps: Deps, receiver: Receiver): Promise<FloorPart> {
       await paced(RATE, 0, warm, add);
       await waitForArrivals(receiver, path, warm);
     },
-    run: async () => {
-      await paced(RATE, warm, n, add);
-      await waitForArrivals(receiver, path, warm + n);
+    run: async (round) => {
+      await paced(RATE, warm + round * n, n, add);
+      await waitForArrivals(receiver, path, warm + (round + 1) * n);
     },
     worker: worker.pid!,
     close: async () => {
@@ -429,15 +429,19 @@ async function barePart(deps: Deps, receiver: Receiver): Promise<FloorPart> {
 /**
  * A round of the floor: its `parts` warmed up, then run side by side and measured together, per event. One part
  * at a time is the goal's floor (the parts measured apart and added); both at once share the machine as the
- * pipeline's processes do, as the rate sweep's floor runs (docs/decisions.md#floor-together).
+ * pipeline's processes do, as the rate sweep's floor runs (docs/decisions.md#floor-together). With `profiled`,
+ * the parts run once more with this process profiled, to split its CPU by part as the pipeline's is.
  */
-async function floorRound(deps: Deps, admin: Redis, procs: Processes, parts: FloorPart[]) {
+async function floorRound(deps: Deps, admin: Redis, procs: Processes, parts: FloorPart[], profiled = false) {
   try {
     await Promise.all(parts.map((p) => p.warm()));
     const worker = parts.find((p) => p.worker)?.worker;
-    return await measure(deps, admin, { ...procs, worker }, RATE * SECONDS, async () => {
-      await Promise.all(parts.map((p) => p.run()));
+    const measured = await measure(deps, admin, { ...procs, worker }, RATE * SECONDS, async () => {
+      await Promise.all(parts.map((p) => p.run(0)));
     });
+    if (!profiled) return measured;
+    const { profile } = await profileWhile(() => Promise.all(parts.map((p) => p.run(1))));
+    return { ...measured, profileUs: { bench: profileParts(profile, measured.cpuUsPerEvent.bench) } };
   } finally {
     for (const p of parts) await p.close();
   }
@@ -484,10 +488,13 @@ export const webhookBudgetBenchmark: Benchmark = {
           const piped = await pipeline(deps, admin, receiver, procs, i === 0);
           const commits = await floorRound(deps, admin, procs, [await commitPart(deps)]);
           const bare = await floorRound(deps, admin, procs, [await barePart(deps, receiver)]);
-          const together = await floorRound(deps, admin, procs, [
-            await commitPart(deps),
-            await barePart(deps, receiver),
-          ]);
+          const together = await floorRound(
+            deps,
+            admin,
+            procs,
+            [await commitPart(deps), await barePart(deps, receiver)],
+            i === 0,
+          );
           const floorUs = commits.cpuUsPerEvent.total + bare.cpuUsPerEvent.total;
           const ratio = +(piped.cpuUsPerEvent.total / floorUs).toFixed(2);
           const floorTogetherUs = together.cpuUsPerEvent.total;
