@@ -358,7 +358,7 @@ async function pipeline(deps: Deps, admin: Redis, receiver: Receiver, procs: Pro
       api = profile;
     });
     const worked = JSON.parse(readFileSync(out, 'utf8')) as CpuProfile;
-    // BENCH_PROFILE_DIR keeps both profiles (open them in Chrome's DevTools or speedscope).
+    // BENCH_PROFILE_DIR keeps both profiles, and the floor's (open them in Chrome's DevTools or speedscope).
     const keep = process.env.BENCH_PROFILE_DIR;
     if (keep) {
       writeFileSync(join(keep, 'api.cpuprofile'), JSON.stringify(api));
@@ -441,6 +441,8 @@ async function floorRound(deps: Deps, admin: Redis, procs: Processes, parts: Flo
     });
     if (!profiled) return measured;
     const { profile } = await profileWhile(() => Promise.all(parts.map((p) => p.run(1))));
+    const keep = process.env.BENCH_PROFILE_DIR;
+    if (keep) writeFileSync(join(keep, 'floor.cpuprofile'), JSON.stringify(profile));
     return { ...measured, profileUs: { bench: profileParts(profile, measured.cpuUsPerEvent.bench) } };
   } finally {
     for (const p of parts) await p.close();
