@@ -62,6 +62,12 @@ const PAST_DAYS = Number(process.env.BENCH_BUDGET_PAST_DAYS ?? 0);
  */
 const FSYNC = process.env.BENCH_BUDGET_FSYNC ?? 'off';
 if (FSYNC !== 'on' && FSYNC !== 'off') throw new Error(`BENCH_BUDGET_FSYNC is on or off, not ${FSYNC}`);
+/** BENCH_PROFILE_DIR keeps the profiles (open them in Chrome's DevTools or speedscope). */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+
+/** The round whose `ratio` is the median of the rounds'. */
+const medianBy = <R>(rounds: R[], ratio: (r: R) => number): R =>
+  [...rounds].sort((a, b) => ratio(a) - ratio(b))[Math.floor(rounds.length / 2)]!;
 
 interface Processes {
   bench: number;
@@ -358,11 +364,9 @@ async function pipeline(deps: Deps, admin: Redis, receiver: Receiver, procs: Pro
       api = profile;
     });
     const worked = JSON.parse(readFileSync(out, 'utf8')) as CpuProfile;
-    // BENCH_PROFILE_DIR keeps both profiles, and the floor's (open them in Chrome's DevTools or speedscope).
-    const keep = process.env.BENCH_PROFILE_DIR;
-    if (keep) {
-      writeFileSync(join(keep, 'api.cpuprofile'), JSON.stringify(api));
-      writeFileSync(join(keep, 'worker.cpuprofile'), JSON.stringify(worked));
+    if (PROFILE_DIR) {
+      writeFileSync(join(PROFILE_DIR, 'api.cpuprofile'), JSON.stringify(api));
+      writeFileSync(join(PROFILE_DIR, 'worker.cpuprofile'), JSON.stringify(worked));
     }
     const profileUs = {
       bench: profileParts(api!, measured.cpuUsPerEvent.bench),
@@ -389,9 +393,10 @@ async function commitPart(deps: Deps): Promise<FloorPart> {
   const principal = await owner(deps, 11);
   const commit = commitEvent(deps, principal.accountId);
   const warm = RATE * 2;
+  const n = RATE * SECONDS;
   return {
     warm: () => paced(RATE, 0, warm, commit),
-    run: (round) => paced(RATE, warm + round * RATE * SECONDS, RATE * SECONDS, commit),
+    run: (round) => paced(RATE, warm + round * n, n, commit),
     close: async () => undefined,
   };
 }
@@ -441,8 +446,7 @@ async function floorRound(deps: Deps, admin: Redis, procs: Processes, parts: Flo
     });
     if (!profiled) return measured;
     const { profile } = await profileWhile(() => Promise.all(parts.map((p) => p.run(1))));
-    const keep = process.env.BENCH_PROFILE_DIR;
-    if (keep) writeFileSync(join(keep, 'floor.cpuprofile'), JSON.stringify(profile));
+    if (PROFILE_DIR) writeFileSync(join(PROFILE_DIR, 'floor.cpuprofile'), JSON.stringify(profile));
     return { ...measured, profileUs: { bench: profileParts(profile, measured.cpuUsPerEvent.bench) } };
   } finally {
     for (const p of parts) await p.close();
@@ -519,10 +523,8 @@ export const webhookBudgetBenchmark: Benchmark = {
           });
         }
         const [first] = rounds;
-        const median = [...rounds].sort((a, b) => a.ratio - b.ratio)[Math.floor(rounds.length / 2)]!;
-        const medianTogether = [...rounds].sort((a, b) => a.ratioTogether - b.ratioTogether)[
-          Math.floor(rounds.length / 2)
-        ]!;
+        const median = medianBy(rounds, (r) => r.ratio);
+        const medianTogether = medianBy(rounds, (r) => r.ratioTogether);
         return {
           rate: RATE,
           seconds: SECONDS,
