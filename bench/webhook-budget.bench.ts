@@ -501,30 +501,25 @@ export const webhookBudgetBenchmark: Benchmark = {
             [await commitPart(deps), await barePart(deps, receiver)],
             i === 0,
           );
+          const pipelineUs = piped.cpuUsPerEvent.total;
           const floorUs = commits.cpuUsPerEvent.total + bare.cpuUsPerEvent.total;
-          const ratio = +(piped.cpuUsPerEvent.total / floorUs).toFixed(2);
           const floorTogetherUs = together.cpuUsPerEvent.total;
-          const ratioTogether = +(piped.cpuUsPerEvent.total / floorTogetherUs).toFixed(2);
           const whole = [piped, commits, bare, together].map((r) => r.wholeMachineUsPerEvent);
-          const wholeMachine = whole.every((us) => us !== null)
-            ? { pipelineUs: whole[0]!, floorUs: whole[1]! + whole[2]!, floorTogetherUs: whole[3]! }
-            : null;
-          rounds.push({
-            piped,
-            commits,
-            bare,
-            together,
-            pipelineUs: piped.cpuUsPerEvent.total,
+          const summary = {
+            pipelineUs,
             floorUs,
-            ratio,
+            ratio: +(pipelineUs / floorUs).toFixed(2),
             floorTogetherUs,
-            ratioTogether,
-            wholeMachine,
-          });
+            ratioTogether: +(pipelineUs / floorTogetherUs).toFixed(2),
+            wholeMachine: whole.every((us) => us !== null)
+              ? { pipelineUs: whole[0]!, floorUs: whole[1]! + whole[2]!, floorTogetherUs: whole[3]! }
+              : null,
+          };
+          rounds.push({ piped, commits, bare, together, summary });
         }
         const [first] = rounds;
-        const median = medianBy(rounds, (r) => r.ratio);
-        const medianTogether = medianBy(rounds, (r) => r.ratioTogether);
+        const median = medianBy(rounds, (r) => r.summary.ratio).summary;
+        const medianTogether = medianBy(rounds, (r) => r.summary.ratioTogether).summary;
         return {
           rate: RATE,
           seconds: SECONDS,
@@ -535,14 +530,7 @@ export const webhookBudgetBenchmark: Benchmark = {
           floor_commit_only: first!.commits,
           floor_bare_bullmq_post: first!.bare,
           floor_together: first!.together,
-          cpu_us_per_event_rounds: rounds.map((r) => ({
-            pipelineUs: r.pipelineUs,
-            floorUs: r.floorUs,
-            ratio: r.ratio,
-            floorTogetherUs: r.floorTogetherUs,
-            ratioTogether: r.ratioTogether,
-            wholeMachine: r.wholeMachine,
-          })),
+          cpu_us_per_event_rounds: rounds.map((r) => r.summary),
           // The goal's figure: the median round.
           cpu_us_per_event: { pipeline: median.pipelineUs, floor: median.floorUs, ratio: median.ratio },
           // Against the floor's parts run together, the median round by that ratio.
