@@ -2,7 +2,7 @@ import { dayStart, partitionName } from '../src/maintenance/partitions.repositor
 import { maintainPartitions } from '../src/maintenance/partitions.service.js';
 import type { Deps } from '../src/app/deps.js';
 import type { Db } from '../src/platform/db.js';
-import { relayOverdueDeliveries } from '../src/webhooks/dispatch.js';
+import { sweepOverdueDeliveries } from '../src/delivery/sweep.js';
 import { seedTraffic } from '../test/helpers/seed-traffic.js';
 import { percentile } from './webhook-helpers.js';
 import { transaction } from '../src/platform/transaction.js';
@@ -40,7 +40,7 @@ async function sweepOnce(deps: Deps, partition: string): Promise<{ ms: number; r
     // The relay sends its statements on deps.db: given this transaction as its pool, what it reads counts in this
     // transaction's counters (a transaction it opened there would be a savepoint of this one).
     const inTrx = { ...deps, db: trx as unknown as Db };
-    const result = await relayOverdueDeliveries(inTrx, deps.config.webhooks.relayAfterMs, 1000, 20);
+    const result = await sweepOverdueDeliveries(inTrx, deps.config.webhooks.relayAfterMs, 1000, 20);
     const ms = performance.now() - started;
     const after = await reads();
     if (result.overdue) throw new Error(`the relay sweep found ${result.overdue} overdue deliveries; none is due`);
@@ -66,7 +66,7 @@ export async function relaySweepAfterFastFill(deps: Deps) {
   const today = dayStart(new Date());
   const partition = partitionName('webhook_deliveries', today);
   // The pool's connections make their plans (and, past five runs, their generic plans) while today is empty.
-  for (let i = 0; i < 20; i++) await relayOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
+  for (let i = 0; i < 20; i++) await sweepOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
   const to = new Date();
   const from = new Date(Math.max(today.getTime(), to.getTime() - 3600_000));
   const started = performance.now();

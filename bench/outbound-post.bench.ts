@@ -1,7 +1,7 @@
 import { Agent, request } from 'undici';
 import { loadConfig } from '../src/platform/config.js';
 import { CONNECTIONS_PER_ORIGIN, createHttpClient } from '../src/platform/http-client.js';
-import { USER_AGENT } from '../src/webhooks/delivery.service.js';
+import { USER_AGENT } from '../src/delivery/sign.js';
 import { startReceiver } from '../test/helpers/receiver.js';
 import type { Benchmark } from './run.js';
 import { percentile } from './webhook-helpers.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../src/app/deps.js';
-import { deliveryPartitionOf } from '../src/webhooks/dispatch.js';
+import { shardOf } from '../src/delivery/schedule.js';
 import { createWebhook } from '../src/webhooks/webhooks.service.js';
 import { startWorkers } from '../workers/index.js';
 import { startPrivateCluster } from '../test/helpers/private-cluster.js';
@@ -40,7 +40,7 @@ async function drain(deps: Deps, receiver: Receiver, path: string): Promise<{ pe
   const seconds = (performance.now() - started) / 1000;
   await workers.close();
   const perPartition = Array.from({ length: deps.config.webhooks.partitions }, () => 0);
-  for (const id of webhookIds) perPartition[deliveryPartitionOf({ webhook_id: id }, perPartition.length)]!++;
+  for (const id of webhookIds) perPartition[shardOf({ webhook_id: id }, perPartition.length)]!++;
   return { perS: Math.round(total / seconds), perPartition };
 }
 

@@ -3,7 +3,7 @@ import { maintainPartitions } from '../src/maintenance/partitions.service.js';
 import { DAY_MS } from '../src/maintenance/retention.js';
 import { createDb, type Db } from '../src/platform/db.js';
 import type { Deps } from '../src/app/deps.js';
-import { relayOverdueDeliveries } from '../src/webhooks/dispatch.js';
+import { sweepOverdueDeliveries } from '../src/delivery/sweep.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import { seedTraffic } from '../test/helpers/seed-traffic.js';
 import { relaySweepAfterFastFill } from './fill-day.js';
@@ -70,7 +70,7 @@ async function relaySweep(deps: Deps) {
   const times: number[] = [];
   for (let i = 0; i < SWEEPS + 10; i++) {
     const started = performance.now();
-    const result = await relayOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
+    const result = await sweepOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
     if (i >= 10) times.push(performance.now() - started);
     if (result.overdue)
       throw new Error(`the relay sweep found ${result.overdue} overdue deliveries; nothing should be due`);

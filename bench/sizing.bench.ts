@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Deps } from '../src/app/deps.js';
-import { enqueueDeliveryJobs } from '../src/webhooks/dispatch.js';
+import { addDeliveryJobs } from '../src/delivery/schedule.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import { seedTraffic } from '../test/helpers/seed-traffic.js';
 import type { Benchmark } from './run.js';
@@ -87,7 +87,7 @@ async function redisPerJob(deps: Deps, redis: Redis, delayMs: number) {
       job_seq: 1,
       webhook_id: uuidV7(now),
     }));
-    await enqueueDeliveryJobs(deps, armed, delayMs);
+    await addDeliveryJobs(deps, armed, delayMs);
   }
   const after = await prefixBytes(redis, prefix);
   const usedAfter = await usedMemory(redis);

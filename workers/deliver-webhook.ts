@@ -1,7 +1,7 @@
 import { DelayedError, type WorkerOptions } from 'bullmq';
 import type { Deps } from '../src/app/deps.js';
 import { jobs } from '../src/platform/queues.js';
-import { attemptDelivery } from '../src/webhooks/delivery.service.js';
+import { attemptDelivery } from '../src/delivery/attempt.js';
 import { defineProcessor } from './processor.js';
 import { now } from '../src/platform/clock.js';
 

@@ -1,6 +1,6 @@
 import { jobs } from '../src/platform/queues.js';
-import { attemptDelivery } from '../src/webhooks/delivery.service.js';
-import { enqueueDeliveryJobs } from '../src/webhooks/dispatch.js';
+import { attemptDelivery } from '../src/delivery/attempt.js';
+import { addDeliveryJobs } from '../src/delivery/schedule.js';
 import { defineProcessor } from './processor.js';
 
 /**
@@ -24,7 +24,7 @@ export const deliverWebhooksProcessor = defineProcessor({
       else {
         const { ref, waitMs, slotRps } = s.value;
         outcomes[id] = 'held for its slot';
-        held.push(enqueueDeliveryJobs(deps, [{ ...ref, slotRps }], waitMs));
+        held.push(addDeliveryJobs(deps, [{ ...ref, slotRps }], waitMs));
       }
     });
     await Promise.all(held);

@@ -8,14 +8,14 @@ import { now } from '../src/platform/clock.js';
 import type { Processor } from './processor.js';
 import { ensureSchedules, watchSchedules } from './schedules.js';
 import { watchWorkers, type JobCounts, type Watched } from './watchdog.js';
-import { drainRetiredPartitions } from './drain-retired-partitions.js';
+import { drainRetiredShards } from './drain-retired-shards.js';
 import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
 import { sweepExpiredKeysProcessor } from './sweep-expired-keys.js';
 import { deliverWebhookProcessor, webhookDeliverySettings } from './deliver-webhook.js';
 import { deliverWebhooksProcessor } from './deliver-webhooks.js';
 import { fanOutEventProcessor } from './fan-out-event.js';
 import { maintainPartitionsProcessor } from './maintain-partitions.js';
-import { relayOutboxProcessor } from './relay-outbox.js';
+import { sweepDeliveriesProcessor } from './sweep-deliveries.js';
 import { requeueStuckWorkProcessor } from './requeue-stuck-work.js';
 import { pruneWebhookStatsProcessor } from './prune-webhook-stats.js';
 import { sweepIdempotencyKeysProcessor } from './sweep-idempotency-keys.js';
@@ -29,7 +29,7 @@ export const processors: Processor[] = [
   fanOutEventProcessor,
   deliverWebhookProcessor,
   deliverWebhooksProcessor,
-  relayOutboxProcessor,
+  sweepDeliveriesProcessor,
   sendMessageProcessor,
   runAgentProcessor,
   requeueStuckWorkProcessor,
@@ -161,7 +161,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
 
   // Each delivery partition is a queue with the delivery queue's concurrency: a subscription's deliveries are all in
   // one partition, so a busy subscription keeps the throughput it had with one queue (docs/decisions.md, 70).
-  const consumed = new Set(deps.config.webhooks.workerPartitions.map((i) => deps.queues.deliveryPartitions[i]));
+  const consumed = new Set(deps.config.webhooks.workerPartitions.map((i) => deps.queues.deliveryShards[i]));
   const concurrencyOf = (queue: QueueName) => deps.config.queueConcurrency[queue] ?? 5;
   // Each is watched, and replaced in this list when it is stuck (workers/watchdog.ts).
   const workers: Worker[] = [];
@@ -178,7 +178,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
       return { queue, concurrency, counts, worker: () => workers[i]!, replace };
     });
   const stopWatchdog = watchWorkers(deps, watched, deps.config.workerStuckAfterMs);
-  const retired = await drainRetiredPartitions(
+  const retired = await drainRetiredShards(
     deps,
     (queue) => consumeQueue('webhook-delivery', queue, concurrencyOf('webhook-delivery')),
     closeWorker,

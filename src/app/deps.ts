@@ -1,10 +1,8 @@
 import type { KeyCache } from '../keys/key-cache.js';
 import type { EventFanOut } from '../events/emit.js';
-import type { DeliveryBatches } from '../webhooks/delivery-batches.js';
-import type { SigningKeyring } from '../webhooks/signature.js';
-import type { WebhookThrottle } from '../webhooks/throttle.js';
+import type { Delivery } from '../delivery/index.js';
+import type { SigningKeyring } from '../delivery/sign.js';
 import type { StreamHub } from '../webhooks/stream-hub.js';
-import type { StreamTransport } from '../webhooks/stream-transport.js';
 import type { WebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import type { Background } from '../platform/background.js';
 import type { Config } from '../platform/config.js';
@@ -36,14 +34,10 @@ export interface Deps {
   webhookKeys: SigningKeyring;
   /** This instance's cache of key rows, checked against Redis epochs on every request. */
   keyCache: KeyCache;
-  /** The delivery pipeline's statements, coalesced across the concurrent jobs of this process. */
-  deliveryBatches: DeliveryBatches;
-  /** Per-subscription delivery slots in Redis, shared by every worker process. */
-  webhookThrottle: WebhookThrottle;
+  /** Webhook delivery: its batches across the concurrent jobs of this process, its throttle, its transports. */
+  delivery: Delivery;
   /** The streams this web process holds (`switchboard listen`); connects to Redis at the first one. */
   streamHub: StreamHub;
-  /** How a worker hands a delivery to a stream and waits for its report; connects at the first one. */
-  streamTransport: StreamTransport;
   /** Endpoint health figures, added per coalesced batch of attempts. */
   webhookStats: WebhookStatsRecorder;
   /** Where emitted events fan out (webhook deliveries), given to the emit module so it imports no webhook code. */

@@ -1,7 +1,7 @@
 import { startMetricsServer } from '../http/metrics-server.js';
 import { startServer } from '../http/server.js';
 import { startWorkers } from '../../workers/index.js';
-import { registerPartitions } from '../webhooks/partition-registry.js';
+import { registerShards } from '../delivery/shard-registry.js';
 import type { Runtime } from './runtime.js';
 
 export interface RoleSet {
@@ -28,7 +28,7 @@ export async function startRoles(runtime: Runtime, roles: RoleSet): Promise<Runn
   // Recorded by the API too: what it adds under its WEBHOOK_PARTITIONS is drained by workers of another K (a
   // rolling deploy), not left for workers of its own K only (docs/scaling.md#changing-k).
   if (server) {
-    await registerPartitions(deps).catch((err: Error) =>
+    await registerShards(deps).catch((err: Error) =>
       deps.logger.warn({ err: err.message }, 'could not record the delivery partitions; the workers will'),
     );
   }

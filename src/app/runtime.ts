@@ -1,11 +1,9 @@
 import { createKeyCache } from '../keys/key-cache.js';
-import { createDeliveryBatches } from '../webhooks/delivery-batches.js';
-import { insertEventWithDeliveries } from '../webhooks/deliveries.repository.js';
-import { dispatchCommitted } from '../webhooks/dispatch.js';
-import { createWebhookThrottle } from '../webhooks/throttle.js';
-import { createSigningKeyring } from '../webhooks/signature.js';
+import { createDelivery } from '../delivery/index.js';
+import { insertEventWithDeliveries } from '../delivery/sql/fan-out.js';
+import { scheduleCommitted } from '../delivery/schedule.js';
+import { createSigningKeyring } from '../delivery/sign.js';
 import { createStreamHub } from '../webhooks/stream-hub.js';
-import { createStreamTransport } from '../webhooks/stream-transport.js';
 import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createBackground } from '../platform/background.js';
@@ -111,18 +109,17 @@ export function createDeps(connections: Connections): Deps {
   const { config, db, redis, queues, logger } = connections;
   const sealers = createSealers(config.appSecret);
   const background = createBackground(logger);
+  const http = createHttpClient(config);
   return {
     ...connections,
-    http: createHttpClient(config),
+    http,
     sealers,
     webhookKeys: createSigningKeyring(sealers.webhook),
     keyCache: createKeyCache(redis),
-    deliveryBatches: createDeliveryBatches(db, { queues, config, logger }),
-    webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),
+    delivery: createDelivery(connections, http),
     streamHub: createStreamHub(config, redis, logger),
-    streamTransport: createStreamTransport(config, redis, logger),
     webhookStats: createWebhookStatsRecorder(db, logger, background),
-    eventFanOut: { insertEventWithDeliveries, dispatchCommitted },
+    eventFanOut: { insertEventWithDeliveries, scheduleCommitted },
     metrics: createServiceMetrics(queues),
     background,
     lifecycle: { draining: false },
@@ -138,7 +135,7 @@ export async function closeDeps(deps: Deps, opts: { keepDb?: boolean } = {}): Pr
   // away they fail at once: the relay sweep re-arms the deliveries, and the figures are dropped).
   await deps.background.settled();
   await deps.streamHub.close();
-  await deps.streamTransport.close();
+  await deps.delivery.close();
   await deps.queues.close();
   await deps.http.close();
   deps.redis.disconnect();

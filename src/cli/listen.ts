@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { apiError, session } from './api.js';
-import type { StreamDelivery } from '../webhooks/stream-messages.js';
+import type { StreamDelivery } from '../delivery/transports/stream-messages.js';
 import { forwardDelivery, type LocalOutcome } from './forward.js';
 import { CliError, EXIT, paint, type Output } from './output.js';
 import { readEvents } from './sse.js';

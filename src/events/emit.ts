@@ -34,7 +34,7 @@ export interface EventFanOut {
     onlyTo: string | null,
     except: string | null,
   ): Promise<FannedOutEvent>;
-  dispatchCommitted(deps: Deps, events: FannedOutEvent[]): Promise<void>;
+  scheduleCommitted(deps: Deps, events: FannedOutEvent[]): Promise<void>;
 }
 
 export type Emit = (event: NewEvent, opts?: EmitOptions) => Promise<string>;
@@ -78,6 +78,6 @@ export async function transactWithEventsOfAccounts<T>(
   );
   // The caller is answered at commit: the hand-off to the queue may wait for other commits' deliveries (the arm
   // window), and waiting for it would buy nothing, since a lost hand-off is the relay sweep's to re-arm.
-  if (emitted.length > 0) deps.background.add(deps.eventFanOut.dispatchCommitted(deps, emitted), 'delivery hand-off');
+  if (emitted.length > 0) deps.background.add(deps.eventFanOut.scheduleCommitted(deps, emitted), 'delivery hand-off');
   return result;
 }

@@ -6,7 +6,7 @@ import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { renderMetrics } from '../platform/metrics.js';
 import { everyQueue, type QueueName } from '../platform/queues.js';
-import { drainingPartitions } from '../webhooks/partition-registry.js';
+import { drainingShards } from '../delivery/shard-registry.js';
 import { basicAuthOk } from './basic-auth.js';
 import type { AppState } from './context.js';
 import type { HttpMetrics } from './metrics.js';
@@ -50,7 +50,7 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
     // Partitions of an earlier WEBHOOK_PARTITIONS are shown while they still hold jobs to run, named with their
     // prefix (their queue names may repeat this K's).
     showDraining = async () => {
-      const draining = await drainingPartitions(deps).catch(() => []);
+      const draining = await drainingShards(deps).catch(() => []);
       replaceQueues([
         ...current,
         ...draining.map(

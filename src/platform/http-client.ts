@@ -27,7 +27,8 @@ export type SafeErrorCode =
   | 'invalid_url';
 
 export type SafeResponse =
-  | { ok: true; status: number; headers: Record<string, string>; body: string; durationMs: number }
+  /** `headers` absent: the destination has none to record (a stream's local receiver). */
+  | { ok: true; status: number; headers?: Record<string, string>; body: string; durationMs: number }
   | {
       ok: false;
       error: SafeErrorCode;

@@ -86,9 +86,9 @@ export function createServiceMetrics(queues: Queues) {
       buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 1800, 7200],
       registers,
     }),
-    relayRearms: new Counter({
-      name: 'switchboard_webhook_relay_rearmed_total',
-      help: 'Deliveries the relay sweep re-armed because their job was gone',
+    sweepRescheduled: new Counter({
+      name: 'switchboard_webhook_sweep_rescheduled_total',
+      help: 'Deliveries the sweep scheduled again because their job was gone (ordering keys it advanced included)',
       registers,
     }),
     throttleWaits: new Counter({

@@ -1,11 +1,9 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import { z } from 'zod';
-import { createCoalescer } from './coalescer.js';
 import type { Config } from './config.js';
-import { isBackendUnavailable } from './outage.js';
-import { deliveryPartitions, partitionKey, type DeliveryPartition } from './partitions.js';
+import { deliveryShards, shardKey, type DeliveryShard } from './shards.js';
 import type { RedisClient } from './redis.js';
-import { TRACEPARENT, tracingState, withEnqueueSpan } from './tracing.js';
+import { TRACEPARENT, withEnqueueSpan } from './tracing.js';
 
 // The job catalog: every job the service runs, its queue, its payload schema and its retry policy.
 // Job data carries ids only; processors reload rows and return early when the work is already done.
@@ -144,17 +142,14 @@ type BulkJob = Parameters<Queue['addBulk']>[0][number];
 
 export type Queues = Record<QueueName, Queue> & {
   /**
-   * The delivery queue's partitions under WEBHOOK_PARTITIONS, index = partition (src/platform/partitions.ts);
-   * `queues['webhook-delivery']` is partition 0, with K=1 the one delivery queue.
+   * The delivery queue's shards under WEBHOOK_SHARDS, index = shard (src/platform/shards.ts);
+   * `queues['webhook-delivery']` is shard 0, with K=1 the one delivery queue.
    */
-  deliveryPartitions: Queue[];
-  /** The queue of any delivery partition, of this K or an earlier one (made at the first ask, closed with the rest). */
-  deliveryQueueOf(partition: DeliveryPartition): Queue;
-  /**
-   * Adds jobs to a queue (to `partition` of the delivery queue); the adds of one event-loop turn to one queue share
-   * one addBulk (one Redis round trip), or one add.
-   */
-  addJobs(queue: QueueName, jobs: BulkJob[], partition?: number): Promise<void>;
+  deliveryShards: Queue[];
+  /** The queue of any delivery shard, of this K or an earlier one (made at the first ask, closed with the rest). */
+  deliveryQueueOf(shard: DeliveryShard): Queue;
+  /** Adds jobs to a queue (to `shard` of the delivery queue) in one Redis round trip. */
+  addJobs(queue: QueueName, jobs: BulkJob[], shard?: number): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -162,43 +157,30 @@ export function createQueues(
   connection: RedisClient,
   prefix: string,
   onError: (err: Error) => void,
-  partitions = 1,
+  shards = 1,
 ): Queues {
   const open = (name: string, queuePrefix: string) => {
     const queue = new Queue(name, { connection, prefix: queuePrefix });
     queue.on('error', onError);
     return queue;
   };
-  const adderOf = (queue: Queue) =>
-    createCoalescer(
-      async (groups: BulkJob[][]) => {
-        const all = groups.flat();
-        // One job: one script call with add; addBulk builds a pipeline even for one (docs/performance.md).
-        if (all.length === 1) await queue.add(all[0]!.name, all[0]!.data, all[0]!.opts);
-        else await queue.addBulk(all);
-        return groups.map(() => undefined);
-      },
-      { failsAll: isBackendUnavailable },
-    );
-  const delivery = deliveryPartitions(prefix, partitions).map(
-    (p) => [partitionKey(p), open(p.name, p.prefix)] as const,
-  );
+  const delivery = deliveryShards(prefix, shards).map((p) => [shardKey(p), open(p.name, p.prefix)] as const);
   const byKey = new Map<string, Queue>(delivery);
-  const deliveryAdders = delivery.map(([, queue]) => adderOf(queue));
   const queues = Object.fromEntries(
     QUEUE_NAMES.map((name) => [name, name === 'webhook-delivery' ? delivery[0]![1] : open(name, prefix)]),
   ) as Record<QueueName, Queue>;
-  const adders = new Map(QUEUE_NAMES.filter((n) => n !== 'webhook-delivery').map((n) => [n, adderOf(queues[n])]));
   return Object.assign(queues, {
-    deliveryPartitions: delivery.map(([, queue]) => queue),
-    deliveryQueueOf: (p: DeliveryPartition) => {
-      const key = partitionKey(p);
+    deliveryShards: delivery.map(([, queue]) => queue),
+    deliveryQueueOf: (p: DeliveryShard) => {
+      const key = shardKey(p);
       if (!byKey.has(key)) byKey.set(key, open(p.name, p.prefix));
       return byKey.get(key)!;
     },
-    addJobs: async (name: QueueName, jobs: BulkJob[], partition = 0) => {
-      if (!jobs.length) return;
-      await (name === 'webhook-delivery' ? deliveryAdders[partition]! : adders.get(name)!)(jobs);
+    addJobs: async (name: QueueName, jobs: BulkJob[], shard = 0) => {
+      const queue = name === 'webhook-delivery' ? delivery[shard]![1] : queues[name];
+      // One job: one script call with add; addBulk builds a pipeline even for one (docs/performance.md).
+      if (jobs.length === 1) await queue.add(jobs[0]!.name, jobs[0]!.data, jobs[0]!.opts);
+      else if (jobs.length > 1) await queue.addBulk(jobs);
     },
     close: async () => {
       await Promise.all(
@@ -208,11 +190,11 @@ export function createQueues(
   });
 }
 
-/** Every queue workers consume, bull-board shows and metrics count: the delivery queue as its partitions. */
+/** Every queue workers consume, bull-board shows and metrics count: the delivery queue as its shards. */
 export const everyQueue = (queues: Queues): Array<{ name: QueueName; queue: Queue }> =>
   QUEUE_NAMES.flatMap((name): Array<{ name: QueueName; queue: Queue }> =>
     name === 'webhook-delivery'
-      ? queues.deliveryPartitions.map((queue) => ({ name, queue }))
+      ? queues.deliveryShards.map((queue) => ({ name, queue }))
       : [{ name, queue: queues[name] }],
   );
 
@@ -227,46 +209,58 @@ export async function enqueue<J extends JobDefinition>(
   await enqueueBulk(queues, config, job, [{ data, opts }]);
 }
 
+/**
+ * Adds jobs in bulk. In a trace (docs/tracing.md) the adds run in a producer span whose traceparent each job
+ * carries, unless the item carries the trace it was scheduled in already (addTracedJobs).
+ */
 export async function enqueueBulk<J extends JobDefinition>(
   queues: Queues,
   config: Config,
   job: J,
   items: Array<EnqueueItem<J>>,
 ): Promise<void> {
-  // Traces on (docs/tracing.md): the adds run in a producer span whose traceparent each job carries.
-  if (job.traced && tracingState.on) {
-    const add = (traceparent?: string) => addItems(queues, config, job, items, traceparent);
-    return withEnqueueSpan(job.queue, job.name, items.length, add);
-  }
-  await addItems(queues, config, job, items);
+  if (!job.traced) return addTracedJobs(queues, config, job, items);
+  await withEnqueueSpan(job.queue, job.name, items.length, (traceparent) =>
+    addTracedJobs(
+      queues,
+      config,
+      job,
+      items.map((item) => ({ traceparent, ...item })),
+    ),
+  );
 }
 
-/** A job to add: its data, options, a label for bull-board, and for a delivery the partition it goes to. */
+/** A job to add: its data, options, a label for bull-board, and for a delivery the shard it goes to. */
 export interface EnqueueItem<J extends JobDefinition> {
   data: JobData<J>;
   opts?: JobsOptions;
   label?: string;
-  partition?: number;
+  shard?: number;
+  /** The trace the job continues: its scheduler's producer span (withEnqueueSpan). */
+  traceparent?: string;
 }
 
-async function addItems<J extends JobDefinition>(
+/**
+ * Adds jobs as they are, each with the traceparent its item carries: for work batched across callers, whose
+ * producer spans were made in each caller's own context.
+ */
+export async function addTracedJobs<J extends JobDefinition>(
   queues: Queues,
   config: Config,
   job: J,
   items: Array<EnqueueItem<J>>,
-  traceparent?: string,
 ): Promise<void> {
   const base = job.options(config);
-  const byPartition = new Map<number, BulkJob[]>();
-  for (const { data, opts, label, partition = 0 } of items) {
-    const group = byPartition.get(partition) ?? byPartition.set(partition, []).get(partition)!;
+  const byShard = new Map<number, BulkJob[]>();
+  for (const { data, opts, label, shard = 0, traceparent } of items) {
+    const group = byShard.get(shard) ?? byShard.set(shard, []).get(shard)!;
     group.push({
       name: jobName(job, label),
       data: job.schema.parse(traceparent ? { ...(data as object), traceparent } : data),
       opts: { ...base, ...opts },
     });
   }
-  await Promise.all([...byPartition].map(([partition, bulk]) => queues.addJobs(job.queue, bulk, partition)));
+  await Promise.all([...byShard].map(([shard, bulk]) => queues.addJobs(job.queue, bulk, shard)));
 }
 
 /**

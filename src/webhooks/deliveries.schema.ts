@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { idString, jsonRecord, outText, textRecord, timestamp, uuidString } from '../platform/output.js';
-import type { AttemptRow, DeliveryRow, DeliveryWithEvent } from './deliveries.repository.js';
-import { buildEnvelope } from './envelope.js';
+import type { DeliveryRow } from '../delivery/sql/rows.js';
+import type { AttemptRow, DeliveryWithEvent } from './deliveries.repository.js';
+import { buildEnvelope } from '../delivery/envelope.js';
 
 // How deliveries and attempts are shown by the API (REST and MCP).
 

@@ -4,7 +4,12 @@ import type { Config } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import { Cluster } from 'ioredis';
 import { createWorkerRedis, type RedisClient } from '../platform/redis.js';
-import { replyChannelOfToken, streamChannel, type RoutedStreamReport, type StreamDelivery } from './stream-messages.js';
+import {
+  replyChannelOfToken,
+  streamChannel,
+  type RoutedStreamReport,
+  type StreamDelivery,
+} from '../delivery/transports/stream-messages.js';
 
 // The web process's side of stream destinations: one Redis subscription per process, one channel per connected
 // stream, and the deliveries that arrive on a channel written down that stream's connection. A delivery still

@@ -4,12 +4,13 @@ import type { EventType } from '../events/event-types.js';
 import type { Deps } from '../app/deps.js';
 import { AppError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { insertEventWithDeliveries } from './deliveries.repository.js';
-import { dispatchCommitted } from './dispatch.js';
-import { generateWebhookSecret } from './signature.js';
+import { insertEventWithDeliveries } from '../delivery/sql/fan-out.js';
+import { closeStreams } from '../delivery/sql/subscriptions.js';
+import { scheduleCommitted } from '../delivery/schedule.js';
+import { generateWebhookSecret } from '../delivery/sign.js';
 import type { StreamSink } from './stream-hub.js';
-import type { StreamReport } from './stream-messages.js';
-import { closeStreams, findWebhook, insertWebhook, lockOpenStreams } from './webhooks.repository.js';
+import type { StreamReport } from '../delivery/transports/stream-messages.js';
+import { findWebhook, insertWebhook, lockOpenStreams } from './webhooks.repository.js';
 import { transaction } from '../platform/transaction.js';
 
 // Stream destinations (docs/decisions.md#stream-destinations): a subscription that exists while one `switchboard
@@ -117,6 +118,6 @@ export async function sendTestEventOfType(
     });
     return f;
   });
-  await dispatchCommitted(deps, [fannedOut]);
+  await scheduleCommitted(deps, [fannedOut]);
   return { eventId: fannedOut.eventId, event: type, deliveryIds: fannedOut.deliveryIds };
 }

@@ -65,19 +65,6 @@ export async function lockOpenStreams(trx: Conn, accountId: string): Promise<str
   return rows.map((r) => r.id);
 }
 
-/** A stream whose session ended: deleted, so its pending deliveries stop (docs/decisions.md#stream-destinations). */
-export async function closeStreams(conn: Conn, accountId: string, ids: string[]): Promise<number> {
-  if (ids.length === 0) return 0;
-  return live(conn, accountId)
-    .where({ kind: 'stream' })
-    .whereIn('id', ids)
-    .update({
-      deleted_at: conn.fn.now() as unknown as Date,
-      status: 'disabled',
-      updated_at: conn.fn.now() as unknown as Date,
-    });
-}
-
 export function listWebhooks(conn: Conn, accountId: string, page: PageQuery, tenant?: string) {
   const q = live(conn, accountId);
   if (tenant !== undefined) q.where({ tenant });
@@ -125,31 +112,6 @@ export async function rotateWebhookSecret(
       updated_at: conn.fn.now() as unknown as Date,
     });
   return n > 0;
-}
-
-/**
- * Disables the subscription if it is still active and (when given) its count reached the threshold.
- * Many exhausted deliveries may call this at once; the row lock and the status condition let exactly one win
- * (the winner gets the disabled row).
- */
-export async function disableWebhookOnce(
-  conn: Conn,
-  accountId: string,
-  webhookId: string,
-  reason: string,
-  threshold?: number,
-): Promise<WebhookRow | undefined> {
-  const q = live(conn, accountId).where({ id: webhookId, status: 'active' });
-  if (threshold !== undefined) q.where('consecutive_failures', '>=', threshold);
-  const [row] = await q
-    .update({
-      status: 'disabled',
-      disabled_at: conn.fn.now() as unknown as Date,
-      disabled_reason: reason,
-      updated_at: conn.fn.now() as unknown as Date,
-    })
-    .returning('*');
-  return row;
 }
 
 /** Active: zero the count. Returns the row (also when it was already active). */

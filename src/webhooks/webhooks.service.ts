@@ -14,21 +14,21 @@ import {
   findDelivery,
   findDeliveryWithEvent,
   hastenDelivery,
-  insertEventWithDeliveries,
   listAttempts,
   listDeliveries,
   reopenDelivery,
   reopenFailedDeliveries,
 } from './deliveries.repository.js';
+import { insertEventWithDeliveries } from '../delivery/sql/fan-out.js';
+import { disableWebhookOnce } from '../delivery/sql/subscriptions.js';
 import { toAttemptResponse, toDeliveryResponse, toDeliveryWithEnvelopeResponse } from './deliveries.schema.js';
-import { armDeliveryJobs, dispatchCommitted } from './dispatch.js';
-import { generateWebhookSecret } from './signature.js';
-import { rejoinOrderingKeys } from './ordering.service.js';
-import { releaseOrderingKeys } from './ordering-keys.repository.js';
+import { scheduleDeliveries, scheduleCommitted } from '../delivery/schedule.js';
+import { generateWebhookSecret } from '../delivery/sign.js';
+import { rejoinOrderingKeys } from '../delivery/ordering.js';
+import { releaseOrderingKeys } from '../delivery/sql/ordering-keys.js';
 import type { attemptsQuery, CreateWebhookInput, DeliveriesQuery, UpdateWebhookInput } from './webhooks.schema.js';
 import {
   activateWebhook,
-  disableWebhookOnce,
   findWebhook,
   insertWebhook,
   listWebhooks,
@@ -161,7 +161,7 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
     await audit(trx, caller, 'webhook.updated', id, { fields: Object.keys(input) });
     return { row: updated, released: freed };
   });
-  await armDeliveryJobs(deps, released);
+  await scheduleDeliveries(deps, released);
   return toWebhookResponse(row);
 }
 
@@ -197,7 +197,7 @@ export const DISABLED_BY_HAND = 'Disabled by the account';
 export async function disableWebhook(deps: Deps, caller: Caller, id: string) {
   const accountId = caller.principal.accountId;
   const row = await transaction(deps.db, async (trx) => {
-    const disabled = await disableWebhookOnce(trx, accountId, id, DISABLED_BY_HAND);
+    const disabled = await disableWebhookOnce<WebhookRow>(trx, accountId, id, DISABLED_BY_HAND);
     if (disabled) await audit(trx, caller, 'webhook.disabled', id, {});
     return disabled ?? (await findWebhook(trx, accountId, id));
   });
@@ -224,7 +224,7 @@ export async function enableWebhook(deps: Deps, caller: Caller, id: string, reco
     await audit(trx, caller, 'webhook.enabled', id, { recoverSince, recovered: recovered.length });
     return { row: activated, reopened: recovered, armed: await rejoinOrderingKeys(trx, recovered) };
   });
-  await armDeliveryJobs(deps, armed);
+  await scheduleDeliveries(deps, armed);
   return { ...toWebhookResponse(row), recovered: reopened.length };
 }
 
@@ -254,7 +254,7 @@ export async function redeliver(deps: Deps, caller: Caller, id: string, delivery
     await audit(trx, caller, 'webhook.redelivered', id, { deliveryId });
     return reopened ? await rejoinOrderingKeys(trx, [reopened]) : hastened ? [hastened] : [];
   });
-  await armDeliveryJobs(deps, armed);
+  await scheduleDeliveries(deps, armed);
   return { deliveryId, status: 'pending' as const };
 }
 
@@ -272,7 +272,7 @@ export async function sendTestEvent(deps: Deps, caller: Caller, id: string) {
       throw new AppError('conflict', 'The webhook was disabled or deleted while the test was being sent');
     return f;
   });
-  await dispatchCommitted(deps, [fannedOut]);
+  await scheduleCommitted(deps, [fannedOut]);
   const {
     eventId,
     deliveryIds: [deliveryId],

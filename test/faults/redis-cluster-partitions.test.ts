@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactWithEvents } from '../../src/events/emit.js';
-import { deliveryPartitions, keySlot } from '../../src/platform/partitions.js';
-import { deliveryPartitionOf } from '../../src/webhooks/dispatch.js';
+import { deliveryShards, keySlot } from '../../src/platform/shards.js';
+import { shardOf } from '../../src/delivery/schedule.js';
 import { client } from '../helpers/http.js';
 import { startPrivateCluster, type PrivateCluster } from '../helpers/private-cluster.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -49,7 +49,7 @@ beforeAll(async () => {
   accountId = owner.accountId;
   // Subscriptions until every partition has three (their ids are random: usually about ten are enough).
   const perPartition = [0, 0, 0];
-  const count = (webhookId: string) => perPartition[deliveryPartitionOf({ webhook_id: webhookId }, 3)]!++;
+  const count = (webhookId: string) => perPartition[shardOf({ webhook_id: webhookId }, 3)]!++;
   count(owner.webhook.id);
   const api = client(t.url);
   for (subscriptions = 1; perPartition.some((c) => c < 3); subscriptions++) {
@@ -103,7 +103,7 @@ async function partitionKeysOn(port: number): Promise<string[]> {
 
 describe('delivery partitions on a Redis Cluster with replicas', () => {
   it('spreads the delivery queues over all three masters and delivers every delivery', async () => {
-    const partitions = deliveryPartitions(t.deps.config.bullmqPrefix, 3);
+    const partitions = deliveryShards(t.deps.config.bullmqPrefix, 3);
     for (let i = 0; i < 2; i++) await emitEvent();
     // Queued, no worker yet: every master holds keys of the queue of its own partition.
     const masters = await cluster.masterPorts();
@@ -121,7 +121,7 @@ describe('delivery partitions on a Redis Cluster with replicas', () => {
 
   it('loses no committed delivery when a master is killed during deliveries', async () => {
     const before = await t.deps.db('webhook_deliveries').count({ n: '*' }).first();
-    const [, second] = deliveryPartitions(t.deps.config.bullmqPrefix, 3);
+    const [, second] = deliveryShards(t.deps.config.bullmqPrefix, 3);
     const victim = await cluster.masterOfSlot(keySlot(`${second!.prefix}:x`));
     const EVENTS = 12;
     for (let i = 0; i < EVENTS; i++) {

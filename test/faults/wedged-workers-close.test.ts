@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveryPartitions } from '../../src/platform/partitions.js';
+import { deliveryShards } from '../../src/platform/shards.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
@@ -25,7 +25,7 @@ afterAll(async () => {
 describe('closing workers whose Redis stopped answering', () => {
   it("ends once no job runs, leaving the wedged workers behind, a retired partition's too", async () => {
     // A job due in an hour in the K=1 queue, retired under K=3: startWorkers starts a worker to drain it too.
-    const retired = t.deps.queues.deliveryQueueOf(deliveryPartitions(t.deps.config.bullmqPrefix, 1)[0]!);
+    const retired = t.deps.queues.deliveryQueueOf(deliveryShards(t.deps.config.bullmqPrefix, 1)[0]!);
     await retired.add('wedge-test', {}, { delay: 3600_000 });
     const running = await t.startWorkers();
     await Promise.all(running.workers.map((w) => w.waitUntilReady()));

@@ -1,6 +1,7 @@
 import { createServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { Deps } from '../../src/app/deps.js';
+import { createDelivery } from '../../src/delivery/index.js';
 import { createQueues } from '../../src/platform/queues.js';
 import { createApiRedis } from '../../src/platform/redis.js';
 
@@ -9,11 +10,14 @@ export function withDeadQueue(deps: Deps): { deps: Deps; close(): Promise<void> 
   const dead = createApiRedis('redis://127.0.0.1:1', { retryStrategy: () => null });
   dead.on('error', () => undefined);
   const queues = createQueues(dead, deps.config.bullmqPrefix, () => undefined, deps.config.webhooks.partitions);
+  // The delivery's batches add to the queues they were built with: a delivery of its own on the dead ones.
+  const delivery = createDelivery({ ...deps, queues }, deps.http);
   return {
-    deps: { ...deps, queues },
+    deps: { ...deps, queues, delivery },
     close: async () => {
       // Hand-offs still adding to the dead queues fail first (deps.background is shared with `deps`).
       await deps.background.settled();
+      await delivery.close();
       await queues.close().catch(() => undefined);
       dead.disconnect();
     },
@@ -37,11 +41,13 @@ export async function withStalledQueue(deps: Deps): Promise<{ deps: Deps; releas
   const stalled = createApiRedis(`redis://127.0.0.1:${port}`, { retryStrategy: () => null, enableReadyCheck: false });
   stalled.on('error', () => undefined);
   const queues = createQueues(stalled, deps.config.bullmqPrefix, () => undefined, deps.config.webhooks.partitions);
+  const delivery = createDelivery({ ...deps, queues }, deps.http);
   return {
-    deps: { ...deps, queues },
+    deps: { ...deps, queues, delivery },
     release: async () => {
       for (const socket of sockets) socket.destroy();
       await deps.background.settled();
+      await delivery.close();
       await queues.close().catch(() => undefined);
       stalled.disconnect();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -3,7 +3,8 @@ import { dayStart, partitionName, PARTITIONED_TABLES } from '../../src/maintenan
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Deps } from '../../src/app/deps.js';
 import type { Conn } from '../../src/platform/db.js';
-import type { ArmedDelivery, AttemptRecord } from '../../src/webhooks/deliveries.repository.js';
+import type { AttemptRecord } from '../../src/delivery/sql/record.js';
+import type { ScheduledDelivery } from '../../src/delivery/sql/rows.js';
 import { transaction } from '../../src/platform/transaction.js';
 
 // Webhook traffic seeded in bulk, for the query-plan test and the scale benchmark: `rows` events, as many
@@ -161,7 +162,7 @@ export async function seedTraffic(deps: Deps, s: TrafficSeed): Promise<void> {
 }
 
 /** A failed attempt (500, retry in a minute) for a seeded delivery: what the worker records, for plan tests. */
-export function failedAttemptOf(d: ArmedDelivery, accountId: string, webhookId: string): AttemptRecord {
+export function failedAttemptOf(d: ScheduledDelivery, accountId: string, webhookId: string): AttemptRecord {
   return {
     accountId,
     deliveryId: d.id,

@@ -1,6 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as deliveries from '../../src/webhooks/deliveries.repository.js';
+import * as fanOut from '../../src/delivery/sql/fan-out.js';
+import * as recordSql from '../../src/delivery/sql/record.js';
+import * as rows from '../../src/delivery/sql/rows.js';
 import { captureStatements, pagesTouched } from '../helpers/explain.js';
 import { failedAttemptOf, seedAccountId, seedAccounts, seedWebhookId } from '../helpers/seed-traffic.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -17,14 +19,14 @@ const W = seedWebhookId(1);
 
 let t: TestContext;
 let explainer: pg.Client;
-let pending: deliveries.ArmedDelivery;
+let pending: rows.ScheduledDelivery;
 
 beforeAll(async () => {
   t = await createTestContext();
   await seedAccounts(t.deps, 2, 2);
   for (let i = 0; i < BACKLOG; i++)
     await transaction(t.deps.db, (trx) =>
-      deliveries.insertEventWithDeliveries(trx, A, { type: 'message.received', payload: { n: i } }, W),
+      fanOut.insertEventWithDeliveries(trx, A, { type: 'message.received', payload: { n: i } }, W),
     );
   pending = (await t.deps
     .db('webhook_deliveries')
@@ -44,10 +46,10 @@ describe('recording an attempt during a backlog', () => {
   it("reads the delivery's row, not the backlog, in each transition's generic plan", async () => {
     const record = failedAttemptOf(pending, A, W);
     const statements = await captureStatements(t.deps.db, async (trx) => [
-      await deliveries.recordSuccesses(trx, [record]),
-      await deliveries.recordRetries(trx, [record]),
-      await deliveries.recordExhaustions(trx, [record]),
-      await deliveries.recordGone(trx, [record]),
+      await recordSql.recordSuccesses(trx, [record]),
+      await recordSql.recordRetries(trx, [record]),
+      await recordSql.recordExhaustions(trx, [record]),
+      await recordSql.recordGone(trx, [record]),
     ]);
     const transitions = statements.filter((s) => /UPDATE webhook_deliveries wd/.test(s.sql));
     expect(transitions).toHaveLength(4);

@@ -1,19 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { insertEventWithDeliveries } from '../../src/delivery/sql/fan-out.js';
 import {
-  bumpDeliveryJobSeqs,
-  hastenDelivery,
-  insertEventWithDeliveries,
   recordExhaustions,
   recordGone,
   recordRetries,
   recordSuccesses,
-  reopenDelivery,
-  reopenFailedDeliveries,
   stopDelivery,
   type AttemptRecord,
-  type DeliveryRow,
-  type DeliveryStatus,
-} from '../../src/webhooks/deliveries.repository.js';
+} from '../../src/delivery/sql/record.js';
+import { hastenDelivery, reopenDelivery, reopenFailedDeliveries } from '../../src/webhooks/deliveries.repository.js';
+import { type DeliveryRow, type DeliveryStatus } from '../../src/delivery/sql/rows.js';
+import { bumpDeliveryJobSeqs } from '../../src/delivery/sql/sweep.js';
 import { newId } from '../../src/platform/ids.js';
 import { client, signupAccount } from '../helpers/http.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';

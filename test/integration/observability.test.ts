@@ -157,7 +157,7 @@ describe('a worker process with METRICS_PORT', () => {
       expect(text).toContain(`switchboard_queue_oldest_waiting_seconds{queue="${q}"}`);
       expect(text).toContain(`bullmq_queue_jobs{queue="${q}",state="waiting"}`);
     }
-    for (const name of ['relay_rearmed_total', 'throttle_waits_total', 'subscriptions_disabled_total']) {
+    for (const name of ['sweep_rescheduled_total', 'throttle_waits_total', 'subscriptions_disabled_total']) {
       expect(text).toContain(`# TYPE switchboard_webhook_${name} counter`);
     }
     expect(text).toContain('process_cpu_seconds_total');

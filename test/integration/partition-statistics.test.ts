@@ -16,7 +16,12 @@ import { DAY_MS } from '../../src/maintenance/retention.js';
 import { findStaleQueuedMessages } from '../../src/messages/messages.repository.js';
 import { createDb, type Db } from '../../src/platform/db.js';
 import { findStaleQueuedRuns } from '../../src/runs/runs.repository.js';
+import * as fanOut from '../../src/delivery/sql/fan-out.js';
+import * as loadSql from '../../src/delivery/sql/load.js';
+import * as recordSql from '../../src/delivery/sql/record.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
+import * as rows from '../../src/delivery/sql/rows.js';
+import * as sweep from '../../src/delivery/sql/sweep.js';
 import { findHealth, findStatBuckets, pruneStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
 import { captureStatements, explain, sequentialReads } from '../helpers/explain.js';
 import { failedAttemptOf, seedAccountId, seedTraffic, seedWebhookId } from '../helpers/seed-traffic.js';
@@ -43,7 +48,7 @@ let worker: Db;
 let explainer: pg.Client;
 const A = seedAccountId(7);
 const W = seedWebhookId(7);
-type Armed = deliveries.ArmedDelivery;
+type Armed = rows.ScheduledDelivery;
 let ref: { pending: Armed; succeeded: Armed; eventId: string; batch: Armed[] };
 const since = () => new Date(Date.now() - 30 * DAY_MS);
 
@@ -83,26 +88,26 @@ async function fillToday(db: Db, rows: number): Promise<void> {
   );
 }
 
-const record = (d: deliveries.ArmedDelivery) => failedAttemptOf(d, A, W);
+const record = (d: rows.ScheduledDelivery) => failedAttemptOf(d, A, W);
 const page = { limit: 20 };
 
 /** Idle sweeps and everyday statements, with today's rows (ref is read before the fill from an older day). */
 const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
-  ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, 10_000, 1000)],
-  ['relay sweep: re-arm a batch', (trx) => deliveries.bumpDeliveryJobSeqs(trx, ref.batch)],
+  ['relay sweep: overdue deliveries', (trx) => sweep.findOverdueDeliveries(trx, 10_000, 1000)],
+  ['relay sweep: re-arm a batch', (trx) => sweep.bumpDeliveryJobSeqs(trx, ref.batch)],
   [
     'worker: load a batch of send contexts',
     (trx) =>
-      deliveries.loadSendContexts(
+      loadSql.loadSendContexts(
         trx,
         ref.batch.map((d) => d.id),
       ),
   ],
-  ['worker: load one send context', (trx) => deliveries.loadSendContexts(trx, [ref.pending.id])],
-  ['worker: record a batch of successes', (trx) => deliveries.recordSuccesses(trx, ref.batch.map(record))],
-  ['worker: record a batch of retries', (trx) => deliveries.recordRetries(trx, ref.batch.map(record))],
-  ['worker: stop a delivery', (trx) => deliveries.stopDelivery(trx, A, ref.pending, ref.pending.job_seq)],
-  ['fan-out job: pending deliveries of an event', (trx) => deliveries.findPendingDeliveriesOfEvent(trx, ref.eventId)],
+  ['worker: load one send context', (trx) => loadSql.loadSendContexts(trx, [ref.pending.id])],
+  ['worker: record a batch of successes', (trx) => recordSql.recordSuccesses(trx, ref.batch.map(record))],
+  ['worker: record a batch of retries', (trx) => recordSql.recordRetries(trx, ref.batch.map(record))],
+  ['worker: stop a delivery', (trx) => recordSql.stopDelivery(trx, A, ref.pending, ref.pending.job_seq)],
+  ['fan-out job: pending deliveries of an event', (trx) => fanOut.findPendingDeliveriesOfEvent(trx, ref.eventId)],
   [
     'redeliver: find, reopen, hasten',
     async (trx) => [

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transaction, type Trx } from '../../src/platform/transaction.js';
-import { insertEventWithDeliveries, loadSendContexts } from '../../src/webhooks/deliveries.repository.js';
+import { insertEventWithDeliveries } from '../../src/delivery/sql/fan-out.js';
+import { loadSendContexts } from '../../src/delivery/sql/load.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 

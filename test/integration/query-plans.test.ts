@@ -11,7 +11,12 @@ import {
 } from '../../src/maintenance/partitions.repository.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
 import type { Trx } from '../../src/platform/transaction.js';
+import * as fanOut from '../../src/delivery/sql/fan-out.js';
+import * as loadSql from '../../src/delivery/sql/load.js';
+import * as recordSql from '../../src/delivery/sql/record.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
+import * as rows from '../../src/delivery/sql/rows.js';
+import * as sweep from '../../src/delivery/sql/sweep.js';
 import {
   addStats,
   findHealth,
@@ -43,7 +48,7 @@ let large: Set<string>;
 
 let t: TestContext;
 let explainer: pg.Client;
-let ref: { pending: deliveries.ArmedDelivery; succeeded: deliveries.ArmedDelivery; eventId: string; partition: string };
+let ref: { pending: rows.ScheduledDelivery; succeeded: rows.ScheduledDelivery; eventId: string; partition: string };
 const A = seedAccountId(7);
 const W = seedWebhookId(7);
 const since = () => new Date(Date.now() - 30 * DAY_MS);
@@ -97,22 +102,22 @@ afterAll(async () => {
   await t?.close();
 });
 
-const record = (d: deliveries.ArmedDelivery) => failedAttemptOf(d, A, W);
+const record = (d: rows.ScheduledDelivery) => failedAttemptOf(d, A, W);
 const page = { limit: 20 };
 
 /** The statements that must stay on an index at scale. Add every new statement on a large table here. */
 const HOT: Array<[string, (trx: Trx) => Promise<unknown>]> = [
   [
     'fan-out: event and its deliveries',
-    (trx) => deliveries.insertEventWithDeliveries(trx, A, { type: 'message.received', payload: {} }),
+    (trx) => fanOut.insertEventWithDeliveries(trx, A, { type: 'message.received', payload: {} }),
   ],
-  ['fan-out job: pending deliveries of an event', (trx) => deliveries.findPendingDeliveriesOfEvent(trx, ref.eventId)],
-  ['worker: load send contexts', (trx) => deliveries.loadSendContexts(trx, [ref.pending.id, ref.succeeded.id])],
-  ['worker: record successes', (trx) => deliveries.recordSuccesses(trx, [record(ref.pending)])],
-  ['worker: record retries', (trx) => deliveries.recordRetries(trx, [record(ref.pending)])],
-  ['worker: record exhaustions', (trx) => deliveries.recordExhaustions(trx, [record(ref.pending)])],
-  ['worker: record 410 gone', (trx) => deliveries.recordGone(trx, [record(ref.pending)])],
-  ['worker: stop a delivery', (trx) => deliveries.stopDelivery(trx, A, ref.pending, ref.pending.job_seq)],
+  ['fan-out job: pending deliveries of an event', (trx) => fanOut.findPendingDeliveriesOfEvent(trx, ref.eventId)],
+  ['worker: load send contexts', (trx) => loadSql.loadSendContexts(trx, [ref.pending.id, ref.succeeded.id])],
+  ['worker: record successes', (trx) => recordSql.recordSuccesses(trx, [record(ref.pending)])],
+  ['worker: record retries', (trx) => recordSql.recordRetries(trx, [record(ref.pending)])],
+  ['worker: record exhaustions', (trx) => recordSql.recordExhaustions(trx, [record(ref.pending)])],
+  ['worker: record 410 gone', (trx) => recordSql.recordGone(trx, [record(ref.pending)])],
+  ['worker: stop a delivery', (trx) => recordSql.stopDelivery(trx, A, ref.pending, ref.pending.job_seq)],
   [
     'worker: health figures',
     (trx) =>
@@ -133,8 +138,8 @@ const HOT: Array<[string, (trx: Trx) => Promise<unknown>]> = [
         [{ webhookId: W, accountId: A, failuresSince: 0, lastSuccessAt: Date.now(), lastFailureAt: null }],
       ),
   ],
-  ['relay sweep: overdue deliveries', (trx) => deliveries.findOverdueDeliveries(trx, 10_000, 1000)],
-  ['relay sweep: re-arm', (trx) => deliveries.bumpDeliveryJobSeqs(trx, [ref.pending])],
+  ['relay sweep: overdue deliveries', (trx) => sweep.findOverdueDeliveries(trx, 10_000, 1000)],
+  ['relay sweep: re-arm', (trx) => sweep.bumpDeliveryJobSeqs(trx, [ref.pending])],
   ['redeliver: find the delivery', (trx) => deliveries.findDelivery(trx, A, W, ref.succeeded.id, since())],
   ['redeliver: reopen', (trx) => deliveries.reopenDelivery(trx, A, ref.succeeded)],
   ['redeliver: hasten', (trx) => deliveries.hastenDelivery(trx, A, ref.pending)],
@@ -182,7 +187,7 @@ describe('query plans at scale', () => {
 
   it('reads one day of deliveries and of events when it loads a delivery by id', async () => {
     expect(large.size).toBeGreaterThan(20);
-    const [load] = await captureStatements(t.deps.db, (trx) => deliveries.loadSendContexts(trx, [ref.pending.id]));
+    const [load] = await captureStatements(t.deps.db, (trx) => loadSql.loadSendContexts(trx, [ref.pending.id]));
     // The day is chosen at run time (the id comes in an array), so only EXPLAIN ANALYZE shows what was read.
     const read = await scannedRelations(explainer, load!);
     expect(read.filter((r) => r.startsWith('webhook_deliveries_d'))).toHaveLength(1);
@@ -191,9 +196,9 @@ describe('query plans at scale', () => {
 
   it("starts scans of the batch's own day partitions only, in the load's and the records' generic plans", async () => {
     const statements = await captureStatements(t.deps.db, async (trx) => [
-      await deliveries.loadSendContexts(trx, [ref.pending.id]),
-      await deliveries.recordSuccesses(trx, [record(ref.pending)]),
-      await deliveries.recordRetries(trx, [record(ref.pending)]),
+      await loadSql.loadSendContexts(trx, [ref.pending.id]),
+      await recordSql.recordSuccesses(trx, [record(ref.pending)]),
+      await recordSql.recordRetries(trx, [record(ref.pending)]),
     ]);
     expect(statements).toHaveLength(3);
     const day = dayStart(ref.pending.created_at);

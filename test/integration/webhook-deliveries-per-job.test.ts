@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Job } from 'bullmq';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { tracingState } from '../../src/platform/tracing.js';
-import { deliveryJobId } from '../../src/webhooks/dispatch.js';
+import { deliveryJobId } from '../../src/delivery/schedule.js';
 import { deliveryIdsOf } from '../helpers/delivery-jobs.js';
 import { client, signupAccount } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';

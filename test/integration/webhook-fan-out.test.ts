@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactWithEvents } from '../../src/events/emit.js';
-import { findPendingDeliveriesOfEvent } from '../../src/webhooks/deliveries.repository.js';
-import { INLINE_FAN_OUT_MAX } from '../../src/webhooks/dispatch.js';
+import { findPendingDeliveriesOfEvent } from '../../src/delivery/sql/fan-out.js';
+import { INLINE_FAN_OUT_MAX } from '../../src/delivery/schedule.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';

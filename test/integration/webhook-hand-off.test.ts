@@ -42,7 +42,7 @@ const deliveriesOf = (accountId: string) =>
 
 /** Whether a job still to run holds the delivery, in any delivery partition. */
 async function queued(deliveryId: string): Promise<boolean> {
-  for (const queue of t.deps.queues.deliveryPartitions) {
+  for (const queue of t.deps.queues.deliveryShards) {
     const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
     if (jobs.some((job) => deliveryIdsOf(job).includes(deliveryId))) return true;
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transactWithEvents } from '../../src/events/emit.js';
-import { relayStrandedOrderingKeys } from '../../src/webhooks/ordering.service.js';
+import { sweepStrandedOrderingKeys } from '../../src/delivery/sweep.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -228,7 +228,7 @@ describe('ordered delivery', () => {
     const queued = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, status: 'pending' });
     expect(queued).toHaveLength(1);
     expect(queued[0].next_attempt_at).toBeNull();
-    expect(await relayStrandedOrderingKeys(t.deps, 0, 100)).toBe(1);
+    expect(await sweepStrandedOrderingKeys(t.deps, 0, 100)).toBe(1);
     await waitUntil(() => seqOf(r).includes(1), 10_000, 'the queued delivery to go');
     expect(seqOf(r)).toEqual([1]);
   });

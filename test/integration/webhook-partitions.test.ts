@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Queue } from 'bullmq';
 import { transactWithEvents } from '../../src/events/emit.js';
-import { deliveryPartitions, partitionKey, partitionRegistryKey } from '../../src/platform/partitions.js';
+import { deliveryShards, shardKey, shardRegistryKey } from '../../src/platform/shards.js';
 import { createQueues } from '../../src/platform/queues.js';
-import { deliveryJobId, deliveryPartitionOf, relayOverdueDeliveries } from '../../src/webhooks/dispatch.js';
+import { deliveryJobId, shardOf } from '../../src/delivery/schedule.js';
+import { sweepOverdueDeliveries } from '../../src/delivery/sweep.js';
 import { deliveryIdsOf } from '../helpers/delivery-jobs.js';
 import { client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -76,7 +77,7 @@ async function queueUnder(from: number) {
 
   // Everything sits in the old K's partitions: the retries delayed, the second round waiting (an event's
   // deliveries of one partition share a job).
-  const queued = await Promise.all(ctx.deps.queues.deliveryPartitions.map(deliveriesHeld));
+  const queued = await Promise.all(ctx.deps.queues.deliveryShards.map(deliveriesHeld));
   expect(queued.reduce((a, b) => a + b, 0)).toBe(2 * firstRound);
   return ctx;
 }
@@ -106,10 +107,10 @@ async function deliveredUnder(ctx: TestContext, to: number) {
   expect(rows.filter((d) => !arrived.has(d.id))).toEqual([]);
   // Drained, the old partitions are forgotten: only the new K's remain recorded.
   const prefix = ctx.deps.config.bullmqPrefix;
-  const current = deliveryPartitions(prefix, to).map(partitionKey).sort();
+  const current = deliveryShards(prefix, to).map(shardKey).sort();
   await waitUntil(
     async () =>
-      JSON.stringify((await ctx.deps.redis.smembers(partitionRegistryKey(prefix))).sort()) === JSON.stringify(current),
+      JSON.stringify((await ctx.deps.redis.smembers(shardRegistryKey(prefix))).sort()) === JSON.stringify(current),
     10_000,
     'the drained partitions to be forgotten',
   );
@@ -131,10 +132,10 @@ describe('delivery partitions', () => {
     };
     const k3 = { ...t.deps, config, queues };
     try {
-      expect(await relayOverdueDeliveries(k3, 0, 100, 1)).toEqual({ overdue: 1, rearmed: 0 });
+      expect(await sweepOverdueDeliveries(k3, 0, 100, 1)).toEqual({ overdue: 1, rescheduled: 0 });
       await t.deps.queues['webhook-delivery'].remove(deliveryJobId(row));
-      expect(await relayOverdueDeliveries(k3, 0, 100, 1)).toEqual({ overdue: 1, rearmed: 1 });
-      const own = queues.deliveryPartitions[deliveryPartitionOf(row, 3)]!;
+      expect(await sweepOverdueDeliveries(k3, 0, 100, 1)).toEqual({ overdue: 1, rescheduled: 1 });
+      const own = queues.deliveryShards[shardOf(row, 3)]!;
       expect(await own.getJobState(`${row.id}.2`)).toBe('waiting');
     } finally {
       await queues.close();
@@ -153,7 +154,7 @@ describe('delivery partitions', () => {
     const api = client(ctx.url);
     // Subscriptions until partition 1 has one and the others have one (ids are random: a few are enough).
     const ids = [owner.webhook.id];
-    const pinned = (id: string) => deliveryPartitionOf({ webhook_id: id }, 3) === 1;
+    const pinned = (id: string) => shardOf({ webhook_id: id }, 3) === 1;
     while (!ids.some(pinned) || ids.every(pinned)) {
       expect(ids.length).toBeLessThan(20);
       const body = { url: receiver.url, events: ['message.received'] };
@@ -179,7 +180,7 @@ describe('delivery partitions', () => {
     // The others wait in their partitions for a worker that consumes them (an event's deliveries of one partition
     // share a job).
     for (const d of rows.filter((r) => !pinned(r.webhook_id))) {
-      const queue = ctx.deps.queues.deliveryPartitions[deliveryPartitionOf(d, 3)]!;
+      const queue = ctx.deps.queues.deliveryShards[shardOf(d, 3)]!;
       const waiting = await queue.getJobs(['waiting']);
       expect(waiting.flatMap(deliveryIdsOf)).toContain(d.id);
     }

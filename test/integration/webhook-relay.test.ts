@@ -2,7 +2,8 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionPrincipal } from '../../src/auth/principal.js';
 import { createWorkerRedis } from '../../src/platform/redis.js';
-import { deliveryJobId, relayOverdueDeliveries } from '../../src/webhooks/dispatch.js';
+import { deliveryJobId } from '../../src/delivery/schedule.js';
+import { sweepOverdueDeliveries } from '../../src/delivery/sweep.js';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { enableWebhook, redeliver } from '../../src/webhooks/webhooks.service.js';
 import { withDeadQueue } from '../helpers/dead-queue.js';
@@ -69,7 +70,7 @@ const rowsOf = (webhookId: string) =>
   t.deps.db('webhook_deliveries').where({ webhook_id: webhookId }).orderBy('created_at');
 const rowOfEvent = async (eventId: string) =>
   (await t.deps.db('webhook_deliveries').where({ event_id: eventId }).first())!;
-const relay = () => relayOverdueDeliveries(t.deps, 0, 100, 5);
+const relay = () => sweepOverdueDeliveries(t.deps, 0, 100, 5);
 const deliveryQueue = () => t.deps.queues['webhook-delivery'];
 
 /** Fails the waiting job as BullMQ fails one that stalled past maxStalledCount (a rogue worker on the queue). */
@@ -119,19 +120,19 @@ describe('the relay sweep', () => {
     expect(await deliveryQueue().getJob(deliveryJobId(queued))).toBeTruthy();
     expect(await deliveryQueue().getJob(deliveryJobId(stranded))).toBeFalsy();
 
-    expect(await relay()).toEqual({ overdue: 2, rearmed: 1 });
+    expect(await relay()).toEqual({ overdue: 2, rescheduled: 1 });
     expect((await rowOfEvent(queued.event_id)).job_seq).toBe(1);
     expect((await rowOfEvent(stranded.event_id)).job_seq).toBe(2);
     expect(await deliveryQueue().getJob(`${stranded.id}.2`)).toBeTruthy();
     // A second run finds both jobs alive.
-    expect(await relay()).toEqual({ overdue: 2, rearmed: 0 });
+    expect(await relay()).toEqual({ overdue: 2, rescheduled: 0 });
 
     await startWorkers();
     const arrived = await s.r.waitFor(2);
     expect(arrived.map((a) => a.body.payload.id).sort()).toEqual(['queued', 'stranded']);
     await waitUntil(async () => (await rowsOf(s.wh.id)).every((d) => d.status === 'succeeded'));
     await expectNothingMore(s, 2);
-    expect(await relay()).toEqual({ overdue: 0, rearmed: 0 });
+    expect(await relay()).toEqual({ overdue: 0, rescheduled: 0 });
   });
 
   it("replaces a job that failed under the delivery's id, and one that vanished with Redis's data", async () => {
@@ -142,7 +143,7 @@ describe('the relay sweep', () => {
     await failWaitingJobs();
     expect(await deliveryQueue().getJobState(deliveryJobId(failed))).toBe('failed');
     // Adding a job under the failed job's id would be a no-op: the sweep arms a new one instead.
-    expect(await relay()).toEqual({ overdue: 2, rearmed: 2 });
+    expect(await relay()).toEqual({ overdue: 2, rescheduled: 2 });
 
     await startWorkers();
     await s.r.waitFor(2);
@@ -183,7 +184,7 @@ describe('the relay sweep', () => {
     ]);
     expect(await deliveryQueue().getJob(deliveryJobId(reopened[0]))).toBeFalsy();
 
-    expect(await relay()).toEqual({ overdue: 2, rearmed: 2 });
+    expect(await relay()).toEqual({ overdue: 2, rescheduled: 2 });
     healthy = true;
     await startWorkers();
     await waitUntil(
@@ -205,7 +206,7 @@ describe('the relay sweep', () => {
     await t.deps.db('webhook_deliveries').where({ id: row.id }).update({ attempts: 2, round_attempts: 2 });
     await failWaitingJobs();
 
-    expect(await relay()).toEqual({ overdue: 1, rearmed: 1 });
+    expect(await relay()).toEqual({ overdue: 1, rescheduled: 1 });
     await startWorkers();
     const settled = await waitUntil(
       async () => {

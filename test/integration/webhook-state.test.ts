@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliveryJobId } from '../../src/webhooks/dispatch.js';
+import { deliveryJobId } from '../../src/delivery/schedule.js';
 import {
   recordExhaustions,
   recordRetries,
   recordSuccesses,
   type AttemptRecord,
-} from '../../src/webhooks/deliveries.repository.js';
+} from '../../src/delivery/sql/record.js';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { client, type Client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -161,7 +161,7 @@ describe("one delivery's data never fails another's", () => {
     });
     // A NUL that bypassed the HTTP client's clean-up: Postgres refuses the statement it is in.
     const results = await Promise.allSettled(
-      rows.map((d, i) => t.deps.deliveryBatches.unordered.succeed(record(d, i === 1 ? 'bad\u0000' : 'ok'))),
+      rows.map((d, i) => t.deps.delivery.unordered.succeed(record(d, i === 1 ? 'bad\u0000' : 'ok'))),
     );
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     const after = await Promise.all(eventIds.map(deliveryOf));

@@ -75,7 +75,7 @@ describe('rateLimitPerSecond on create and PATCH', () => {
 
 describe('the schedule', () => {
   it('hands out one slot per interval on one timeline, and starts a new timeline when the rate changes', async () => {
-    const throttle = t.deps.webhookThrottle;
+    const throttle = t.deps.delivery.throttle;
     const waits = await Promise.all(Array.from({ length: 5 }, () => throttle.reserve('wh_schedule', 10)));
     // One of them goes now, the others 100, 200, 300, 400 ms later (give or take the ms between the calls).
     const sorted = waits.sort((a, b) => a - b);

@@ -4,7 +4,7 @@ import {
   MAX_RESPONSE_HEADERS,
   TRUNCATED_KEY,
   responseHeadersJson,
-} from '../../src/webhooks/attempt-headers.js';
+} from '../../src/delivery/attempt-headers.js';
 
 // The bounds of the receiver's headers an attempt keeps (docs/decisions.md#attempt-headers), at their edges.
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
-  deliveryPartitions,
+  deliveryShards,
   fnv1a32,
   keySlot,
-  parsePartitionKey,
-  partitionKey,
-  partitionOfKey,
+  parseShardKey,
+  shardKey,
+  shardOfKey,
   slotRange,
-} from '../../src/platform/partitions.js';
+} from '../../src/platform/shards.js';
 
 describe('delivery partitions', () => {
   it('computes the slot Redis CLUSTER KEYSLOT answers, hash tags included', () => {
@@ -31,14 +31,14 @@ describe('delivery partitions', () => {
   });
 
   it('keeps K=1 exactly the queue the service always had', () => {
-    expect(deliveryPartitions('{sb}', 1)).toEqual([{ prefix: '{sb}', name: 'webhook-delivery' }]);
-    expect(deliveryPartitions('sb', 1)).toEqual([{ prefix: 'sb', name: 'webhook-delivery' }]);
+    expect(deliveryShards('{sb}', 1)).toEqual([{ prefix: '{sb}', name: 'webhook-delivery' }]);
+    expect(deliveryShards('sb', 1)).toEqual([{ prefix: 'sb', name: 'webhook-delivery' }]);
   });
 
   it('puts partition i of K in the i-th of K slot ranges, under distinct tags, with or without a tag', () => {
     for (const k of [2, 3, 5, 16]) {
-      const parts = deliveryPartitions('{sb}', k);
-      expect(new Set(parts.map(partitionKey)).size).toBe(k);
+      const parts = deliveryShards('{sb}', k);
+      expect(new Set(parts.map(shardKey)).size).toBe(k);
       parts.forEach((p, i) => {
         const [first, last] = slotRange(i, k);
         const slot = keySlot(`${p.prefix}:${p.name}:wait`);
@@ -48,15 +48,15 @@ describe('delivery partitions', () => {
         expect(p.prefix).toMatch(/^\{sb-\d+\}$/);
       });
     }
-    const plain = deliveryPartitions('sb', 3);
-    expect(plain.map((p) => p.prefix)).toEqual(deliveryPartitions('{sb}', 3).map((p) => p.prefix.replace(/[{}]/g, '')));
-    expect(deliveryPartitions('app{x}', 2)[1]!.prefix).toMatch(/^app\{x-\d+\}$/);
+    const plain = deliveryShards('sb', 3);
+    expect(plain.map((p) => p.prefix)).toEqual(deliveryShards('{sb}', 3).map((p) => p.prefix.replace(/[{}]/g, '')));
+    expect(deliveryShards('app{x}', 2)[1]!.prefix).toMatch(/^app\{x-\d+\}$/);
   });
 
   it('names a partition by one string and reads it back', () => {
-    const [p] = deliveryPartitions('{sb}', 4);
-    expect(parsePartitionKey(partitionKey(p!))).toEqual(p);
-    expect(parsePartitionKey('nocolon')).toBeNull();
+    const [p] = deliveryShards('{sb}', 4);
+    expect(parseShardKey(shardKey(p!))).toEqual(p);
+    expect(parseShardKey('nocolon')).toBeNull();
   });
 
   it('hashes with FNV-1a 32 (its published test vectors) and routes stably over K', () => {
@@ -65,9 +65,9 @@ describe('delivery partitions', () => {
     expect(fnv1a32('foobar')).toBe(0xbf9cf968);
     // Over UTF-8 bytes (c3 bc), not UTF-16 code units.
     expect(fnv1a32('ü')).toBe(0x119dd44a);
-    expect(partitionOfKey('anything', 1)).toBe(0);
+    expect(shardOfKey('anything', 1)).toBe(0);
     const counts = [0, 0, 0];
-    for (let i = 0; i < 3000; i++) counts[partitionOfKey(`webhook-${i}`, 3)]!++;
+    for (let i = 0; i < 3000; i++) counts[shardOfKey(`webhook-${i}`, 3)]!++;
     // Spread evenly enough that no partition is idle (a wide margin: ±20% of 1000).
     for (const c of counts) expect(c).toBeGreaterThan(800);
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config.js';
 import type { SafeResponse } from '../../src/platform/http-client.js';
-import { attemptsPerRound, nextStep, retryDelayMs } from '../../src/webhooks/retry-policy.js';
+import { attemptsPerRound, nextStep, retryDelayMs } from '../../src/delivery/retry-policy.js';
 
 const config = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40), WEBHOOK_RETRY_DELAYS_MS: '1000,2000' });
 const at = Date.parse('2026-11-23T12:00:00Z');

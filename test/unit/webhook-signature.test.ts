@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, signatureHeaders, signingKey } from '../../src/webhooks/signature.js';
+import { generateWebhookSecret, signatureHeaders, signingKey } from '../../src/delivery/sign.js';
 
 const id = '7d9b2a4e-1c3f-4a5b-9c8d-0e1f2a3b4c5d';
 const body = '{"id":"7d9b2a4e-1c3f-4a5b-9c8d-0e1f2a3b4c5d","event":"message.received"}';

@@ -3,8 +3,8 @@ import type { Deps } from '../../app/deps.js';
 import type { EventType } from '../../events/event-types.js';
 import { eventPayloadSchema } from '../../feed/event-schemas.js';
 import { parseInput } from '../../platform/validation.js';
-import type { StreamDelivery } from '../../webhooks/stream-messages.js';
-import { streamReportInput } from '../../webhooks/stream-messages.js';
+import type { StreamDelivery } from '../../delivery/transports/stream-messages.js';
+import { streamReportInput } from '../../delivery/transports/stream-messages.js';
 import {
   openStreamQuery,
   streamEvents,

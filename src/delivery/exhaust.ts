@@ -1,6 +1,7 @@
 import { operationalEvent } from '../events/event-payloads.js';
 import type { Db } from '../platform/db.js';
-import { insertEventWithDeliveries, recordExhaustions, type AttemptRecord } from './deliveries.repository.js';
+import { insertEventWithDeliveries } from './sql/fan-out.js';
+import { recordExhaustions, type AttemptRecord } from './sql/record.js';
 import type { FannedOutEvent } from '../events/emit.js';
 import { transaction } from '../platform/transaction.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { text } from '../platform/input.js';
+import { text } from '../../platform/input.js';
 
 // What crosses Redis between a worker sending to a stream destination and the web process holding that stream
 // (docs/decisions.md#stream-destinations). Pub/sub only: nothing is stored, so the signed request exists in Redis

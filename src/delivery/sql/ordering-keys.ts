@@ -1,6 +1,6 @@
-import { prepare, runPrepared, type Conn } from '../platform/db.js';
-import type { ArmedDelivery } from './deliveries.repository.js';
-import type { Trx } from '../platform/transaction.js';
+import { prepare, runPrepared, type Conn } from '../../platform/db.js';
+import type { ScheduledDelivery } from './rows.js';
+import type { Trx } from '../../platform/transaction.js';
 
 // The keys of ordered subscriptions (docs/webhooks.md#ordered-delivery). A row of webhook_ordering_keys exists
 // while its key has a delivery in flight, its head; the key's other pending deliveries wait queued (no due time,
@@ -23,7 +23,7 @@ export interface OrderingKey {
 // Waiting, it locks the keys in one order (inserting a missing row with no head: a reopened delivery's key may
 // have none). Not waiting, it skips the rows another transaction holds (a producer not yet committed) and answers
 // them as skipped: never waiting while it holds other keys, a batch cannot deadlock with a producer of several.
-const HAND_OFF = prepare<ArmedDelivery & { skipped: boolean }>(
+const HAND_OFF = prepare<ScheduledDelivery & { skipped: boolean }>(
   'hand_off_ordering_keys',
   `SELECT * FROM sb_hand_off_ordering_keys($1::text[], $2::text[], $3::boolean)`,
 );
@@ -36,7 +36,7 @@ const handOff = (conn: Conn, keys: OrderingKey[], wait: boolean) =>
  * (answered, to be armed after commit); nothing while the head is in flight. Safe to run twice or concurrently:
  * the lock serialises the runs and the second finds the new head pending. In the caller's transaction if given.
  */
-export async function advanceOrderingKey(conn: Conn, key: OrderingKey): Promise<ArmedDelivery | undefined> {
+export async function advanceOrderingKey(conn: Conn, key: OrderingKey): Promise<ScheduledDelivery | undefined> {
   const [armed] = await handOff(conn, [key], true);
   return armed;
 }
@@ -47,9 +47,12 @@ const keyId = (k: OrderingKey) => JSON.stringify([k.webhook_id, k.ordering_key])
  * The hand-offs of many distinct keys: those whose row is free at once, the others (held by a producer, or gone)
  * each on its own, waiting. Answers each key's new head, aligned with `keys`.
  */
-export async function advanceOrderingKeys(conn: Conn, keys: OrderingKey[]): Promise<Array<ArmedDelivery | undefined>> {
+export async function advanceOrderingKeys(
+  conn: Conn,
+  keys: OrderingKey[],
+): Promise<Array<ScheduledDelivery | undefined>> {
   const rows = keys.length ? await handOff(conn, keys, false) : [];
-  const byKey = new Map(rows.filter((r) => !r.skipped).map((r) => [keyId(r as OrderingKey), r as ArmedDelivery]));
+  const byKey = new Map(rows.filter((r) => !r.skipped).map((r) => [keyId(r as OrderingKey), r as ScheduledDelivery]));
   const rest = rows.filter((r) => r.skipped) as OrderingKey[];
   const alone = await Promise.all(rest.map((k) => advanceOrderingKey(conn, k)));
   rest.forEach((k, i) => alone[i] && byKey.set(keyId(k), alone[i]));
@@ -78,7 +81,7 @@ export function findStrandedOrderingKeys(conn: Conn, overdueMs: number, limit: n
  * A subscription made unordered: its pending ordered deliveries become unordered, the queued ones due now (the
  * relay sweep or the caller arms them), and its keys go. Answers the deliveries made due.
  */
-export async function releaseOrderingKeys(trx: Trx, webhookId: string): Promise<ArmedDelivery[]> {
+export async function releaseOrderingKeys(trx: Trx, webhookId: string): Promise<ScheduledDelivery[]> {
   const { rows } = await trx.raw(
     `WITH released AS (
        UPDATE webhook_deliveries wd SET ordering_key = NULL, next_attempt_at = now(), job_seq = wd.job_seq + 1, updated_at = now()

@@ -6,8 +6,8 @@ import { sendPlatformEmail } from '../messages/transport.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
 import { iso } from '../platform/clock.js';
 import { newUuid } from '../platform/ids.js';
-import type { SendContext } from './deliveries.repository.js';
-import { disableWebhookOnce } from './webhooks.repository.js';
+import type { SendContext } from './sql/load.js';
+import { disableWebhookOnce } from './sql/subscriptions.js';
 
 /**
  * Disables the subscription if this caller wins the transition, and writes the owner's notification and the

@@ -1,13 +1,8 @@
 import type { Queue, Worker } from 'bullmq';
 import type { Deps } from '../src/app/deps.js';
-import { partitionKey } from '../src/platform/partitions.js';
+import { shardKey } from '../src/platform/shards.js';
 import { whenRedisReady } from '../src/platform/redis.js';
-import {
-  forgetPartition,
-  jobsToRun,
-  registerPartitions,
-  retiredPartitions,
-} from '../src/webhooks/partition-registry.js';
+import { forgetShard, jobsToRun, registerShards, retiredShards } from '../src/delivery/shard-registry.js';
 
 /**
  * Deliveries queued under another WEBHOOK_PARTITIONS are still delivered: this process records its K's partitions
@@ -15,7 +10,7 @@ import {
  * none, and forgets it then. Checked at start and every SCHEDULE_CHECK_MS (src/webhooks/partition-registry.ts).
  * `close` closes a worker the way every worker of the process closes (workers/index.ts: a wedged one is left behind).
  */
-export async function drainRetiredPartitions(
+export async function drainRetiredShards(
   deps: Deps,
   consume: (queue: Queue) => Worker,
   close: (worker: Worker) => Promise<void>,
@@ -28,19 +23,19 @@ export async function drainRetiredPartitions(
   };
   const check = async () => {
     // Again every time: a process of another K may have found this K's partitions empty and forgotten them.
-    await registerPartitions(deps);
-    const retired = await retiredPartitions(deps);
+    await registerShards(deps);
+    const retired = await retiredShards(deps);
 
-    const keys = new Set(retired.map(partitionKey));
+    const keys = new Set(retired.map(shardKey));
     for (const partition of retired) {
-      const key = partitionKey(partition);
+      const key = shardKey(partition);
       const queue = deps.queues.deliveryQueueOf(partition);
       if ((await jobsToRun(queue)) > 0) {
         if (draining.has(key)) continue;
         deps.logger.info({ queue: key }, 'draining a delivery partition of another WEBHOOK_PARTITIONS');
         draining.set(key, consume(queue));
       } else {
-        await forgetPartition(deps, partition);
+        await forgetShard(deps, partition);
         await stop(key);
       }
     }

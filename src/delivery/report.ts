@@ -1,6 +1,6 @@
 import type { Deps } from '../app/deps.js';
 import { statusClassOf } from '../platform/metrics.js';
-import type { AttemptRecord } from './deliveries.repository.js';
+import type { AttemptRecord } from './sql/record.js';
 import type { NextStep } from './retry-policy.js';
 
 /**

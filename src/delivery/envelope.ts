@@ -1,5 +1,5 @@
 import { API_VERSION } from '../events/event-types.js';
-import type { SendContext } from './deliveries.repository.js';
+import type { SendContext } from './sql/load.js';
 
 /** What builds a delivery's envelope: the delivery's id and event type, and its event's row. */
 export type EnvelopeSource = Pick<

@@ -1,35 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Config } from '../platform/config.js';
-import type { SafeResponse } from '../platform/http-client.js';
-import type { Logger } from '../platform/logger.js';
+import type { Config } from '../../platform/config.js';
+import type { Db } from '../../platform/db.js';
+import type { SafeResponse } from '../../platform/http-client.js';
+import type { Logger } from '../../platform/logger.js';
 import { Cluster } from 'ioredis';
-import { createWorkerRedis, type RedisClient } from '../platform/redis.js';
-import { toStorableTextOrNull } from '../platform/text.js';
-import { replyChannel, streamChannel, type RoutedStreamReport, type StreamDelivery } from './stream-messages.js';
+import { createWorkerRedis, type RedisClient } from '../../platform/redis.js';
+import { toStorableTextOrNull } from '../../platform/text.js';
+import { closeStreams } from '../sql/subscriptions.js';
+import type { Transport } from '../transport.js';
+import { replyChannel, streamChannel, type RoutedStreamReport } from './stream-messages.js';
 
 // The worker's side of a stream destination: instead of POSTing, it publishes the signed request to the channel
 // of the web process that holds the stream, and waits, at most WEBHOOK_TIMEOUT_MS, for the CLI's report to come
 // back on this process's reply channel. The answer is a SafeResponse like an HTTP attempt's, so the attempt goes
-// through the same retry policy and transitions (docs/decisions.md#stream-destinations).
+// through the same retry policy and transitions (docs/decisions.md#stream-destinations). A stream already holding
+// WEBHOOK_STREAM_IN_FLIGHT unreported deliveries answers busy: the delivery waits, as a throttled one does.
 
-/** The stream already holds WEBHOOK_STREAM_IN_FLIGHT unreported deliveries: the delivery waits, as a throttled one. */
-export const STREAM_FULL = 'stream full' as const;
+/** How long a delivery to a full stream waits before it asks again (plus up to 100 ms, so waiters spread). */
+const STREAM_FULL_WAIT_MS = 250;
 
 /** The message of the attempt made when no web process holds the stream any more. */
 const NO_HOLDER = 'No listen session holds this stream';
-
-/** An attempt's outcome; `noHolder`: no web process holds the stream any more (its session ended unclosed). */
-export type StreamResponse = SafeResponse & { noHolder?: true };
-
-export interface StreamTransport {
-  send(
-    webhookId: string,
-    delivery: Omit<StreamDelivery, 'token'>,
-    timeoutMs: number,
-  ): Promise<StreamResponse | typeof STREAM_FULL>;
-  close(): Promise<void>;
-}
 
 // Admission to a stream's in-flight set: one entry per delivery handed over, expiring with its wait, so a worker
 // killed mid-wait frees its place on its own. Redis's clock, so hosts need not agree.
@@ -45,9 +37,11 @@ return 1
 
 /**
  * Built with the runtime; connects nothing until the first stream delivery (web-only processes never do). `redis`
- * is the runtime's command connection; the reply subscription gets a connection of its own.
+ * is the runtime's command connection; the reply subscription gets a connection of its own. A stream that no web
+ * process holds any more (its session ended unclosed) is closed at its first attempt, so its retries stop.
  */
-export function createStreamTransport(config: Config, redis: RedisClient, logger: Logger): StreamTransport {
+export function createStreamTransport(config: Config, db: Db, redis: RedisClient, logger: Logger): Transport {
+  const timeoutMs = config.webhooks.timeoutMs;
   const prefix = config.bullmqPrefix;
   const processId = randomUUID();
   const waiting = new Map<string, { webhookId: string; deliveryId: string; done: (r: RoutedStreamReport) => void }>();
@@ -78,7 +72,7 @@ export function createStreamTransport(config: Config, redis: RedisClient, logger
   };
 
   return {
-    async send(webhookId, delivery, timeoutMs) {
+    async send({ accountId, webhookId, deliveryId, event, attempt, headers, body }) {
       await listen();
       const token = `${processId}.${randomUUID()}`;
       const inFlight = `${prefix}:stream-in-flight:${webhookId}`;
@@ -90,19 +84,21 @@ export function createStreamTransport(config: Config, redis: RedisClient, logger
         String(timeoutMs),
         String(config.webhooks.streamInFlight),
       );
-      if (Number(admitted) !== 1) return STREAM_FULL;
+      if (Number(admitted) !== 1) return { busy: true, waitMs: STREAM_FULL_WAIT_MS + Math.floor(Math.random() * 100) };
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
       let timer: NodeJS.Timeout | undefined;
       try {
         const report = new Promise<RoutedStreamReport | null>((resolve) => {
           timer = setTimeout(() => resolve(null), timeoutMs);
-          waiting.set(token, { webhookId, deliveryId: delivery.deliveryId, done: resolve });
+          waiting.set(token, { webhookId, deliveryId, done: resolve });
         });
-        const receivers = await redis.publish(streamChannel(prefix, webhookId), JSON.stringify({ token, ...delivery }));
+        const message = JSON.stringify({ token, deliveryId, event, attempt, headers, body });
+        const receivers = await redis.publish(streamChannel(prefix, webhookId), message);
         // On a Redis Cluster a node counts only its own subscribers: there a missing holder shows as a timeout.
         if (receivers === 0 && !(redis instanceof Cluster)) {
-          return { ok: false, error: 'connection_refused', message: NO_HOLDER, durationMs: elapsed(), noHolder: true };
+          await closeStreams(db, accountId, [webhookId]);
+          return { ok: false, error: 'connection_refused', message: NO_HOLDER, durationMs: elapsed() };
         }
         const answer = await report;
         if (!answer) {
@@ -126,11 +122,11 @@ export function createStreamTransport(config: Config, redis: RedisClient, logger
   };
 }
 
-/** The CLI's report as an attempt's outcome: its local status and duration, or its local error. */
+/** The CLI's report as an attempt's outcome: its local status and duration, or its local error; no headers of the local receiver. */
 function toSafeResponse(r: RoutedStreamReport): SafeResponse {
   const body = toStorableTextOrNull(r.body) ?? '';
   if (r.status !== null && r.status >= 200 && r.status < 300) {
-    return { ok: true, status: r.status, headers: {}, body, durationMs: r.durationMs };
+    return { ok: true, status: r.status, body, durationMs: r.durationMs };
   }
   if (r.status !== null) {
     return {

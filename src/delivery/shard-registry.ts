@@ -1,12 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Deps } from '../app/deps.js';
-import {
-  deliveryPartitions,
-  parsePartitionKey,
-  partitionKey,
-  partitionRegistryKey,
-  type DeliveryPartition,
-} from '../platform/partitions.js';
+import { deliveryShards, parseShardKey, shardKey, shardRegistryKey, type DeliveryShard } from '../platform/shards.js';
 
 // Which delivery partitions may hold jobs. Changing WEBHOOK_PARTITIONS moves every subscription to a new queue, but
 // the jobs already queued (waiting, or delayed retries) stay where they were added. So every worker records its
@@ -15,26 +9,26 @@ import {
 // prefix) counts as recorded always: a deployment from before partitions never wrote the set.
 
 /** Records the current K's partitions as ones that may hold jobs. */
-export async function registerPartitions(deps: Deps): Promise<void> {
-  const current = currentPartitions(deps).map(partitionKey);
-  await deps.redis.sadd(partitionRegistryKey(deps.config.bullmqPrefix), ...current);
+export async function registerShards(deps: Deps): Promise<void> {
+  const current = currentShards(deps).map(shardKey);
+  await deps.redis.sadd(shardRegistryKey(deps.config.bullmqPrefix), ...current);
 }
 
 /** Partitions of another K that may still hold jobs: recorded (or the K=1 queue), and not of the current K. */
-export async function retiredPartitions(deps: Deps): Promise<DeliveryPartition[]> {
+export async function retiredShards(deps: Deps): Promise<DeliveryShard[]> {
   const base = deps.config.bullmqPrefix;
-  const recorded = await deps.redis.smembers(partitionRegistryKey(base));
-  const current = new Set(currentPartitions(deps).map(partitionKey));
-  const keys = new Set([...recorded, ...deliveryPartitions(base, 1).map(partitionKey)]);
+  const recorded = await deps.redis.smembers(shardRegistryKey(base));
+  const current = new Set(currentShards(deps).map(shardKey));
+  const keys = new Set([...recorded, ...deliveryShards(base, 1).map(shardKey)]);
   return [...keys]
     .filter((key) => !current.has(key))
-    .map(parsePartitionKey)
-    .filter((p): p is DeliveryPartition => p !== null);
+    .map(parseShardKey)
+    .filter((p): p is DeliveryShard => p !== null);
 }
 
 /** Forgets a retired partition found empty; a job added to it later is re-armed by the relay sweep. */
-export async function forgetPartition(deps: Deps, partition: DeliveryPartition): Promise<void> {
-  await deps.redis.srem(partitionRegistryKey(deps.config.bullmqPrefix), partitionKey(partition));
+export async function forgetShard(deps: Deps, partition: DeliveryShard): Promise<void> {
+  await deps.redis.srem(shardRegistryKey(deps.config.bullmqPrefix), shardKey(partition));
 }
 
 /** Jobs of a queue that will still run (finished ones kept for bull-board do not count). */
@@ -42,8 +36,8 @@ export const jobsToRun = (queue: Queue): Promise<number> =>
   queue.getJobCountByTypes('waiting', 'delayed', 'active', 'prioritized', 'waiting-children');
 
 /** Retired partitions that still hold jobs to run, with their queues (bull-board shows them). */
-export async function drainingPartitions(deps: Deps): Promise<Array<{ partition: DeliveryPartition; queue: Queue }>> {
-  const retired = (await retiredPartitions(deps)).map((partition) => ({
+export async function drainingShards(deps: Deps): Promise<Array<{ partition: DeliveryShard; queue: Queue }>> {
+  const retired = (await retiredShards(deps)).map((partition) => ({
     partition,
     queue: deps.queues.deliveryQueueOf(partition),
   }));
@@ -51,4 +45,4 @@ export async function drainingPartitions(deps: Deps): Promise<Array<{ partition:
   return retired.filter((_r, i) => left[i]! > 0);
 }
 
-const currentPartitions = (deps: Deps) => deliveryPartitions(deps.config.bullmqPrefix, deps.config.webhooks.partitions);
+const currentShards = (deps: Deps) => deliveryShards(deps.config.bullmqPrefix, deps.config.webhooks.partitions);

@@ -85,3 +85,40 @@ export function signatureHeaders(
   if (legacy) headers['x-switchboard-signature-legacy'] = hmac(legacy.whole, body, 'hex');
   return headers;
 }
+
+export const USER_AGENT = 'Switchboard-Webhooks/1';
+
+/** What signing a delivery reads of it: its ids, its event and its subscription's sealed secrets. */
+export interface SignedDelivery {
+  id: string;
+  event: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+  legacy_secret_sealed: string | null;
+}
+
+/**
+ * Every header of the request, as sent and as recorded with the attempt: the signature headers, with the previous
+ * secret too while its overlap lasts and the legacy one if set.
+ */
+export function signedHeaders(
+  keyring: SigningKeyring,
+  d: SignedDelivery,
+  body: string,
+  at: Date,
+): Record<string, string> {
+  const previousValid =
+    d.previous_secret_sealed && d.previous_secret_expires_at && new Date(d.previous_secret_expires_at) > at;
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-switchboard-event': d.event,
+    'x-switchboard-delivery': d.id,
+    ...signatureHeaders(d.id, body, Math.floor(at.getTime() / 1000), {
+      current: keyring.keyOf(d.secret_sealed),
+      previous: previousValid ? keyring.keyOf(d.previous_secret_sealed!) : null,
+      legacy: d.legacy_secret_sealed ? keyring.keyOf(d.legacy_secret_sealed) : null,
+    }),
+  };
+}

@@ -43,10 +43,10 @@ export function fnv1a32(s: string): number {
 }
 
 /** Which of `count` partitions a routing key belongs to. */
-export const partitionOfKey = (key: string, count: number): number => (count === 1 ? 0 : fnv1a32(key) % count);
+export const shardOfKey = (key: string, count: number): number => (count === 1 ? 0 : fnv1a32(key) % count);
 
 /** One delivery queue: BullMQ's prefix and queue name (its keys are `<prefix>:<name>:…`). */
-export interface DeliveryPartition {
+export interface DeliveryShard {
   prefix: string;
   name: string;
 }
@@ -54,16 +54,16 @@ export interface DeliveryPartition {
 export const DELIVERY_QUEUE = 'webhook-delivery';
 
 /** A partition as one string (the registry's member): its keys' common start, `<prefix>:<name>`. */
-export const partitionKey = (p: DeliveryPartition): string => `${p.prefix}:${p.name}`;
+export const shardKey = (p: DeliveryShard): string => `${p.prefix}:${p.name}`;
 
 /** The partition a registry member names (prefixes hold no ":", BULLMQ_PREFIX refuses one). */
-export function parsePartitionKey(key: string): DeliveryPartition | null {
+export function parseShardKey(key: string): DeliveryShard | null {
   const at = key.indexOf(':');
   return at > 0 && at < key.length - 1 ? { prefix: key.slice(0, at), name: key.slice(at + 1) } : null;
 }
 
 /** The delivery queues of WEBHOOK_PARTITIONS=`count` under BULLMQ_PREFIX `base`; index = partition. */
-export function deliveryPartitions(base: string, count: number): DeliveryPartition[] {
+export function deliveryShards(base: string, count: number): DeliveryShard[] {
   if (count === 1) return [{ prefix: base, name: DELIVERY_QUEUE }];
   const tag = hashTagOf(base);
   return Array.from({ length: count }, (_, i) => {
@@ -84,4 +84,4 @@ function suffixInRange(tag: string, index: number, count: number): number {
 }
 
 /** The registry of partitions that may hold jobs (every K a worker ran with), under the base tag. */
-export const partitionRegistryKey = (base: string): string => `${base}:${DELIVERY_QUEUE}:partitions`;
+export const shardRegistryKey = (base: string): string => `${base}:${DELIVERY_QUEUE}:partitions`;
