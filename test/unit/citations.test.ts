@@ -31,7 +31,7 @@ describe('citations of the history of the work in comments', () => {
   });
 
   it.each([
-    '// Records wait up to 20 ms to share one statement (docs/performance.md#batching).',
+    '// Records wait up to 20 ms to share one statement (docs/webhooks.md#endpoint-health).',
     '// The sweep is the periodic pass that schedules outbox rows nobody scheduled.',
     '// On a slow host the floor alone can pass 300 ms.',
     '// About a fifth of the CPU of a POST.',
