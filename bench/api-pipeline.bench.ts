@@ -21,7 +21,7 @@ import {
   serviceEnv,
 } from './webhook-helpers.js';
 
-// Through the HTTP API (issue 26; docs/performance.md#through-the-http-api-npm-start): one `npm start` as a
+// Through the HTTP API (docs/performance.md#through-the-http-api-npm-start): one `npm start` as a
 // user runs it, `POST /v1/contacts` paced from this process, one subscription to a receiver here (another process
 // than the service); latency from the request to the delivery's arrival, and to its response. Floors, in the same
 // run and run together at the same rate: (1) the same requests for an account with no subscription, request →

@@ -13,7 +13,7 @@ import type { Benchmark } from './run.js';
 
 // Authenticated GET /v1/agents/:id with a per-agent key, against the very same handler (getAgent) registered
 // on a public bench-only route, so the difference is exactly authentication + authorization.
-// Goals (issue 3): authenticated throughput >= 0.85 of unauthenticated; p99 < 5 ms at a fixed 1,000 req/s.
+// Goals (docs/performance.md): authenticated throughput >= 0.85 of unauthenticated; p99 < 5 ms at a fixed 1,000 req/s.
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
 // Enough connections to saturate the server: throughput is measured at the maximum sustainable rate.

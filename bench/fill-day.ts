@@ -7,7 +7,7 @@ import { seedTraffic } from '../test/helpers/seed-traffic.js';
 import { percentile } from './webhook-helpers.js';
 import { transaction } from '../src/platform/transaction.js';
 
-// (e) Today's partition right after a fast fill (issue 27, docs/plans.md): BENCH_SCALE_FILL_ROWS events,
+// (e) Today's partition right after a fast fill (docs/plans.md): BENCH_SCALE_FILL_ROWS events,
 // deliveries and attempts written into today within the last hour, with no ANALYZE (autovacuum is given no time
 // to run), after the relay sweep already ran on the pool's connections while today was empty. The relay sweep as
 // the relay-outbox job runs it (nothing due), FILL_SWEEPS times before today's first analyze and as many after

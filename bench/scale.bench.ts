@@ -11,7 +11,7 @@ import type { Benchmark } from './run.js';
 import { retainedTraffic, tableSizes } from './table-sizes.js';
 import { commitToArrival, endToEnd, percentile, spawnWorkerProcess, WEBHOOK_ENV } from './webhook-helpers.js';
 
-// Scale (issue 12): N events, N deliveries and N attempts (BENCH_SCALE_ROWS, 5,000,000 by default) over the
+// Scale (docs/scaling.md): N events, N deliveries and N attempts (BENCH_SCALE_ROWS, 5,000,000 by default) over the
 // retention's day partitions and three days more (WEBHOOK_RETENTION_DAYS + 3 days, to be expired one by one), then:
 //   (a) event commit rate and delivery throughput on those tables vs on empty ones (a second fresh database),
 //       rounds alternating between the two;                                                    goal >= 0.9 x

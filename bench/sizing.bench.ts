@@ -16,7 +16,7 @@ import {
   WEBHOOK_ENV,
 } from './webhook-helpers.js';
 
-// Sizing (issue 12, docs/scaling.md): the figures a capacity plan multiplies.
+// Sizing (docs/scaling.md): the figures a capacity plan multiplies.
 //   - bytes per event, delivery and attempt row, indexes included (BENCH_SIZING_ROWS rows per table, seeded as
 //     the scale bench seeds them, over the retention's days);
 //   - Redis bytes per queued delivery job and per delayed one (a scheduled retry), with the service's job

@@ -3,10 +3,10 @@ import type { Deps } from '../src/app/deps.js';
 import { now } from '../src/platform/clock.js';
 
 // A worker can stop taking jobs for good while it looks alive: after a Redis Cluster node fails, the blocking
-// connection BullMQ makes for it may never be answered again (BullMQ issue 4138), and neither BullMQ nor ioredis
-// notices. The watchdog judges by what it sees instead: a worker that had room the whole time, took no job and
-// finished none, while a job of its queue was ready, is stuck, and a new worker on new connections takes its place
-// (docs/decisions.md#stuck-workers).
+// connection BullMQ makes for it may never be answered again (https://github.com/taskforcesh/bullmq/issues/4138),
+// and neither BullMQ nor ioredis notices. The watchdog judges by what it sees instead: a worker that had room the
+// whole time, took no job and finished none, while a job of its queue was ready, is stuck, and a new worker on new
+// connections takes its place (docs/decisions.md#stuck-workers).
 
 /** Jobs a worker has started and finished, counted by its processor. */
 export interface JobCounts {

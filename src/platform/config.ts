@@ -234,9 +234,10 @@ const envSchema = z.object({
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: intIn(3600, 365 * 24 * 3600).default(30 * 24 * 3600),
   OAUTH_GRANT_TTL_SECONDS: intIn(3600, 5 * 365 * 24 * 3600).default(90 * 24 * 3600),
   OAUTH_CLIENT_ID_METADATA_DOCUMENTS: bool.default(true),
-  // Idempotency keys (issue 15): how long a request in flight holds its key before another may take it over.
+  // Idempotency keys (docs/api-keys.md#idempotent-requests): how long a request in flight holds its key before
+  // another may take it over.
   IDEMPOTENCY_LOCK_MS: intIn(1000, 3600_000).default(60_000),
-  // Running it in production (issue 23, docs/production.md): the address the API (and a worker's
+  // Running it in production (docs/production.md): the address the API (and a worker's
   // metrics port) listens on, and the port a worker process serves /metrics and /healthz on.
   HOST: z
     .string()
@@ -260,7 +261,7 @@ const envSchema = z.object({
     .optional(),
   // How long SIGTERM/SIGINT waits for requests and jobs in flight before the process exits anyway.
   SHUTDOWN_TIMEOUT_MS: intIn(100, 600_000).default(25_000),
-  // MCP clients and sign-in (issue 20): browser origins besides PUBLIC_URL's allowed on the MCP and OAuth endpoints.
+  // MCP clients and sign-in (docs/mcp.md): browser origins besides PUBLIC_URL's allowed on the MCP and OAuth endpoints.
   MCP_ALLOWED_ORIGINS: originList.optional(),
   // Sign-in attempts (login, signup, the OAuth sign-in form) per client IP, and per email, in each window.
   SIGN_IN_LIMIT_PER_IP: intIn(1, 1_000_000).default(200),
@@ -454,7 +455,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // npm start's worker processes ('auto': one per spare core, at least one; 0: no child processes).
     workers: e.WORKERS ?? 'auto',
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
-    // MCP clients and sign-in (issue 20). A request to an MCP or OAuth endpoint whose Origin is neither PUBLIC_URL's
+    // MCP clients and sign-in. A request to an MCP or OAuth endpoint whose Origin is neither PUBLIC_URL's
     // nor listed here is refused (DNS rebinding, docs/mcp.md).
     mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [] },
     // Every attempt counts against its IP; against its email only until it succeeds (src/auth/sign-in-limits.ts).

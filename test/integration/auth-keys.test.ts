@@ -6,7 +6,8 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, createAgentKey, updateKeyRow } from '../helpers/keys.js';
 
-// Every attack on key authentication named in issue 3, each its own test, over real HTTP.
+// Every attack on key authentication we know of (docs/api-keys.md#api-keys-and-authorization), each its own test,
+// over real HTTP.
 
 let t: TestContext;
 let api: Client;

@@ -31,7 +31,7 @@ const EXPECTED: Record<string, 'emitted' | 'planned'> = {
   'message.complained': 'planned',
   'message.rejected': 'planned',
   'escalation.triggered': 'planned',
-  // Operational events (issue 15).
+  // Operational events (docs/webhooks.md#operational-events).
   'webhook.disabled': 'emitted',
   'webhook.delivery_exhausted': 'emitted',
   'api_key.expiring': 'emitted',

@@ -3,7 +3,7 @@ import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAgent } from '../helpers/keys.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Regression tests for the causes of issue 11 (each answered 500 before): text Postgres cannot store, cursors
+// Hostile input gets a 4xx, never a 500 (docs/api-keys.md#input-limits): text Postgres cannot store, cursors
 // taken from another list or forged, and JSON nested deep enough to overflow a recursive size check.
 // Connections and the database's last line of defence are in hostile-connections.test.ts.
 

@@ -29,7 +29,7 @@ import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import type { Trx } from '../../src/platform/transaction.js';
 
-// Today's day partitions filled faster than autoanalyze looks at them (issue 27). A partition is created days
+// Today's day partitions filled faster than autoanalyze looks at them (docs/plans.md). A partition is created days
 // ahead, empty and never analyzed; at midnight it starts taking every new row, and until its first ANALYZE the
 // planner knows its size but nothing of its columns, while a worker's connection may keep the generic plan it
 // made when the partition was empty. The relay sweep, the other idle sweeps and the everyday statements, run as

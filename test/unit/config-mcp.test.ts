@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/platform/config.js';
 
-// The settings of the MCP endpoints and of sign-in (issue 20).
+// The settings of the MCP endpoints and of sign-in (docs/configuration.md).
 
 const base = { APP_SECRET: 'x'.repeat(40) };
 const dataDir = mkdtempSync(join(tmpdir(), 'sb-config-mcp-'));
