@@ -18,12 +18,12 @@ import { armDeliveryJobs, type Arming } from './dispatch.js';
 // A batch that Postgres refuses is re-run item by item, so one delivery's bad data fails that delivery alone.
 // Each statement has one batch in flight at a time: the deliveries that reach it meanwhile go together when it
 // returns, so under load the round trips per delivery fall as the rate rises, and an idle worker waits for nothing
-// (docs/decisions.md#one-batch-in-flight). `batchWindowMs` (WEBHOOK_BATCH_WINDOW_MS) also makes the first call of a
+// (docs/adr/0078-one-batch-in-flight.md). `batchWindowMs` (WEBHOOK_BATCH_WINDOW_MS) also makes the first call of a
 // batch wait that long for others (docs/performance.md).
 //
 // An unordered delivery's attempt record waits up to `recordWindowMs` (WEBHOOK_RECORD_WINDOW_MS) for others: the
 // receiver already has it, and only its own job waits on the record, so the wait costs no latency anyone sees and
-// at a steady rate one statement records the attempts of many deliveries (docs/decisions.md#record-window). An
+// at a steady rate one statement records the attempts of many deliveries (docs/adr/0079-record-window.md). An
 // ordered delivery's record goes at once: its key's next delivery waits on it.
 
 /** The statements that record an attempt and make its transition. */

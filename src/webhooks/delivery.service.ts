@@ -102,7 +102,7 @@ const STREAM_FULL_WAIT_MS = 250;
 
 /**
  * The transport of one attempt: a POST to the subscription's URL, or for a stream destination the same signed
- * request handed to the `switchboard listen` session holding it, and its report (docs/decisions.md#stream-destinations).
+ * request handed to the `switchboard listen` session holding it, and its report (docs/adr/0054-stream-destinations.md).
  */
 async function send(
   deps: Deps,

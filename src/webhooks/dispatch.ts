@@ -42,7 +42,7 @@ export const deliveryJobId = (d: Pick<ArmedDelivery, 'id' | 'job_seq'>): string 
 /**
  * The job's label after its catalog name, so that bull-board's list tells deliveries apart: the event, the
  * subscription and which attempt round the job is. Names and ids only: never the payload, the URL or a secret
- * (docs/decisions.md#delivery-jobs-in-bull-board).
+ * (docs/adr/0062-delivery-jobs-in-bull-board.md).
  */
 export const deliveryJobLabel = (d: JobRef): string | undefined =>
   d.event ? `${d.event} → ${d.webhook_id} (job ${d.job_seq})` : undefined;
@@ -76,7 +76,7 @@ export async function enqueueDeliveryJobs(
  * The first attempts of deliveries armed together (a transaction's events, an event's fan-out): unordered ones of
  * one partition share a deliver-webhooks job, WEBHOOK_DELIVERIES_PER_JOB at most, so a burst pays one job's moves
  * in Redis per group instead of per delivery. A delivery left alone, an ordered one (its key's hand-off arms the
- * next) and one armed again get a job of their own (docs/decisions.md#deliveries-per-job).
+ * next) and one armed again get a job of their own (docs/adr/0080-deliveries-per-job.md).
  */
 export async function enqueueFirstAttempts(deps: Arming, armed: JobRef[]): Promise<void> {
   const { deliveriesPerJob: size, partitions } = deps.config.webhooks;

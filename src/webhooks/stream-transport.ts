@@ -11,7 +11,7 @@ import { replyChannel, streamChannel, type RoutedStreamReport, type StreamDelive
 // The worker's side of a stream destination: instead of POSTing, it publishes the signed request to the channel
 // of the web process that holds the stream, and waits, at most WEBHOOK_TIMEOUT_MS, for the CLI's report to come
 // back on this process's reply channel. The answer is a SafeResponse like an HTTP attempt's, so the attempt goes
-// through the same retry policy and transitions (docs/decisions.md#stream-destinations).
+// through the same retry policy and transitions (docs/adr/0054-stream-destinations.md).
 
 /** The stream already holds WEBHOOK_STREAM_IN_FLIGHT unreported deliveries: the delivery waits, as a throttled one. */
 export const STREAM_FULL = 'stream full' as const;

@@ -9,7 +9,10 @@ export interface WebhookRow {
   events: string[];
   description: string | null;
   status: 'active' | 'disabled';
-  /** http: POSTed to `url`; stream: sent down a `switchboard listen` connection (docs/decisions.md#stream-destinations). */
+  /**
+   * http: POSTed to `url`; stream: sent down a `switchboard listen` connection
+   * (docs/adr/0054-stream-destinations.md).
+   */
   kind: 'http' | 'stream';
   secret_sealed: string;
   previous_secret_sealed: string | null;
@@ -65,7 +68,7 @@ export async function lockOpenStreams(trx: Conn, accountId: string): Promise<str
   return rows.map((r) => r.id);
 }
 
-/** A stream whose session ended: deleted, so its pending deliveries stop (docs/decisions.md#stream-destinations). */
+/** A stream whose session ended: deleted, so its pending deliveries stop (docs/adr/0054-stream-destinations.md). */
 export async function closeStreams(conn: Conn, accountId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   return live(conn, accountId)
