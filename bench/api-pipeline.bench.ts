@@ -218,7 +218,7 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
       pipeline[rate] = {
         p50Ms,
         p99Ms,
-        // Request → response, to set beside floor 1's (docs/decisions.md#the-response-does-not-wait-for-the-queue).
+        // Request → response, to set beside floor 1's (docs/adr/0082-the-response-does-not-wait-for-the-queue.md).
         response: { p50Ms: result.returnedP50Ms, p99Ms: result.returnedP99Ms },
         maxMs,
         arrived,

@@ -31,7 +31,7 @@ export async function renderP99Chart(points: SweepPoint[], out: string, title: s
             field: 'series',
             type: 'nominal',
             title: null,
-            // The floor's two parts run together, as the pipeline's do (docs/decisions.md#floor-together).
+            // The floor's two parts run together, as the pipeline's do (docs/adr/0077-floor-together.md).
             legend: {
               orient: 'bottom',
               labelLimit: 0,

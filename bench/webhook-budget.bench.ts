@@ -434,7 +434,7 @@ async function barePart(deps: Deps, receiver: Receiver): Promise<FloorPart> {
 /**
  * A round of the floor: its `parts` warmed up, then run side by side and measured together, per event. One part
  * at a time is the goal's floor (the parts measured apart and added); both at once share the machine as the
- * pipeline's processes do, as the rate sweep's floor runs (docs/decisions.md#floor-together). With `profiled`,
+ * pipeline's processes do, as the rate sweep's floor runs (docs/adr/0077-floor-together.md). With `profiled`,
  * the parts run once more with this process profiled, to split its CPU by part as the pipeline's is.
  */
 async function floorRound(deps: Deps, admin: Redis, procs: Processes, parts: FloorPart[], profiled = false) {

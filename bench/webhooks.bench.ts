@@ -132,7 +132,7 @@ async function latency(deps: Deps, receiver: Receiver, rate: number) {
  * committed for an account with no subscription (no deliveries, no jobs), and bare BullMQ jobs added one by one and
  * POSTed by a bare worker process (bench/bare-worker.ts), with no database at all. Its p99 is the sum of the two
  * parts' p99 (commit, add → arrival); cores busy and CPU per event are the machine's over the measured round, which
- * both parts share (docs/decisions.md#floor-together).
+ * both parts share (docs/adr/0077-floor-together.md).
  */
 async function latencyFloor(deps: Deps, receiver: Receiver, rate: number) {
   const path = `/floor/${Math.round(rate)}`;

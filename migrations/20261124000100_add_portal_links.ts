@@ -3,7 +3,7 @@ import { createdAt, ts } from '../src/platform/schema-helpers.js';
 
 export async function up(knex: Knex): Promise<void> {
   // A subscription's tenant: the label an account sets to say which of its own customers the endpoint belongs to.
-  // A portal link is scoped to one tenant (docs/decisions.md#portal-links).
+  // A portal link is scoped to one tenant (docs/adr/0063-portal-links.md).
   await knex.schema.alterTable('webhooks', (t) => {
     t.text('tenant');
   });

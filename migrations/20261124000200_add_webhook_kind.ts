@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Stream destinations (docs/decisions.md#stream-destinations): a subscription whose deliveries go down a connection
+// Stream destinations (docs/adr/0054-stream-destinations.md): a subscription whose deliveries go down a connection
 // a `switchboard listen` session holds open, instead of a POST to its URL. It lives while its session is connected;
 // the partial index serves the per-account count of open streams.
 

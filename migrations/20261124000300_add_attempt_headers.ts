@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// What an attempt sent and what the receiver answered in its headers (docs/decisions.md#attempt-headers). Added on
+// What an attempt sent and what the receiver answered in its headers (docs/adr/0068-attempt-headers.md). Added on
 // the partitioned parent, so every partition, existing and future, gets them; nullable without a default, so the
 // change is a catalog update that rewrites nothing, and rows written before it read as null.
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Ordered delivery (docs/decisions.md#ordered-delivery): a subscription with ordering 'key' gets the deliveries of
+// Ordered delivery (docs/adr/0072-ordering-keys.md): a subscription with ordering 'key' gets the deliveries of
 // one ordering key (a contact, a conversation, an inbox) one at a time, in commit order.
 //
 // - webhook_deliveries.ordering_key: set on the deliveries of an ordered subscription (null: unordered), and

@@ -9,7 +9,7 @@ import { defineProcessor } from './processor.js';
  * back gets a deliver-webhook job of its own, delayed to its slot, under the id its row names. Returns each
  * delivery's outcome, and their count as the job's outcome (`4 succeeded, 1 retry scheduled`). When an attempt could
  * not be made (Postgres or Redis away), the job fails once the others have settled, and BullMQ runs it again for the
- * rest (docs/decisions.md#deliveries-per-job).
+ * rest (docs/adr/0080-deliveries-per-job.md).
  */
 export const deliverWebhooksProcessor = defineProcessor({
   job: jobs.deliverWebhooks,

@@ -55,7 +55,8 @@ export interface RunningWorkers {
 export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}): Promise<RunningWorkers> {
   const connections = new Set<RedisClient>();
   const quitting: Array<Promise<unknown>> = [];
-  // QUIT waits for an answer a wedged connection never gives (decision 81): after a while the connection is dropped.
+  // QUIT waits for an answer a wedged connection never gives (docs/adr/0081-stuck-workers.md): after a while the
+  // connection is dropped.
   const quit = async (c: RedisClient) => {
     let timer: NodeJS.Timeout | undefined;
     const waited = new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)));
@@ -160,7 +161,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     });
 
   // Each delivery partition is a queue with the delivery queue's concurrency: a subscription's deliveries are all in
-  // one partition, so a busy subscription keeps the throughput it had with one queue (docs/decisions.md, 70).
+  // one partition, so a busy subscription keeps the throughput it had with one queue (docs/adr/0070-shard-routing.md).
   const consumed = new Set(deps.config.webhooks.workerPartitions.map((i) => deps.queues.deliveryShards[i]));
   const concurrencyOf = (queue: QueueName) => deps.config.queueConcurrency[queue] ?? 5;
   // Each is watched, and replaced in this list when it is stuck (workers/watchdog.ts).

@@ -6,7 +6,7 @@ import { now } from '../src/platform/clock.js';
 // connection BullMQ makes for it may never be answered again (https://github.com/taskforcesh/bullmq/issues/4138),
 // and neither BullMQ nor ioredis notices. The watchdog judges by what it sees instead: a worker that had room the
 // whole time, took no job and finished none, while a job of its queue was ready, is stuck, and a new worker on new
-// connections takes its place (docs/decisions.md#stuck-workers).
+// connections takes its place (docs/adr/0081-stuck-workers.md).
 
 /** Jobs a worker has started and finished, counted by its processor. */
 export interface JobCounts {

@@ -44,7 +44,7 @@ export function insufficientScope(required: string): AppError {
 export const agentForbidden = () =>
   new AppError('agent_forbidden', 'A per-agent key can only reach its own agent under /v1/agents/<agentId>');
 
-/** Decides whether an authenticated principal may use a route. Throws the 403s of docs/decisions.md#error-shape. */
+/** Decides whether an authenticated principal may use a route. Throws the 403s of docs/adr/0001-error-shape.md. */
 export function authorize(principal: Principal, access: Access, params: Record<string, string>): void {
   if (access.kind === 'public') return;
 

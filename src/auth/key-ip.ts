@@ -1,6 +1,6 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
-// allowedIps matching (docs/decisions.md#key-restrictions): IPv4 and IPv6 addresses and CIDR ranges. An IPv4-mapped
+// allowedIps matching (docs/adr/0010-key-restrictions.md): IPv4 and IPv6 addresses and CIDR ranges. An IPv4-mapped
 // IPv6 address
 // (::ffff:1.2.3.4), as a source or in a rule, is treated as the IPv4 address it carries. Pure functions.
 

@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import { sha256Hex } from '../platform/crypto.js';
 import { randomBase62, toBase62 } from '../platform/ids.js';
 
-// Key secrets (docs/decisions.md#key-secrets): prefix + 32 random base62 characters + a 6-character base62 CRC32 of
+// Key secrets (docs/adr/0007-key-secrets.md): prefix + 32 random base62 characters + a 6-character base62 CRC32 of
 // those 32.
 // The checksum lets secret scanners and this service reject a mistyped or invented string offline,
 // before any database lookup.

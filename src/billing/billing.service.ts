@@ -32,7 +32,7 @@ export interface ChargeRefs {
  * UPDATE's WHERE) move together; row locks serialise concurrent charges, so no interleaving can overspend.
  * On 402 or 429 it throws and the caller's transaction rolls back: nothing is charged and nothing queued.
  * Uncapped keys are rate-limited by plan. Sessions (a person at the dashboard) charge the account only and
- * are not rate-limited (docs/decisions.md#rate-limits): the balance still bounds what a session can spend.
+ * are not rate-limited (docs/adr/0016-rate-limits.md): the balance still bounds what a session can spend.
  */
 export async function chargeCredits(
   deps: Deps,

@@ -1039,7 +1039,7 @@ export interface paths {
         put?: never;
         /**
          * Mint a per-agent key
-         * @description keyType and agentId come from the server. Scopes default to the agent read scopes; account scopes, `*` and write:api_keys are refused with 400 invalid_scope. Also answers at POST /v1/agents/{agentId}/api_keys, the spelling of the other key routes (docs/decisions.md#key-route-spelling).
+         * @description keyType and agentId come from the server. Scopes default to the agent read scopes; account scopes, `*` and write:api_keys are refused with 400 invalid_scope. Also answers at POST /v1/agents/{agentId}/api_keys, the spelling of the other key routes (docs/adr/0047-key-route-spelling.md).
          *
          *     An owner or admin session; or, when the account's agentKeyMinting policy is `account_keys`, an account key holding `write:agents`. Per-agent keys get 403.
          */

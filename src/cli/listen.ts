@@ -7,7 +7,7 @@ import { readEvents } from './sse.js';
 
 // switchboard listen: opens a stream destination (GET /v1/webhook-streams, server-sent events), POSTs each delivery
 // to --forward-to as the worker would have sent it, and reports the local status and duration back, which the
-// service records as the attempt (docs/cli.md, docs/decisions.md#stream-destinations).
+// service records as the attempt (docs/cli.md, docs/adr/0054-stream-destinations.md).
 
 interface ListenOptions {
   forwardTo: string;

@@ -1,6 +1,6 @@
 import { toStorableText } from '../platform/text.js';
 
-// The headers an attempt keeps (docs/decisions.md#attempt-headers): the request's as sent (ours, a handful, all
+// The headers an attempt keeps (docs/adr/0068-attempt-headers.md): the request's as sent (ours, a handful, all
 // safe to show: signatures are HMACs, never the secret) and the receiver's answer, bounded and with its cookies
 // redacted. Each set is turned into JSON text once, here, and stored as jsonb by the attempt's own statement.
 

@@ -16,7 +16,7 @@ import { jobs } from '../platform/queues.js';
 // one statement or one Redis round trip for all of them instead of one each, which is most of a worker's
 // throughput (docs/performance.md). Each batch has one call in flight at a time: the items that come meanwhile go
 // together when it returns, so under load the round trips per delivery fall as the rate rises, and an idle
-// process waits for nothing (docs/decisions.md#one-batch-in-flight). A batch that Postgres refuses is re-run item
+// process waits for nothing (docs/adr/0078-one-batch-in-flight.md). A batch that Postgres refuses is re-run item
 // by item, so one delivery's bad data fails that delivery alone; one that fails because the backend is away fails
 // every item at once.
 //
@@ -24,7 +24,7 @@ import { jobs } from '../platform/queues.js';
 // - a commit's first attempts wait up to WEBHOOK_ARM_WINDOW_MS for other commits' to the same shard, and share
 //   jobs with them (schedule.ts, addFirstAttempts);
 // - an unordered delivery's attempt record waits up to WEBHOOK_RECORD_WINDOW_MS for others: the receiver already
-//   has it and only its own job waits on the record (docs/decisions.md#record-window). An ordered delivery's
+//   has it and only its own job waits on the record (docs/adr/0079-record-window.md). An ordered delivery's
 //   record goes at once: its key's next delivery waits on it.
 
 /** The statements that record an attempt and make its transition. */

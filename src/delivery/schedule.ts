@@ -35,7 +35,7 @@ export const deliveryJobId = (d: Pick<ScheduledDelivery, 'id' | 'job_seq'>): str
 /**
  * The job's label after its catalog name, so that bull-board's list tells deliveries apart: the event, the
  * subscription and which attempt round the job is. Names and ids only: never the payload, the URL or a secret
- * (docs/decisions.md#delivery-jobs-in-bull-board).
+ * (docs/adr/0062-delivery-jobs-in-bull-board.md).
  */
 export const deliveryJobLabel = (d: JobRef): string | undefined =>
   d.event ? `${d.event} → ${d.webhook_id} (job ${d.job_seq})` : undefined;
@@ -69,7 +69,7 @@ const deliveryJob =
  * The first attempts of deliveries scheduled together: unordered ones of one shard share a deliver-webhooks job,
  * WEBHOOK_DELIVERIES_PER_JOB at most, so a burst pays one job's moves in Redis per group instead of per delivery.
  * A delivery left alone, an ordered one (its key's advance schedules the next) and one scheduled again get a job of
- * their own (docs/decisions.md#deliveries-per-job). Each job, and each delivery of a shared one, carries the trace
+ * their own (docs/adr/0080-deliveries-per-job.md). Each job, and each delivery of a shared one, carries the trace
  * its delivery was scheduled in.
  */
 export async function addFirstAttempts(deps: Scheduling, refs: JobRef[]): Promise<void> {

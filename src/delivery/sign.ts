@@ -1,7 +1,7 @@
 import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { Sealer } from '../platform/crypto.js';
 
-// Signing of webhook deliveries (docs/decisions.md#webhook-signatures). Receivers verify against the raw body bytes.
+// Signing of webhook deliveries (docs/adr/0018-webhook-signatures.md). Receivers verify against the raw body bytes.
 
 export const SECRET_PREFIX = 'whsec_';
 

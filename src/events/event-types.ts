@@ -1,4 +1,4 @@
-/** The envelope's apiVersion (docs/decisions.md#webhook-envelope). */
+/** The envelope's apiVersion (docs/adr/0019-webhook-envelope.md). */
 export const API_VERSION = '2026-11-01';
 
 // Every event name of the interface with its status. Subscriptions may name any of them. `orderingKey` is the
@@ -19,7 +19,7 @@ export const EVENT_TYPES = {
     description: 'A draft message was created',
   },
   'inbox.created': { orderingKey: 'payload.id', status: 'emitted', description: 'An inbox was created' },
-  // inbox.updated is planned, not yet produced (docs/decisions.md#inbox-updated):
+  // inbox.updated is planned, not yet produced (docs/adr/0024-inbox-updated.md):
   // it may be subscribed to, but nothing emits it yet.
   'inbox.updated': { orderingKey: 'payload.id', status: 'planned', description: "An inbox's configuration changed" },
   'inbox.deleted': { orderingKey: 'payload.id', status: 'emitted', description: 'An inbox was deleted' },

@@ -6,7 +6,7 @@ import type { Logger } from '../platform/logger.js';
 
 // Bytes that are not HTTP never reach koa: Node's parser refuses them and, by default, answers a bare
 // "400 Bad Request" with no body (or nothing at all on a connection that already carried a response). This
-// answers in the error shape (docs/decisions.md#connection-errors) instead, with a request id, and then closes: after
+// answers in the error shape (docs/adr/0035-connection-errors.md) instead, with a request id, and then closes: after
 // a parse error the
 // parser cannot find where the next request starts.
 

@@ -6,7 +6,7 @@ import { looksLikeKey } from '../auth/key-secret.js';
 import { resolveKey } from '../keys/key-resolve.js';
 import { looksLikeAccessToken, resolveAccessToken } from '../oauth/oauth-token-resolve.js';
 
-/** Turns a bearer token into a principal, by its prefix. Every failure is a 401 (docs/decisions.md#error-shape). */
+/** Turns a bearer token into a principal, by its prefix. Every failure is a 401 (docs/adr/0001-error-shape.md). */
 export async function resolveCredential(deps: Deps, token: string, info: RequestInfo): Promise<Resolved> {
   if (token.startsWith(SESSION_PREFIX)) return { principal: await resolveSession(deps, token) };
   if (looksLikeKey(token)) return resolveKey(deps, token, info);

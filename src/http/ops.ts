@@ -22,7 +22,7 @@ const isOpsPath = (path: string) =>
  * and a job only carries its next attempt, so Retry on a completed job would do nothing ("already succeeded"), Retry
  * on a failed one would race the relay sweep, Promote would jump a subscription's throttle, and Clean or Remove
  * would leave a pending row to the sweep. Redelivering and recovering go through the API or the dashboard, which
- * re-arm the delivery through its state machine (docs/decisions.md#delivery-jobs-in-bull-board). With
+ * re-arm the delivery through its state machine (docs/adr/0062-delivery-jobs-in-bull-board.md). With
  * WEBHOOK_PARTITIONS > 1 each partition is a queue of its own (`webhook-delivery-p0` …), each read-only.
  */
 export const boardOptions = (queue: QueueName) =>

@@ -25,7 +25,7 @@ export interface RouteOptions {
   idempotency?: IdempotencyOptions;
   /**
    * Another spelling of the path that answers exactly as the route does (same access, parameters, idempotency and
-   * handler). The OpenAPI document lists only the route's own path (docs/decisions.md#key-route-spelling).
+   * handler). The OpenAPI document lists only the route's own path (docs/adr/0047-key-route-spelling.md).
    */
   alias?: string;
 }

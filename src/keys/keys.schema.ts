@@ -61,7 +61,7 @@ export type AccountKeyInput = z.infer<typeof accountKeyInput>;
 export type AgentKeyInput = z.infer<typeof agentKeyInput>;
 export type KeyPatch = z.infer<typeof keyPatch>;
 
-/** Key metadata (docs/decisions.md#key-metadata): never the secret, never its hash. */
+/** Key metadata (docs/adr/0008-key-metadata.md): never the secret, never its hash. */
 export const toKeyResponse = (k: KeyRow) => ({
   id: k.id,
   name: k.name,

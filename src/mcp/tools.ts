@@ -97,7 +97,7 @@ export function toolResult(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
 }
 
-/** A service error becomes a tool error the model can read (docs/decisions.md#mcp-protocol-errors). */
+/** A service error becomes a tool error the model can read (docs/adr/0038-mcp-protocol-errors.md). */
 export function toolError(err: AppError): CallToolResult {
   const error = { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
   return {

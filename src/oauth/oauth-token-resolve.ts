@@ -18,7 +18,7 @@ export const looksLikeAccessToken = (token: string): boolean => ACCESS_TOKEN_PAT
 
 const invalidToken = (message = 'The access token is not valid') => new AppError('invalid_credential', message);
 
-/** Is a token for `audience` accepted at `requested`? See docs/decisions.md#oauth-audience for the reasoning. */
+/** Is a token for `audience` accepted at `requested`? See docs/adr/0037-oauth-audience.md for the reasoning. */
 function audienceAccepts(audience: Resource, requested: Resource | null | undefined): boolean {
   if (!requested) return false; // the REST API is no OAuth resource
   // A per-agent token is that agent's key: on another MCP endpoint the route's rule answers 403, as for a key.

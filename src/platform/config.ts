@@ -394,7 +394,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       // Events, deliveries and attempts older than this are gone: hidden at once, their day partitions dropped.
       retentionDays: e.WEBHOOK_RETENTION_DAYS,
       // Stream destinations (`switchboard listen`): open streams per account, and deliveries handed to one
-      // stream and not yet reported back (docs/decisions.md#stream-destinations).
+      // stream and not yet reported back (docs/adr/0054-stream-destinations.md).
       streamsPerAccount: e.WEBHOOK_STREAMS_PER_ACCOUNT,
       streamInFlight: e.WEBHOOK_STREAM_IN_FLIGHT,
       // K delivery queues, each under its own hash tag, and the ones this process's workers consume (all by
@@ -428,7 +428,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     domains: { spfInclude: e.SPF_INCLUDE_HOST.toLowerCase() },
     sessions: { ttlMs: 12 * 3600 * 1000 },
     http: { maxBodyBytes: 1024 * 1024 },
-    // Prices in credits, one table (docs/decisions.md#prices).
+    // Prices in credits, one table (docs/adr/0012-prices.md).
     prices: { email: 1, sms: 2, agentTrigger: 5 },
     signupCredits: 1000,
     // Money-spending requests per window for uncapped keys, by plan.

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 
-// Which addresses an outbound request may dial (docs/decisions.md#webhook-targets). IPv6 forms that carry an IPv4
+// Which addresses an outbound request may dial (docs/adr/0017-webhook-targets.md). IPv6 forms that carry an IPv4
 // address
 // (IPv4-mapped, IPv4-compatible, NAT64, 6to4) are judged by the IPv4 address they carry, so
 // `::ffff:127.0.0.1`, `64:ff9b::7f00:1` and `2002:7f00:1::` are as blocked as `127.0.0.1`.

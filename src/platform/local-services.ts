@@ -7,7 +7,7 @@ import { withoutPassword } from './url-password.js';
 import type { Logger } from './logger.js';
 import { describeRedis, redisAnswers } from './redis.js';
 
-// Development fallbacks (docs/decisions.md#development-fallbacks): when no URL is configured and nothing answers at the
+// Development fallbacks (docs/adr/0041-development-fallbacks.md): when no URL is configured and nothing answers at the
 // default address,
 // start an embedded Postgres and a child redis-server. With an explicit URL we never start anything.
 

@@ -31,7 +31,7 @@ export const jsonRecord = () => z.record(z.string(), z.unknown());
 /** A map of names to texts (an attempt's headers). */
 export const textRecord = () => z.record(z.string(), outText());
 
-/** A list in the one list shape (docs/decisions.md#lists): `{data, hasMore, nextCursor}`. */
+/** A list in the one list shape (docs/adr/0002-lists.md): `{data, hasMore, nextCursor}`. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({
     data: z.array(item),

@@ -44,7 +44,7 @@ export const describeRefusedInput = (err: DatabaseError) => ({
  * Postgres rolled the transaction back to settle a conflict with a concurrent one (class 40: a deadlock, a
  * serialization failure): nothing of it was written, and the same request sent again normally succeeds. Two
  * transactions that each emit events of two ordering keys to an ordered subscription, in opposite orders, can
- * deadlock on the keys' rows (docs/decisions.md#ordered-delivery).
+ * deadlock on the keys' rows (docs/adr/0073-ordering-commit-order.md).
  */
 export function isTransactionRolledBack(err: unknown): boolean {
   const e = err as Partial<DatabaseError> | null;

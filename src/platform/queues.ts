@@ -56,7 +56,7 @@ export const jobs = {
   }),
   // The first attempts of several deliveries armed together (WEBHOOK_DELIVERIES_PER_JOB), made side by side: each
   // exactly as deliver-webhook makes it, by the job_seq `seq` names. A delivery its throttle holds back, and every
-  // later attempt, is a deliver-webhook job of its own (docs/decisions.md#deliveries-per-job).
+  // later attempt, is a deliver-webhook job of its own (docs/adr/0080-deliveries-per-job.md).
   deliverWebhooks: defineJob({
     name: 'deliver-webhooks',
     queue: 'webhook-delivery',

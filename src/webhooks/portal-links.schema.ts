@@ -4,7 +4,7 @@ import { idString, outText, timestamp } from '../platform/output.js';
 import type { PortalLinkRow } from './portal-links.repository.js';
 import { eventList, tenant, updateWebhookInput, createWebhookInput } from './webhooks.schema.js';
 
-// Portal links (docs/decisions.md#portal-links): what an account sends to create one, and what the portal's
+// Portal links (docs/adr/0063-portal-links.md): what an account sends to create one, and what the portal's
 // holder may send. The portal's inputs are the subscription API's own schemas, narrowed to what a customer may set.
 
 export const PORTAL_LINK_MAX_SECONDS = 30 * 24 * 3600;

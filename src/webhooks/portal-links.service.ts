@@ -18,7 +18,7 @@ import { toPortalLinkResponse, type CreatePortalLinkInput } from './portal-links
 import { findWebhook, type WebhookRow } from './webhooks.repository.js';
 import { transaction } from '../platform/transaction.js';
 
-// Portal links (docs/decisions.md#portal-links): an account hands its customer a link to manage the subscriptions
+// Portal links (docs/adr/0063-portal-links.md): an account hands its customer a link to manage the subscriptions
 // it labelled with that customer's tenant, and nothing else. The token is random (240 bits), shown once and stored
 // as its SHA-256 only; every portal request resolves it again, so expiry and revocation apply at once.
 

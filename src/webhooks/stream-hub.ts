@@ -14,7 +14,7 @@ import {
 // The web process's side of stream destinations: one Redis subscription per process, one channel per connected
 // stream, and the deliveries that arrive on a channel written down that stream's connection. A delivery still
 // unreported when its session ends is answered at once on the worker's behalf (connection_refused), so the worker
-// records the attempt now rather than at its timeout (docs/decisions.md#stream-destinations).
+// records the attempt now rather than at its timeout (docs/adr/0054-stream-destinations.md).
 
 export interface StreamSink {
   /** Writes one delivery down the connection (an SSE event). */

@@ -13,7 +13,7 @@ import type { StreamReport } from '../delivery/transports/stream-messages.js';
 import { findWebhook, insertWebhook, lockOpenStreams } from './webhooks.repository.js';
 import { transaction } from '../platform/transaction.js';
 
-// Stream destinations (docs/decisions.md#stream-destinations): a subscription that exists while one `switchboard
+// Stream destinations (docs/adr/0054-stream-destinations.md): a subscription that exists while one `switchboard
 // listen` session is connected. Opening subscribes this process to the stream's channel first and then inserts the
 // row, so no delivery is made for a stream nobody holds; closing deletes the row, so its pending deliveries stop.
 

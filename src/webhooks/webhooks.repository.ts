@@ -9,7 +9,10 @@ export interface WebhookRow {
   events: string[];
   description: string | null;
   status: 'active' | 'disabled';
-  /** http: POSTed to `url`; stream: sent down a `switchboard listen` connection (docs/decisions.md#stream-destinations). */
+  /**
+   * http: POSTed to `url`; stream: sent down a `switchboard listen` connection
+   * (docs/adr/0054-stream-destinations.md).
+   */
   kind: 'http' | 'stream';
   secret_sealed: string;
   previous_secret_sealed: string | null;

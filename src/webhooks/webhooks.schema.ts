@@ -23,7 +23,7 @@ export const eventList = z
   .max(EVENT_NAMES.length)
   .transform((list) => [...new Set(list)]);
 
-// 16–128 printable ASCII characters, chosen by the client (docs/decisions.md#webhook-signatures).
+// 16–128 printable ASCII characters, chosen by the client (docs/adr/0018-webhook-signatures.md).
 const legacySecret = text().regex(/^[\x20-\x7e]{16,128}$/, '16 to 128 printable characters');
 
 const url = text().min(1).max(2048);

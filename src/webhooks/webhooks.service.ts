@@ -127,7 +127,7 @@ export async function getWebhook(deps: Deps, accountId: string, id: string) {
   return toWebhookResponse(await requireWebhook(deps, accountId, id));
 }
 
-/** A stream's URL and secret belong to its listen session (docs/decisions.md#stream-destinations). */
+/** A stream's URL and secret belong to its listen session (docs/adr/0054-stream-destinations.md). */
 function requireHttpKind(row: WebhookRow): void {
   if (row.kind === 'stream')
     throw new AppError(

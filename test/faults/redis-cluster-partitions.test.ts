@@ -41,7 +41,7 @@ beforeAll(async () => {
     SCHEDULE_INTERVALS_MS: 'relay-outbox=500',
     SCHEDULE_CHECK_MS: '500',
     // A worker whose blocking connection the kill wedges (the maintenance worker, running the relay sweep, was
-    // seen to) is replaced within a few seconds (docs/decisions.md#stuck-workers).
+    // seen to) is replaced within a few seconds (docs/adr/0081-stuck-workers.md).
     WORKER_STUCK_AFTER_MS: '1000',
   });
   receiver = await startReceiver();

@@ -3,7 +3,7 @@ import { deliveryShards } from '../../src/platform/shards.js';
 import { startPrivateRedis, type PrivateRedis } from '../helpers/private-redis.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// The workers' close when Redis answers nothing (docs/decisions.md#stuck-workers): a redis-server of the test's
+// The workers' close when Redis answers nothing (docs/adr/0081-stuck-workers.md): a redis-server of the test's
 // own, stopped with SIGSTOP, keeps every connection open and answers no command, as a connection wedged by a Cluster
 // failover does. BullMQ's close of a worker waits for its blocking connection's QUIT forever; the workers' close
 // leaves such a worker behind once no job of it runs, so a shutdown ends instead of running out its timeout. The

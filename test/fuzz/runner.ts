@@ -47,7 +47,7 @@ const LEAKS = [
   /invalid input syntax|violates (?:foreign key|unique|not-null|check) constraint|SQLSTATE|relation "|knex:|ECONNREFUSED/,
 ];
 
-/** The reasons an answer breaks docs/decisions.md#error-shape, or [] when it keeps it. */
+/** The reasons an answer breaks docs/adr/0001-error-shape.md, or [] when it keeps it. */
 export function judge(req: FuzzRequest, res: RawResponse): string[] {
   const problems: string[] = [];
   if (res.status >= 500) problems.push(`status ${res.status}`);

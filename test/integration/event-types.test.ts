@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 // Every event name of the interface (the Events table and the further catalog), with the status decided in
-// docs/decisions.md#event-catalog and #inbox-updated: eight are written by the service; the rest are planned;
+// docs/adr/0023-event-catalog.md and #inbox-updated: eight are written by the service; the rest are planned;
 // and the platform's
 // operational events.
 const EXPECTED: Record<string, 'emitted' | 'planned'> = {

@@ -9,7 +9,7 @@ import { RawConnection, type RawRequest, type RawResponse } from '../helpers/raw
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Connections under hostile input: a refused request must not take its connection down with it, and
-// bytes that are not HTTP are answered in the error shape (docs/decisions.md#connection-errors). Also the last
+// bytes that are not HTTP are answered in the error shape (docs/adr/0035-connection-errors.md). Also the last
 // line of defence: a database
 // error that only input can cause is a 400, never a 500.
 

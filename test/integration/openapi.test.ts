@@ -9,7 +9,7 @@ import { createAccountKey } from '../helpers/keys.js';
 import { TEST_APP_SECRET, createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // The document proves itself: it is valid OpenAPI 3.1, it lists exactly the router's routes with their access,
-// its examples match its schemas, a request it calls invalid gets the error (docs/decisions.md#error-shape) it
+// its examples match its schemas, a request it calls invalid gets the error (docs/adr/0001-error-shape.md) it
 // lists, and the event
 // payloads the service really writes match its webhooks.
 

@@ -9,7 +9,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Deliveries per job (docs/decisions.md#deliveries-per-job), through real workers, queues and receivers: the first
+// Deliveries per job (docs/adr/0080-deliveries-per-job.md), through real workers, queues and receivers: the first
 // attempts of deliveries armed together share a deliver-webhooks job of WEBHOOK_DELIVERIES_PER_JOB at most, whose
 // data is ids only; each is attempted and recorded as its own job would; a delivery its throttle holds back, and
 // every ordered one, waits in a deliver-webhook job under its own id.

@@ -62,7 +62,7 @@ async function emit(
   return transactWithEvents(t.deps, accountId, (_trx, e) => e({ type, payload, ...ids }));
 }
 
-// ---- an independent verifier, written from docs/decisions.md#webhook-signatures, not from the service code ----
+// ---- an independent verifier, written from docs/adr/0018-webhook-signatures.md, not from the service code ----
 
 function verifySwitchboard(r: Received, secret: string): boolean {
   const header = String(r.headers['x-switchboard-signature']);

@@ -10,7 +10,7 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 
 // A request that commits an event is answered at commit: the jobs of its deliveries are added after it, in the
 // background, where the arm window may hold them for other commits' deliveries. A runtime that closes adds what it
-// still holds before it closes Redis (docs/decisions.md#the-response-does-not-wait-for-the-queue).
+// still holds before it closes Redis (docs/adr/0082-the-response-does-not-wait-for-the-queue.md).
 
 /** The longest arm window there is: a commit that follows another this closely waits for it in full. */
 const WINDOW_MS = 50;

@@ -5,7 +5,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// The record window (docs/decisions.md#record-window), through real workers and receivers: an unordered delivery's
+// The record window (docs/adr/0079-record-window.md), through real workers and receivers: an unordered delivery's
 // attempt record waits for others and goes in one statement with them; an ordered delivery's goes at once. The
 // deliveries a statement recorded share its transaction's `completed_at`. With 4 concurrent jobs of one delivery
 // each, a windowed batch goes once 2 wait in it, so nothing here waits out the window.

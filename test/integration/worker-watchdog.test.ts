@@ -8,7 +8,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// The worker watchdog (docs/decisions.md#stuck-workers), on real workers, queues and receivers. A worker that takes
+// The worker watchdog (docs/adr/0081-stuck-workers.md), on real workers, queues and receivers. A worker that takes
 // no job while one of its queue is ready, here one paused as a worker whose blocking connection is wedged is left,
 // is replaced by a new worker, which does the job; a delayed job fallen due counts as ready. A worker busy to its
 // concurrency with a job waiting is left alone, and so is the worker of a paused queue. A ready job re-added at

@@ -6,7 +6,7 @@ import {
   responseHeadersJson,
 } from '../../src/delivery/attempt-headers.js';
 
-// The bounds of the receiver's headers an attempt keeps (docs/decisions.md#attempt-headers), at their edges.
+// The bounds of the receiver's headers an attempt keeps (docs/adr/0068-attempt-headers.md), at their edges.
 
 const kept = (headers: Record<string, string>) => JSON.parse(responseHeadersJson(headers)) as Record<string, string>;
 const numbered = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`x-${i}`, 'v']));

@@ -3,16 +3,16 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Every relative link of README.md and docs/*.md reaches a file of the repository and, when it names an anchor, a
-// heading or an explicit <a id> of that file; and every docs/….md#anchor a code comment cites exists.
+// Every relative link of README.md, docs/*.md and the decision records in docs/adr/ reaches a file of the repository
+// and, when it names an anchor, a heading or an explicit <a id> of that file; and every docs/….md#anchor and
+// docs/adr/….md a code comment cites exists.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const pages = [
-  'README.md',
-  ...readdirSync(join(ROOT, 'docs'))
+const markdownIn = (dir: string) =>
+  readdirSync(join(ROOT, dir))
     .filter((f) => f.endsWith('.md'))
-    .map((f) => `docs/${f}`),
-];
+    .map((f) => `${dir}/${f}`);
+const pages = ['README.md', ...markdownIn('docs'), ...markdownIn('docs/adr')];
 
 /** The text outside fenced code blocks and inline code, where a Markdown link is a link. */
 const prose = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
@@ -54,7 +54,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('documentation links', () => {
-  it('every relative link of README.md and docs/ resolves, anchors included', () => {
+  it('every relative link of README.md, docs/ and docs/adr/ resolves, anchors included', () => {
     const broken: string[] = [];
     for (const page of pages) {
       for (const m of prose(read(page)).matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -72,7 +72,7 @@ describe('documentation links', () => {
     const self = relative(ROOT, fileURLToPath(import.meta.url)); // its own examples of broken links below
     for (const file of ['src', 'workers', 'test', 'bench', 'migrations', 'scripts'].flatMap(sourceFiles)) {
       if (file === self) continue;
-      for (const m of read(file).matchAll(/\bdocs\/([\w-]+\.md)(#[\w-]+)?/g)) {
+      for (const m of read(file).matchAll(/\bdocs\/((?:adr\/)?[\w-]+\.md)(#[\w-]+)?/g)) {
         const why = brokenLink('README.md', `docs/${m[1]}${m[2] ?? ''}`);
         if (why) broken.push(`${file}: ${why}`);
       }
@@ -81,14 +81,18 @@ describe('documentation links', () => {
   });
 
   it('finds a broken link when there is one', () => {
-    expect(brokenLink('README.md', 'docs/decisions.md#webhook-retries')).toBeNull();
+    expect(brokenLink('README.md', 'docs/adr/0020-webhook-retries.md')).toBeNull();
+    expect(brokenLink('docs/adr/0054-stream-destinations.md', '../webhooks.md#the-delivery-state-machine')).toBeNull();
+    expect(brokenLink('docs/adr/0001-error-shape.md', '0017-webhook-targets.md')).toBeNull();
     expect(
       brokenLink(
         'docs/README.md',
         '../README.md#quickstart-from-signup-to-a-signed-webhook-on-your-machine-and-an-mcp-client',
       ),
     ).toBeNull();
-    expect(brokenLink('README.md', 'docs/decisions.md#no-such-decision')).toMatch(/no heading/);
+    expect(brokenLink('README.md', 'docs/webhooks.md#no-such-heading')).toMatch(/no heading/);
+    expect(brokenLink('docs/adr/0001-error-shape.md', 'webhooks.md')).toMatch(/no file/);
+    expect(brokenLink('README.md', 'docs/adr/0020-webhook-retry.md')).toMatch(/no file/);
     expect(brokenLink('README.md', 'docs/no-such-page.md')).toMatch(/no file/);
   });
 });

@@ -39,7 +39,7 @@ export async function disableWebhookOnce<Row extends DisabledSubscription>(
   return row as Row | undefined;
 }
 
-/** A stream whose session ended: deleted, so its pending deliveries stop (docs/decisions.md#stream-destinations). */
+/** A stream whose session ended: deleted, so its pending deliveries stop (docs/adr/0054-stream-destinations.md). */
 export async function closeStreams(conn: Conn, accountId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
   return live(conn, accountId)

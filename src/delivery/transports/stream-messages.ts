@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { text } from '../../platform/input.js';
 
 // What crosses Redis between a worker sending to a stream destination and the web process holding that stream
-// (docs/decisions.md#stream-destinations). Pub/sub only: nothing is stored, so the signed request exists in Redis
+// (docs/adr/0054-stream-destinations.md). Pub/sub only: nothing is stored, so the signed request exists in Redis
 // only while it is being handed over. Never a secret: the request carries signatures, not the key.
 
 /** The channel a stream's web process subscribes to for as long as its session is connected. */

@@ -14,7 +14,7 @@ import { replyChannel, streamChannel, type RoutedStreamReport } from './stream-m
 // The worker's side of a stream destination: instead of POSTing, it publishes the signed request to the channel
 // of the web process that holds the stream, and waits, at most WEBHOOK_TIMEOUT_MS, for the CLI's report to come
 // back on this process's reply channel. The answer is a SafeResponse like an HTTP attempt's, so the attempt goes
-// through the same retry policy and transitions (docs/decisions.md#stream-destinations). A stream already holding
+// through the same retry policy and transitions (docs/adr/0054-stream-destinations.md). A stream already holding
 // WEBHOOK_STREAM_IN_FLIGHT unreported deliveries answers busy: the delivery waits, as a throttled one does.
 
 /** How long a delivery to a full stream waits before it asks again (plus up to 100 ms, so waiters spread). */

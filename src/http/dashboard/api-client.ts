@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 // The dashboard and the portal act only through the service's own HTTP API: each page handler sends the API
 // request a client would send, to this same server over loopback, with the signed-in person's session token (or
 // the portal's scoped credential) as its Bearer. Authentication, authorization, validation, idempotency and audit
-// are the API's; the pages add none of their own (docs/decisions.md#dashboard-api).
+// are the API's; the pages add none of their own (docs/adr/0059-dashboard-api.md).
 
 export interface ApiAnswer<T = unknown> {
   status: number;

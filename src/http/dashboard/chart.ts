@@ -3,7 +3,7 @@ import { compile, type TopLevelSpec } from 'vega-lite';
 
 // The attempts-per-bucket chart of a subscription's health, drawn by vega-lite on the server into SVG. The page
 // shows it as an <img> with a data: URI, so no script runs in the browser and the SVG's own style attributes are
-// not subject to the page's CSP (docs/decisions.md#dashboard-pages).
+// not subject to the page's CSP (docs/adr/0061-dashboard-pages.md).
 
 export interface ChartBucket {
   start: string;

@@ -2,7 +2,7 @@ import { escapeHtml } from '../oauth/pages.js';
 
 // Markup of the dashboard and the portal, built with one tagged template: every interpolated value is escaped
 // unless it is markup this module produced (SafeHtml), so a page cannot forget to escape a value from outside
-// (docs/decisions.md#dashboard-pages). Arrays are joined, null/undefined/false render nothing.
+// (docs/adr/0061-dashboard-pages.md). Arrays are joined, null/undefined/false render nothing.
 
 export class SafeHtml {
   constructor(readonly value: string) {}

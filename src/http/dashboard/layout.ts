@@ -30,7 +30,7 @@ export interface Shell {
   status?: number;
   /**
    * A portal page: another site may frame it (the account embeds it in its own app). Only the link's holder can
-   * open one, so framing it gives a site nothing the link does not (docs/decisions.md#portal-links).
+   * open one, so framing it gives a site nothing the link does not (docs/adr/0063-portal-links.md).
    */
   embeddable?: boolean;
 }

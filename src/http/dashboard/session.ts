@@ -7,7 +7,7 @@ import { FormError } from '../oauth/form-body.js';
 // reads it), SameSite=Strict (no other site's request carries it), Secure in production, scoped to /dashboard.
 // Every form carries a CSRF token that only this server can compute for the session: an HMAC of the token under a
 // key derived from APP_SECRET. The sign-in form, before any session exists, binds its token to a random cookie of
-// its own instead. A present Origin must be ours (docs/decisions.md#dashboard-sessions).
+// its own instead. A present Origin must be ours (docs/adr/0060-dashboard-sessions.md).
 
 export const SESSION_COOKIE = 'sb_dash';
 const LOGIN_COOKIE = 'sb_dash_login';

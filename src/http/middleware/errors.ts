@@ -36,7 +36,7 @@ const insufficientScopeChallenge = (scope: unknown) =>
     : 'Bearer error="insufficient_scope"';
 
 /**
- * Renders every error in the one error shape (docs/decisions.md#error-shape). Unknown errors are logged and answered
+ * Renders every error in the one error shape (docs/adr/0001-error-shape.md). Unknown errors are logged and answered
  * 500, with no detail.
  */
 export function errorRenderer(): Middleware<AppState> {

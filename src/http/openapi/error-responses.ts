@@ -16,7 +16,7 @@ const ERROR_TYPES: ErrorType[] = [
   'api_error',
 ];
 
-/** The error shape (docs/decisions.md#error-shape), once, as a component. */
+/** The error shape (docs/adr/0001-error-shape.md), once, as a component. */
 export const errorSchema = {
   type: 'object',
   required: ['error'],

@@ -48,7 +48,7 @@ export interface RouteDoc {
   response: z.ZodType | null;
   /** Success statuses; default 200, or 204 when `response` is null. */
   status?: number | number[];
-  /** Answers in another shape than docs/decisions.md#error-shape, by status (the MCP transport's JSON-RPC errors). */
+  /** Answers in another shape than docs/adr/0001-error-shape.md, by status (the MCP transport's JSON-RPC errors). */
   otherResponses?: Record<number, { description: string; schema: z.ZodType }>;
   /** Codes this route answers beyond those its access, parameters, body and idempotency bring. */
   errors?: ErrorCode[];

@@ -158,7 +158,7 @@ export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
       errors: ['invalid_scope'],
       description:
         'keyType and agentId come from the server. Scopes default to the agent read scopes; account scopes, `*` and write:api_keys are refused with 400 invalid_scope. ' +
-        'Also answers at POST /v1/agents/{agentId}/api_keys, the spelling of the other key routes (docs/decisions.md#key-route-spelling).',
+        'Also answers at POST /v1/agents/{agentId}/api_keys, the spelling of the other key routes (docs/adr/0047-key-route-spelling.md).',
       examples: { request: { name: 'Support bot', scopes: ['agent:config:read', 'agent:trigger'] } },
     },
     async (ctx) => {

@@ -96,7 +96,7 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
       await serveMcpRequest(server, ctx.req, ctx.res, ctx.request.body);
     } catch (err) {
       if (!ctx.res.headersSent) {
-        ctx.respond = true; // nothing written yet: the error renderer answers (docs/decisions.md#mcp-protocol-errors)
+        ctx.respond = true; // nothing written yet: the error renderer answers (docs/adr/0038-mcp-protocol-errors.md)
         throw err;
       }
       ctx.state.log.error({ err }, 'MCP request failed after its response started');

@@ -47,7 +47,7 @@ import type { AppContext } from '../context.js';
 import { bearerToken, callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
 
-// Portal links (docs/decisions.md#portal-links): the account's routes that issue and revoke them, and the portal's
+// Portal links (docs/adr/0063-portal-links.md): the account's routes that issue and revoke them, and the portal's
 // own routes under /v1/portal, which accept only a portal token and reach only the subscriptions of its tenant.
 
 const tag = 'Webhooks';

@@ -21,7 +21,7 @@ import { idempotent, type ApiRouter } from '../router.js';
 
 // The development tools of webhooks, which `switchboard listen` and `switchboard trigger` use: a stream destination
 // (server-sent events down a connection the CLI holds open, reports back by POST) and test events of any type
-// (docs/decisions.md#stream-destinations, docs/cli.md).
+// (docs/adr/0054-stream-destinations.md, docs/cli.md).
 
 const tag = 'Webhooks';
 
