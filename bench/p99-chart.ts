@@ -78,7 +78,8 @@ export function chartOf(result: BenchResult): { points: SweepPoint[]; title: str
     points,
     title: [
       'Webhook delivery: p99 commit → arrival against paced rate',
-      `${result.startedAt.slice(0, 10)}, ${m.cores} cores, load ${m.loadAverage1mAtStart} at start, ` +
+      `${result.startedAt.slice(0, 10)}, ${m.cores} cores, load ${m.loadAverage1mAtStart} at start` +
+        (m.loadAverage1mAtEnd === undefined ? ', ' : ` and ${m.loadAverage1mAtEnd} at end, `) +
         `Postgres ${m.postgres.split(' ')[0]}, Redis ${m.redis}`,
     ],
   };

@@ -20,6 +20,8 @@ export interface Machine {
   redis: string;
   /** The 1-minute load average when the bench started: what else was running on the machine. */
   loadAverage1mAtStart: number;
+  /** The same when it ended: the bench's own load, and whatever else started meanwhile. */
+  loadAverage1mAtEnd?: number;
 }
 
 export interface BenchResult {
@@ -90,7 +92,7 @@ export function writeResult(bench: string, started: Date, machine: Machine, figu
     commit: gitCommit(),
     command: command.join(' '),
     env,
-    machine,
+    machine: { ...machine, loadAverage1mAtEnd: +loadavg()[0]!.toFixed(2) },
     figures,
   };
   writeFileSync(path, `${JSON.stringify(result, null, 2)}\n`);
