@@ -271,6 +271,7 @@ async function measureMode(bench: BenchDeps, receiver: Receiver, workers: string
 }
 
 export const apiPipelineBenchmark: Benchmark = {
+  id: 'api',
   name: `api: POST /v1/contacts → arrival against npm start (WORKERS ${MODES.join(', ')}) vs the floors, paced rates`,
   async run(env) {
     const bench = await env.createDeps(WEBHOOK_ENV);

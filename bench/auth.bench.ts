@@ -30,6 +30,7 @@ function fire(opts: autocannon.Options): Promise<Result> {
 const non2xx = (r: Result) => r.non2xx + r.errors + r.timeouts;
 
 export const authBenchmark: Benchmark = {
+  id: 'auth',
   name: 'auth: GET /v1/agents/:id with a per-agent key vs the same handler unauthenticated',
   async run(env) {
     const { deps, close } = await env.createDeps();

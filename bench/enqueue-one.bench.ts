@@ -8,6 +8,7 @@ import type { Benchmark } from './run.js';
 const N = Number(process.env.BENCH_ENQUEUE_N ?? 3000);
 
 export const enqueueOneBenchmark: Benchmark = {
+  id: 'enqueue',
   name: `enqueue-one: ${N} single delivery jobs, queue.add vs addBulk of one (node CPU per job)`,
   async run(env) {
     const { deps, close } = await env.createDeps();

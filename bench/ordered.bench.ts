@@ -101,6 +101,7 @@ async function latencyOfOtherKeys(deps: Deps, receiver: Receiver, failKeyZero: b
 }
 
 export const orderedBenchmark: Benchmark = {
+  id: 'ordered',
   name: `ordered: ${N} deliveries over ${KEYS} keys, ordered vs unordered; a failing key's cost to the others' p99`,
   async run(env) {
     const shared = process.env.BENCH_ORDERED_REDIS === 'shared';

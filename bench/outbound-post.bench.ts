@@ -16,6 +16,7 @@ const ROUNDS = 5;
 const CONCURRENCY = 100;
 
 export const outboundPostBenchmark: Benchmark = {
+  id: 'outbound',
   name: `outbound-post: ${N} POSTs with a delivery's headers, our client vs undici.request (node CPU per POST)`,
   async run() {
     const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });

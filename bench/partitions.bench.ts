@@ -45,6 +45,7 @@ async function drain(deps: Deps, receiver: Receiver, path: string): Promise<{ pe
 }
 
 export const partitionsBenchmark: Benchmark = {
+  id: 'partitions',
   name: 'partitions',
   async run(env) {
     const cluster = await startPrivateCluster(3);

@@ -14,14 +14,17 @@ import { webhookBudgetBenchmark } from './webhook-budget.bench.js';
 import { transactionBenchmark } from './transaction.bench.js';
 import { webhooksBenchmark } from './webhooks.bench.js';
 import { createBenchEnv, type BenchEnv } from './bench-env.js';
+import { describeMachine, writeResult } from './results.js';
 
-// `npm run bench`: runs each benchmark module in turn and prints its figures. A benchmark gets a BenchEnv
-// that hands out fresh, migrated databases (dropped at the end) the way the tests do; it never touches
-// a database it did not create.
+// `npm run bench`: runs each benchmark module in turn, prints its figures and keeps them with the command and the
+// machine in bench/results/ (bench/results.ts). A benchmark gets a BenchEnv that hands out fresh, migrated
+// databases (dropped at the end) the way the tests do; it never touches a database it did not create.
 
 export type { BenchDeps, BenchEnv } from './bench-env.js';
 
 export interface Benchmark {
+  /** Short, for its result file: bench/results/<date>-<id>.json. */
+  id: string;
   name: string;
   /** Returns the figures to print (ratios, req/s, latencies). */
   run(env: BenchEnv): Promise<Record<string, unknown>>;
@@ -55,9 +58,12 @@ async function main() {
     for (const bench of benchmarks.filter((b) => !only || b.name.includes(only))) {
       console.log(`\n== ${bench.name}`);
       try {
+        const started = new Date();
+        const machine = await describeMachine(local.databaseUrl, local.redisUrl);
         const figures = await bench.run(env);
         for (const [k, v] of Object.entries(figures))
           console.log(`  ${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`);
+        console.log(`  saved: ${writeResult(bench.id, started, machine, figures)}`);
       } catch (err) {
         failed = true;
         console.error(`  failed: ${(err as Error).stack ?? String(err)}`);

@@ -171,6 +171,7 @@ async function underLoad(deps: Deps, receiver: Receiver, rate: number) {
 }
 
 export const scaleBenchmark: Benchmark = {
+  id: 'scale',
   name: `scale: ${ROWS} events, deliveries and attempts over the retention's days vs empty tables; retention under load; relay sweep`,
   async run(env) {
     const fill = await env.createDeps(WEBHOOK_ENV);

@@ -208,6 +208,7 @@ async function commitCost(deps: Deps, redis: Redis, receiver: Receiver) {
 }
 
 export const sizingBenchmark: Benchmark = {
+  id: 'sizing',
   name: `sizing: bytes per row at ${ROWS} rows, Redis bytes per queued and delayed job, deliveries/s per worker process, API CPU per event`,
   async run(env) {
     const { deps, close } = await env.createDeps(WEBHOOK_ENV);

@@ -20,6 +20,7 @@ interface Round {
 }
 
 export const transactionBenchmark: Benchmark = {
+  id: 'transaction',
   name: `transaction: ${N} single-event commits, the service's transaction vs knex's (node CPU, collector)`,
   async run(env) {
     const { deps, close } = await env.createDeps();

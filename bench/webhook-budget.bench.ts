@@ -454,6 +454,7 @@ async function floorRound(deps: Deps, admin: Redis, procs: Processes, parts: Flo
 }
 
 export const webhookBudgetBenchmark: Benchmark = {
+  id: 'budget',
   name: `webhook-budget: CPU per event per process, statement and profile part at ${RATE}/s, pipeline vs floor (private Postgres + Redis)`,
   async run() {
     const pgServer = await startPrivatePostgres({

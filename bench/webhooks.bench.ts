@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { Queue, Worker } from 'bullmq';
 import { Agent, request } from 'undici';
 import type { Deps } from '../src/app/deps.js';
@@ -8,7 +7,6 @@ import { createWebhook } from '../src/webhooks/webhooks.service.js';
 import { startWorkers } from '../workers/index.js';
 import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import type { Benchmark } from './run.js';
-import { renderP99Chart } from './p99-chart.js';
 import {
   arrivalLatency,
   commitEvent,
@@ -258,8 +256,8 @@ async function sweepRate(deps: Deps, receiver: Receiver, sides: readonly Side[],
  * The rate sweep: at 150, 300, 450 … events/s (BENCH_SWEEP_STEP), the pipeline's commit → arrival p99 and the
  * machine's cores busy, beside the floor's (its two parts run together: commit-only p99 + bare BullMQ POST p99;
  * the machine's cores busy and CPU per event), until both sides are saturated or BENCH_SWEEP_MAX; then, for each
- * side, two rates between its highest held rate and its first miss (refineGap). Draws the chart (BENCH_CHART, by
- * default docs/performance-p99.png) when it measured more than one rate.
+ * side, two rates between its highest held rate and its first miss (refineGap). Its rows are what
+ * `npm run bench:chart` draws from the saved result (bench/p99-chart.ts).
  */
 async function rateSweep(deps: Deps, receiver: Receiver) {
   const step = Number(process.env.BENCH_SWEEP_STEP ?? 150);
@@ -289,23 +287,12 @@ async function rateSweep(deps: Deps, receiver: Receiver) {
   const rates = [...new Set(sides.flatMap((side) => measured[side].map((r) => r.rate)))].sort((a, b) => a - b);
   const at = (side: Side, rate: number) => measured[side].find((r) => r.rate === rate)?.round;
   const rows: SweepRow[] = rates.map((rate) => ({ rate, pipeline: at('pipeline', rate), floor: at('floor', rate) }));
-  // A sweep of one rate (goal 2's command) has no curve to draw, and must not replace the docs' chart.
-  const chart = rows.length > 1 ? (process.env.BENCH_CHART ?? 'docs/performance-p99.png') : undefined;
-  if (chart) {
-    const points = rows.flatMap((r) =>
-      sides.flatMap((series) => (r[series] ? [{ rate: r.rate, series, p99Ms: r[series].p99Ms }] : [])),
-    );
-    const title = 'Webhook delivery: p99 commit → arrival against paced rate';
-    writeFileSync(chart.replace(/\.png$/, '.json'), `${JSON.stringify({ title, points, rows }, null, 2)}\n`);
-    await renderP99Chart(points, chart, title);
-  }
   // The goal's rate, each side: the highest rate up to which every rate kept p99 within 250 ms (sustainedRate).
   const pipeline = sustainedRate(measured.pipeline);
   const floor = sustainedRate(measured.floor);
   return {
     rows,
     sustainedAt250Ms: { pipeline, floor, ratio: +(pipeline / Math.max(1, floor)).toFixed(2) },
-    chart,
   };
 }
 
@@ -359,19 +346,20 @@ async function fanOutFloor(deps: Deps, receiver: Receiver) {
 }
 
 export const webhooksBenchmark: Benchmark = {
+  // The sweep alone is a result of its own: the chart is drawn from it.
+  id: process.env.BENCH_SWEEP === 'only' ? 'sweep' : 'webhooks',
   name: `webhooks: ${N} deliveries end to end vs bare BullMQ+undici, latency at half rate, 1 event → ${FANOUT} subscriptions`,
   async run(env) {
     const { deps, close } = await env.createDeps(WEBHOOK_ENV);
     const receiver = await startReceiver();
     try {
-      // BENCH_SWEEP=only: the rate sweep and its chart alone; 0: figures (a)-(d) alone.
+      // BENCH_SWEEP=only: the rate sweep alone; 0: figures (a)-(d) alone.
       const sweepOnly = process.env.BENCH_SWEEP === 'only';
       const figures = sweepOnly ? {} : await drainLatencyFanOut(deps, receiver);
       const sweep = process.env.BENCH_SWEEP !== '0' ? await rateSweep(deps, receiver) : undefined;
       return {
         ...figures,
-        ...(sweep ? { sweep_sustained_rate_at_p99_250ms: sweep.sustainedAt250Ms } : {}),
-        ...(sweep?.chart ? { sweep_chart: sweep.chart } : {}),
+        ...(sweep ? { sweep_sustained_rate_at_p99_250ms: sweep.sustainedAt250Ms, sweep_rows: sweep.rows } : {}),
         settings: { deliveries: N, concurrency: CONCURRENCY },
       };
     } finally {

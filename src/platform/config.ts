@@ -119,7 +119,7 @@ const namedIntervals = (names: readonly string[], min: number) =>
 /** Most delivery partitions WEBHOOK_PARTITIONS may ask for. */
 export const MAX_PARTITIONS = 256;
 
-// Delivery partitions a worker process consumes: "0,2", "0-3", "1,4-6" (docs/scaling.md#delivery-partitions).
+// Delivery partitions a worker process consumes: "0,2", "0-3", "1,4-6" (docs/scaling.md#delivery-shards).
 const partitionList = z
   .string()
   .regex(
@@ -398,7 +398,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       streamsPerAccount: e.WEBHOOK_STREAMS_PER_ACCOUNT,
       streamInFlight: e.WEBHOOK_STREAM_IN_FLIGHT,
       // K delivery queues, each under its own hash tag, and the ones this process's workers consume (all by
-      // default); workers also drain partitions of an earlier K (docs/scaling.md#delivery-partitions).
+      // default); workers also drain partitions of an earlier K (docs/scaling.md#delivery-shards).
       partitions: e.WEBHOOK_PARTITIONS,
       workerPartitions: e.WORKER_PARTITIONS ?? Array.from({ length: e.WEBHOOK_PARTITIONS }, (_, i) => i),
     },

@@ -282,9 +282,9 @@ const DRAIN_BYTES = 64 * 1024;
 
 /**
  * One POST's exchange, as undici's dispatch hands it over: the status, the headers and the first `cap` bytes of the
- * answer, with no response stream in between: the stream, its listeners and undici's request handler cost about a
- * fifth of the CPU of a POST and its receiver (`BENCH_ONLY=outbound npm run bench`, docs/performance.md). Settles
- * once, with the body's text or the error.
+ * answer, with no response stream in between (the stream, its listeners and undici's request handler were about a
+ * fifth of the CPU of a POST and its receiver: docs/performance.md). Settles once, with the body's text
+ * or the error.
  *
  * The timeout is the receiver's: one timer, started when a connection takes the request, bounds the whole exchange
  * (headers, and a body that drips). A request that waits in the pool for one of an origin's connections (more in

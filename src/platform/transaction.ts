@@ -16,7 +16,7 @@ export interface Trx extends Conn {
  * as a knex transaction's would, without what `db.transaction` builds for each one, a whole knex instance of a
  * hundred or so closures. Measured on one event's commit, that instance cost a third more node CPU and five times
  * the collector's pauses, which at hundreds of commits a second set the delivery pipeline's tail
- * (docs/performance.md#thirteenth-pass-transactions-without-a-knex-instance-each).
+ * (docs/performance.md#delivery-pipeline-cost-per-event).
  */
 export async function transaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Promise<T> {
   // A transaction handed on as a Db (a bench's deps whose db is one) nests as a savepoint, as knex's did: its own

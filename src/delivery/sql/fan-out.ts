@@ -45,7 +45,7 @@ interface FannedOutRow {
  * An event without an ordering key: every subscription that wants it gets an unordered delivery, an ordered one
  * too (it is sent alone). Most events; their statement leaves out the keyed one's branches, which Postgres would
  * otherwise set up and tear down on every event
- * (docs/performance.md#ninth-pass-the-event-insert-without-the-keyed-branches-d-beside-its-floor).
+ * (docs/performance.md#delivery-pipeline-cost-per-event).
  */
 const INSERT_EVENT_WITH_DELIVERIES = prepare<FannedOutRow>(
   'insert_event_with_deliveries',
