@@ -1,4 +1,5 @@
 import { createKeyCache } from '../keys/key-cache.js';
+import { createSignInLimits } from '../auth/sign-in-limits.js';
 import { createDeliveryBatches } from '../webhooks/delivery-batches.js';
 import { insertEventWithDeliveries } from '../webhooks/deliveries.repository.js';
 import { dispatchCommitted } from '../webhooks/dispatch.js';
@@ -10,6 +11,7 @@ import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.j
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createBackground } from '../platform/background.js';
 import { createSealers } from '../platform/crypto.js';
+import { createUsageMemo } from '../platform/usage-memo.js';
 import { createDb, ensureDatabase, migrateLatest, type Db } from '../platform/db.js';
 import type { Connections, Deps } from './deps.js';
 import { createHttpClient } from '../platform/http-client.js';
@@ -117,6 +119,8 @@ export function createDeps(connections: Connections): Deps {
     sealers,
     webhookKeys: createSigningKeyring(sealers.webhook),
     keyCache: createKeyCache(redis),
+    usageMemos: { keys: createUsageMemo(), grants: createUsageMemo() },
+    signInLimits: createSignInLimits(redis, config),
     deliveryBatches: createDeliveryBatches(db, { queues, config, logger }),
     webhookThrottle: createWebhookThrottle(redis, config.bullmqPrefix),
     streamHub: createStreamHub(config, redis, logger),
