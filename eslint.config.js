@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { MODULE_STATE_ALLOWED, noModuleState } from './scripts/eslint-module-state.js';
 
 // One clock (src/platform/clock.ts): every other read of the time goes through its now().
 const CLOCK_READS = [
@@ -62,6 +63,13 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // State lives in the runtime's Deps, never in a module (scripts/eslint-module-state.js says what is refused).
+    files: ['src/**/*.ts', 'workers/**/*.ts'],
+    ignores: Object.keys(MODULE_STATE_ALLOWED),
+    plugins: { switchboard: { rules: { 'no-module-state': noModuleState } } },
+    rules: { 'switchboard/no-module-state': 'error' },
   },
   {
     files: ['bench/**', 'test/**'],

@@ -12,8 +12,9 @@ export default defineConfig({
     // The two worker processes each run their share of the files one after another, loading the service's modules
     // once: a fresh process and module graph for every file cost about 2 s of imports each, and the suite took
     // 600 s with them against 330 s without on a 2-core machine. It holds as long as no state lives in a module
-    // (every cache, registry and connection hangs off the app's deps or a test's own context) and no test mocks a
-    // module, changes process.env or leaves a timer running (docs/operations.md, Commands).
+    // (every cache, registry and connection hangs off the app's deps or a test's own context; `npm run lint`
+    // refuses module-level state, scripts/eslint-module-state.js) and no test mocks a module, changes process.env
+    // or leaves a timer running (docs/operations.md, Commands).
     isolate: false,
   },
 });

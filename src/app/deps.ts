@@ -1,4 +1,5 @@
 import type { KeyCache } from '../keys/key-cache.js';
+import type { SignInLimits } from '../auth/sign-in-limits.js';
 import type { EventFanOut } from '../events/emit.js';
 import type { Delivery } from '../delivery/index.js';
 import type { SigningKeyring } from '../delivery/sign.js';
@@ -7,6 +8,7 @@ import type { WebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js
 import type { Background } from '../platform/background.js';
 import type { Config } from '../platform/config.js';
 import type { Sealers } from '../platform/crypto.js';
+import type { UsageMemo } from '../platform/usage-memo.js';
 import type { Db } from '../platform/db.js';
 import type { HttpClient } from '../platform/http-client.js';
 import type { Logger } from '../platform/logger.js';
@@ -16,8 +18,10 @@ import type { RedisClient } from '../platform/redis.js';
 
 /**
  * What services, routes and processors are given. Nothing in the service is a module-level singleton: every
- * piece of state a runtime keeps (connection pools, caches, coalesced statements) is here, is built by
- * `createDeps` and is closed with the runtime (`closeDeps`).
+ * piece of state a runtime keeps (connection pools, caches, memos, limiters, coalesced statements) is here, is
+ * built by `createDeps` and is closed with the runtime (`closeDeps`), so two runtimes in one process share
+ * nothing. State per HTTP app (the event streams it holds open) is on that app's context (src/http/app.ts).
+ * `npm run lint` refuses module-level state (scripts/eslint-module-state.js names the few exceptions and why).
  */
 export interface Deps {
   config: Config;
@@ -34,6 +38,10 @@ export interface Deps {
   webhookKeys: SigningKeyring;
   /** This instance's cache of key rows, checked against Redis epochs on every request. */
   keyCache: KeyCache;
+  /** When this runtime last wrote each API key's and OAuth grant's "last used" (at most once a minute each). */
+  usageMemos: { keys: UsageMemo; grants: UsageMemo };
+  /** Sign-in budgets per client IP and per email, counted in Redis under this runtime's prefix. */
+  signInLimits: SignInLimits;
   /** Webhook delivery: its batches across the concurrent jobs of this process, its throttle, its transports. */
   delivery: Delivery;
   /** The streams this web process holds (`switchboard listen`); connects to Redis at the first one. */

@@ -1,4 +1,5 @@
 import { createKeyCache } from '../keys/key-cache.js';
+import { createSignInLimits } from '../auth/sign-in-limits.js';
 import { createDelivery } from '../delivery/index.js';
 import { insertEventWithDeliveries } from '../delivery/sql/fan-out.js';
 import { scheduleCommitted } from '../delivery/schedule.js';
@@ -8,6 +9,7 @@ import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.j
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createBackground } from '../platform/background.js';
 import { createSealers } from '../platform/crypto.js';
+import { createUsageMemo } from '../platform/usage-memo.js';
 import { createDb, ensureDatabase, migrateLatest, type Db } from '../platform/db.js';
 import type { Connections, Deps } from './deps.js';
 import { createHttpClient } from '../platform/http-client.js';
@@ -116,6 +118,8 @@ export function createDeps(connections: Connections): Deps {
     sealers,
     webhookKeys: createSigningKeyring(sealers.webhook),
     keyCache: createKeyCache(redis),
+    usageMemos: { keys: createUsageMemo(), grants: createUsageMemo() },
+    signInLimits: createSignInLimits(redis, config),
     delivery: createDelivery(connections, http),
     streamHub: createStreamHub(config, redis, logger),
     webhookStats: createWebhookStatsRecorder(db, logger, background),

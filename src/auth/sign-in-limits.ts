@@ -15,36 +15,31 @@ export interface SignInAttempt {
   email: string;
 }
 
-interface Limiters {
+/** The two budgets of one runtime, under its prefix in Redis (built by the composition root). */
+export interface SignInLimits {
   ip: RateLimiterRedis;
   email: RateLimiterRedis;
 }
 
-const limitersOf = new WeakMap<Deps['redis'], Limiters>();
-
-function limiters(deps: Pick<Deps, 'redis' | 'config'>): Limiters {
-  let found = limitersOf.get(deps.redis);
-  if (found) return found;
-  const { perIp, perEmail, windowMs } = deps.config.signIn;
+export function createSignInLimits(redis: Deps['redis'], config: Deps['config']): SignInLimits {
+  const { perIp, perEmail, windowMs } = config.signIn;
   const make = (name: string, points: number) =>
     new RateLimiterRedis({
-      storeClient: deps.redis,
-      keyPrefix: `${deps.config.bullmqPrefix}:sign-in:${name}`,
+      storeClient: redis,
+      keyPrefix: `${config.bullmqPrefix}:sign-in:${name}`,
       points,
       duration: Math.ceil(windowMs / 1000),
     });
-  found = { ip: make('ip', perIp), email: make('email', perEmail) };
-  limitersOf.set(deps.redis, found);
-  return found;
+  return { ip: make('ip', perIp), email: make('email', perEmail) };
 }
 
 /** Runs `attempt` within both budgets; throws 429 rate_limited (with Retry-After) once either is spent. */
 export async function limitSignIn<T>(
-  deps: Pick<Deps, 'redis' | 'config' | 'logger'>,
+  deps: Pick<Deps, 'signInLimits' | 'config' | 'logger'>,
   who: SignInAttempt,
   attempt: () => Promise<T>,
 ): Promise<T> {
-  const { ip, email } = limiters(deps);
+  const { ip, email } = deps.signInLimits;
   const emailKey = sha256Hex(who.email.trim().toLowerCase());
   const { perIp, perEmail } = deps.config.signIn;
   const counted =

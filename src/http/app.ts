@@ -4,6 +4,7 @@ import { AppError } from '../platform/errors.js';
 import type { AppState } from './context.js';
 import { dashboardPages } from './dashboard/mount.js';
 import { docsPage } from './docs.js';
+import { createOpenStreams } from './event-stream.js';
 import { createHttpMetrics } from './metrics.js';
 import { errorRenderer } from './middleware/errors.js';
 import { jsonBody } from './middleware/json-body.js';
@@ -23,6 +24,7 @@ export function createApp(deps: Deps, opts: { publicUrl?: string } = {}) {
   const app = new Koa<AppState>();
   app.proxy = false; // client IPs are derived explicitly from TRUST_PROXY_HOPS (src/http/client-ip.ts)
   app.silent = true; // errors are rendered and logged by errorRenderer, never by koa's default handler
+  app.context.openStreams = createOpenStreams();
 
   const metrics = createHttpMetrics();
   const api = new ApiRouter(deps);

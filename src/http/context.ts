@@ -1,6 +1,15 @@
 import type { RouterContext } from '@koa/router';
 import type { Logger } from '../platform/logger.js';
 import type { Principal } from '../auth/principal.js';
+import type { OpenStreams } from './event-stream.js';
+
+declare module 'koa' {
+  /** What createApp puts on its app's context, which every request's ctx inherits. */
+  interface DefaultContext {
+    /** The event streams the app holds open (src/http/event-stream.ts). */
+    openStreams: OpenStreams;
+  }
+}
 
 export interface AppState {
   requestId: string;

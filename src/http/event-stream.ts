@@ -34,8 +34,10 @@ export function createEventStream(): EventStream {
   };
 }
 
-/** The open streams of each app (one app per listening server), so that closing a server ends its own. */
-const openStreams = new WeakMap<Koa, Set<EventStream>>();
+/** The streams one app holds open: createApp puts them on the app's context, so a server ends its own. */
+export type OpenStreams = Set<EventStream>;
+
+export const createOpenStreams = (): OpenStreams => new Set();
 
 /**
  * Answers `ctx` with `stream` (from createEventStream), held open until the client goes away, `end()` is called,
@@ -48,8 +50,7 @@ export function answerWithEventStream(ctx: AppContext, stream: EventStream, onCl
   ctx.set({ 'content-type': 'text/event-stream', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
   ctx.body = stream.body;
 
-  const streams = openStreams.get(ctx.app) ?? new Set<EventStream>();
-  openStreams.set(ctx.app, streams);
+  const streams = ctx.openStreams;
   streams.add(stream);
   const heartbeat = setInterval(() => stream.body.write(': keep-alive\n\n'), HEARTBEAT_MS);
   const closed = () => {
@@ -63,5 +64,5 @@ export function answerWithEventStream(ctx: AppContext, stream: EventStream, onCl
 
 /** Ends every event stream `app` holds: the server is draining. */
 export function endEventStreams(app: Koa): void {
-  for (const stream of openStreams.get(app) ?? []) stream.end();
+  for (const stream of app.context.openStreams) stream.end();
 }

@@ -31,7 +31,13 @@ const mailbox = text()
   }, 'must be an email address, optionally as "Name <address>"');
 
 // Header names are RFC 9110 tokens; headers the transport sets itself may not be overridden.
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'content-type', 'transfer-encoding', 'connection']);
+const RESERVED_HEADERS: ReadonlySet<string> = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+]);
 const headerName = text()
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, 'must be an HTTP header name')
   .refine((n) => !RESERVED_HEADERS.has(n.toLowerCase()), 'is set by the service and cannot be overridden');

@@ -51,22 +51,11 @@ export async function resolveKey(deps: Deps, token: string, info: RequestInfo): 
   return { principal, headers };
 }
 
-// lastUsedAt/lastUsedIp to the minute without a write per request: each instance remembers when it last wrote
-// a key's usage and writes at most once a minute per key, off the request path; the UPDATE itself is also
-// conditional (last_used_at older than a minute), so N instances cost at most N no-op statements a minute.
-// This memo only throttles a bookkeeping write; it never decides whether a key is accepted.
-const lastWrites = new WeakMap<Deps, Map<string, number>>();
-const USAGE_RESOLUTION_MS = 60_000;
-
+/** lastUsedAt/lastUsedIp to the minute, through this runtime's memo (src/platform/usage-memo.ts). */
 function recordUsage(deps: Deps, accountId: string, keyId: string, ip: string, at: number): void {
-  let memo = lastWrites.get(deps);
-  if (!memo) lastWrites.set(deps, (memo = new Map()));
-  const last = memo.get(keyId);
-  if (last !== undefined && at - last < USAGE_RESOLUTION_MS) return;
-  if (memo.size > 50_000) memo.clear();
-  memo.set(keyId, at);
+  if (!deps.usageMemos.keys.due(keyId, at)) return;
   touchKeyUsage(deps.db, accountId, keyId, ip).catch((err: unknown) => {
-    memo.delete(keyId);
+    deps.usageMemos.keys.forget(keyId);
     deps.logger.warn({ err: (err as Error).message, keyId }, 'could not record key usage');
   });
 }

@@ -104,7 +104,7 @@ function decodeHeaderValue(value: string): string {
 
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#standard-request-headers
 // Mcp-Name mirrors params.name or params.uri on these methods.
-const NAMED_METHODS = new Set(['tools/call', 'resources/read', 'prompts/get']);
+const NAMED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
 const invalidRequest = (message: string) =>
   rpcError(400, undefined, rpcCode.invalidRequest, `Invalid Request: ${message}`);

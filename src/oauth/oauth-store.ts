@@ -1,5 +1,5 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import { createSealer, sha256Hex, type Sealer } from '../platform/crypto.js';
+import { sha256Hex, type Sealer } from '../platform/crypto.js';
 import type { Deps } from '../app/deps.js';
 import { deleteGrantByHash } from './grants.repository.js';
 import {
@@ -22,27 +22,19 @@ import { transaction } from '../platform/transaction.js';
 const PRUNE_EVERY_MS = 60_000;
 const PRUNE_BATCH = 1000;
 
-export type StoreDeps = Pick<Deps, 'db' | 'config' | 'logger'>;
+export type StoreDeps = Pick<Deps, 'db' | 'sealers' | 'logger'>;
 
 export const hashOAuthId = (id: string): string => sha256Hex(id);
 
-const sealers = new WeakMap<Deps['config'], Sealer>();
-
-function sealerOf(config: Deps['config']): Sealer {
-  let sealer = sealers.get(config);
-  if (!sealer) sealers.set(config, (sealer = createSealer(config.appSecret, 'oauth-store')));
-  return sealer;
-}
-
-/** A stored payload, unsealed (the access-token lookup reads the token's audience and scope from it). */
-export const openStoredPayload = (config: Deps['config'], sealed: string): AdapterPayload =>
-  JSON.parse(sealerOf(config).open(sealed)) as AdapterPayload;
+/** A stored payload, unsealed with the runtime's `sealers.oauthStore` (the access-token lookup reads it too). */
+export const openStoredPayload = (sealer: Sealer, sealed: string): AdapterPayload =>
+  JSON.parse(sealer.open(sealed)) as AdapterPayload;
 
 /** The error a lost consume throws: the library's `invalid_grant`, built by the caller that loads the library. */
 export type ReplayError = (model: string) => Error;
 
 export function createStoreAdapter(deps: StoreDeps, replayError: ReplayError): new (model: string) => Adapter {
-  const sealer = sealerOf(deps.config);
+  const sealer = deps.sealers.oauthStore;
   let lastPrune = 0;
 
   // Expired rows are invisible to reads; deleting them is bookkeeping, done off the request path at most once
@@ -58,7 +50,7 @@ export function createStoreAdapter(deps: StoreDeps, replayError: ReplayError): n
 
   const open = (row: { payload: string; consumed_at: Date | null } | undefined): AdapterPayload | undefined => {
     if (!row) return undefined;
-    const payload = openStoredPayload(deps.config, row.payload);
+    const payload = openStoredPayload(sealer, row.payload);
     return row.consumed_at ? { ...payload, consumed: Math.floor(row.consumed_at.getTime() / 1000) } : payload;
   };
 

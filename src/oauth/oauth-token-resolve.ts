@@ -30,7 +30,7 @@ export async function resolveAccessToken(deps: Deps, token: string, info: Reques
   const found = await findAccessTokenWithGrant(deps.db, hashOAuthId(token));
   if (!found || found.consumed_at) throw invalidToken();
   const { grant, role } = found;
-  const payload = openStoredPayload(deps.config, found.payload);
+  const payload = openStoredPayload(deps.sealers.oauthStore, found.payload);
   const audience =
     typeof payload.aud === 'string' && info.publicUrl ? parseResource(info.publicUrl, payload.aud) : null;
   if (!audience || audience.url !== grant.resource) throw invalidToken();
@@ -60,19 +60,11 @@ export async function resolveAccessToken(deps: Deps, token: string, info: Reques
   return { principal };
 }
 
-// lastUsedAt to the minute without a write per request (as for keys): at most one write a minute per grant
-// and instance, off the request path. It never decides whether a token is accepted.
-const lastWrites = new WeakMap<Deps, Map<string, number>>();
-
+/** lastUsedAt to the minute, through this runtime's memo (src/platform/usage-memo.ts), as for keys. */
 function recordGrantUsage(deps: Deps, accountId: string, grantId: string, at: number): void {
-  let memo = lastWrites.get(deps);
-  if (!memo) lastWrites.set(deps, (memo = new Map()));
-  const last = memo.get(grantId);
-  if (last !== undefined && at - last < 60_000) return;
-  if (memo.size > 50_000) memo.clear();
-  memo.set(grantId, at);
+  if (!deps.usageMemos.grants.due(grantId, at)) return;
   touchGrantUsage(deps.db, accountId, grantId).catch((err: unknown) => {
-    memo.delete(grantId);
+    deps.usageMemos.grants.forget(grantId);
     deps.logger.warn({ err: (err as Error).message, grantId }, 'could not record OAuth grant usage');
   });
 }

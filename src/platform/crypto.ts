@@ -80,6 +80,8 @@ export function createSealers(appSecret: string) {
     webhook: createSealer(appSecret, 'webhook-secret'),
     integration: createSealer(appSecret, 'integration'),
     dkim: createSealer(appSecret, 'dkim'),
+    /** oidc-provider's artifacts at rest (src/oauth/oauth-store.ts). */
+    oauthStore: createSealer(appSecret, 'oauth-store'),
   };
 }
 

@@ -25,7 +25,8 @@ export type IdPrefix =
   | 'plk';
 
 // Random bytes are drawn from the CSPRNG a few kilobytes at a time, as node's randomUUID does: one randomBytes
-// call per id was 4 % of the API process's CPU on the event path (docs/performance.md). A byte is used once.
+// call per id was 4 % of the API process's CPU on the event path (docs/performance.md). A byte is used once, so
+// the pool is the process's: runtimes sharing it still get independent ids (no counter, nothing to observe).
 const POOL_BYTES = 4096;
 const pool = Buffer.alloc(POOL_BYTES);
 let poolAt = POOL_BYTES;

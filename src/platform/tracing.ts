@@ -14,7 +14,12 @@ import {
 // @opentelemetry/api is imported here. With tracing off (no OTLP endpoint: docs/tracing.md) `tracingState.on` is
 // false, the SDK was never loaded, and every helper is one boolean test before the work it wraps.
 
-/** Set by src/platform/tracing-sdk.ts once the SDK runs; read at scrape time by src/platform/metrics.ts. */
+/**
+ * Set by src/platform/tracing-sdk.ts once the SDK runs; read at scrape time by src/platform/metrics.ts. It is the
+ * process's, not a runtime's: the SDK is started once per process (src/instrumentation.ts, before any runtime)
+ * and registers its tracer provider and context manager on @opentelemetry/api's globals, so every runtime in the
+ * process traces through it and reports its lost spans.
+ */
 export const tracingState = {
   on: false,
   /** Spans lost: the export queue was full, or the collector refused or did not answer the batch they were in. */

@@ -25,19 +25,20 @@ export async function transaction<T>(db: Db, work: (trx: Trx) => Promise<T>): Pr
   const client = db.client as Knex.Client;
   const connection = (await client.acquireConnection()) as PgConnection;
   try {
-    return await within(db, connection, ['BEGIN', 'COMMIT', 'ROLLBACK'], work);
+    return await within(db, connection, { count: 0 }, ['BEGIN', 'COMMIT', 'ROLLBACK'], work);
   } finally {
     await client.releaseConnection(connection);
   }
 }
 
-/** Savepoint names, unique in the process, so that nested and successive savepoints never share one. */
-let savepoints = 0;
-
-/** `work` between `begin` and `end` (or `undo` when it throws), on `connection`. */
+/**
+ * `work` between `begin` and `end` (or `undo` when it throws), on `connection`. `savepoints` counts the savepoints
+ * of the transaction, so that nested and successive ones never share a name.
+ */
 async function within<T>(
   db: Db,
   connection: PgConnection,
+  savepoints: { count: number },
   [begin, end, undo]: [string, string, string],
   work: (trx: Trx) => Promise<T>,
 ): Promise<T> {
@@ -62,10 +63,11 @@ async function within<T>(
     fn: db.fn,
     isCompleted: () => completed,
     transaction: <S>(inner: (savepoint: Trx) => Promise<S>) => {
-      const name = `sp_${++savepoints}`;
+      const name = `sp_${++savepoints.count}`;
       return within(
         db,
         connection,
+        savepoints,
         [`SAVEPOINT ${name}`, `RELEASE SAVEPOINT ${name}`, `ROLLBACK TO SAVEPOINT ${name}`],
         inner,
       );

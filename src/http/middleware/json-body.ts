@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from '../../platform/json-inspect.js';
 import type { AppState } from '../context.js';
 
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 // A refused body is still read (and thrown away) up to this many times the limit, for at most DRAIN_MS, so the
 // connection can carry the client's next request. Past either bound the answer says `Connection: close`: the

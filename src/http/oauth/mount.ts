@@ -10,7 +10,7 @@ import type { createInteractionHandlers } from './interactions.js';
 // RFC 8414 metadata is served at the path-suffixed well-known URLs of that issuer.
 
 const INTERACTION = new RegExp(`^${OAUTH_MOUNT}/interaction/([A-Za-z0-9_-]{1,64})(?:/(login|confirm))?$`);
-const AS_METADATA_PATHS = new Set([
+const AS_METADATA_PATHS: ReadonlySet<string> = new Set([
   `/.well-known/oauth-authorization-server${OAUTH_MOUNT}`,
   `/.well-known/openid-configuration${OAUTH_MOUNT}`,
 ]);
