@@ -51,7 +51,7 @@ export function createBenchEnv(databaseUrl: string, redisUrl: string, runId: str
       return {
         deps,
         async close() {
-          // Its last hand-offs added before its keys go, so that none comes after.
+          // Its last advances added before its keys go, so that none comes after.
           await deps.background.settled();
           // A cluster is the bench's own and goes with it; KEYS would read one node of it only.
           const keys = config.redis.clusterNodes ? [] : await redis.keys(`${config.bullmqPrefix}:*`);

@@ -9,7 +9,7 @@ import { transaction } from '../src/platform/transaction.js';
 
 // (e) Today's partition right after a fast fill (docs/plans.md): BENCH_SCALE_FILL_ROWS events,
 // deliveries and attempts written into today within the last hour, with no ANALYZE (autovacuum is given no time
-// to run), after the relay sweep already ran on the pool's connections while today was empty. The relay sweep as
+// to run), after the sweep already ran on the pool's connections while today was empty. The sweep as
 // the relay-outbox job runs it (nothing due), FILL_SWEEPS times before today's first analyze and as many after
 // the maintenance job's analyze: its duration, and the rows it read from today's deliveries partition.
 
@@ -24,7 +24,7 @@ interface Reads {
   idx_tup_fetch: number;
 }
 
-/** One relay sweep in a transaction whose own counters say what it read of `partition`. */
+/** One sweep in a transaction whose own counters say what it read of `partition`. */
 async function sweepOnce(deps: Deps, partition: string): Promise<{ ms: number; rowsRead: number; seqScans: number }> {
   return transaction(deps.db, async (trx) => {
     const reads = async (): Promise<Reads> => {
@@ -43,7 +43,7 @@ async function sweepOnce(deps: Deps, partition: string): Promise<{ ms: number; r
     const result = await sweepOverdueDeliveries(inTrx, deps.config.webhooks.relayAfterMs, 1000, 20);
     const ms = performance.now() - started;
     const after = await reads();
-    if (result.overdue) throw new Error(`the relay sweep found ${result.overdue} overdue deliveries; none is due`);
+    if (result.overdue) throw new Error(`the sweep found ${result.overdue} overdue deliveries; none is due`);
     const rowsRead = after.seq_tup_read - before.seq_tup_read + after.idx_tup_fetch - before.idx_tup_fetch;
     return { ms, rowsRead, seqScans: after.seq_scan - before.seq_scan };
   });

@@ -38,7 +38,7 @@ const contactEvent = (n: number) => ({ type: 'contact.updated' as const, payload
 /**
  * (a) N events over 50 keys committed 500 per transaction with the workers running, timed from the first commit
  * to the N-th attempt row: the commit's fan-out (which adds the unordered jobs) is inside the time, as is every
- * hand-off (which adds the ordered ones).
+ * advance (which adds the ordered ones).
  */
 async function drain(deps: Deps, receiver: Receiver, ordering: Ordering, n: number) {
   const { accountId, webhookId } = await subscribe(deps, 1, `${receiver.url}/a`, ordering);

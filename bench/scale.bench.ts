@@ -18,10 +18,10 @@ import { commitToArrival, endToEnd, percentile, spawnWorkerProcess, WEBHOOK_ENV 
 //   (b) commit → arrival p99 at a steady rate (an eighth of (a)'s) while a retention pass drops an expired day, vs
 //       the same load without it (the mean of the windows just before and just after); three passes, one day
 //       each, and the median of their ratios;                                                  goal <= 1.5 x
-//   (c) the relay sweep's duration with N rows and nothing due, over 200 runs;                goal p99 <= 5 ms
+//   (c) the sweep's duration with N rows and nothing due, over 200 runs;                goal p99 <= 5 ms
 //   (d) for comparison, the next day (the oldest left, a retained one of the same size) removed with batched DELETEs of 10,000 rows
 //       per statement, attempts, deliveries then events, under the same load: its time and p99.
-//   (e) the relay sweep right after a fast fill of today's partition, before and after its first analyze (fill-day.ts);
+//   (e) the sweep right after a fast fill of today's partition, before and after its first analyze (fill-day.ts);
 //       on a database of its own. BENCH_SCALE_ONLY=fill runs (e) alone.
 // Also bytes per row of each table, indexes included, at N rows.
 
@@ -65,15 +65,14 @@ async function seed(deps: Deps) {
   return { seconds, vacuumSeconds, days, from: from.toISOString(), to: to.toISOString() };
 }
 
-/** (c) the relay sweep as the relay-outbox job runs it, `SWEEPS` times. */
+/** (c) the sweep as the relay-outbox job runs it, `SWEEPS` times. */
 async function relaySweep(deps: Deps) {
   const times: number[] = [];
   for (let i = 0; i < SWEEPS + 10; i++) {
     const started = performance.now();
     const result = await sweepOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
     if (i >= 10) times.push(performance.now() - started);
-    if (result.overdue)
-      throw new Error(`the relay sweep found ${result.overdue} overdue deliveries; nothing should be due`);
+    if (result.overdue) throw new Error(`the sweep found ${result.overdue} overdue deliveries; nothing should be due`);
   }
   const sorted = times.sort((a, b) => a - b);
   return {
@@ -172,7 +171,7 @@ async function underLoad(deps: Deps, receiver: Receiver, rate: number) {
 
 export const scaleBenchmark: Benchmark = {
   id: 'scale',
-  name: `scale: ${ROWS} events, deliveries and attempts over the retention's days vs empty tables; retention under load; relay sweep`,
+  name: `scale: ${ROWS} events, deliveries and attempts over the retention's days vs empty tables; retention under load; sweep`,
   async run(env) {
     const fill = await env.createDeps(WEBHOOK_ENV);
     let e: Awaited<ReturnType<typeof relaySweepAfterFastFill>>;
@@ -219,7 +218,7 @@ export const scaleBenchmark: Benchmark = {
       // (c) before (b) and (d) change the tables: N rows, nothing due.
       const c = await relaySweep(large.deps);
       const cEmpty = await relaySweep(empty.deps);
-      log(`relay sweep: ${JSON.stringify(c)} empty ${JSON.stringify(cEmpty)}`);
+      log(`sweep: ${JSON.stringify(c)} empty ${JSON.stringify(cEmpty)}`);
 
       // (b) and (d) at an eighth of (a)'s delivery rate on the large tables: one event per transaction costs far more
       // than (a)'s batches, and this steady load must stay well below what the shared machine sustains, so that

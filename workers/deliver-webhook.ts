@@ -8,7 +8,7 @@ import { now } from '../src/platform/clock.js';
 /**
  * One attempt of one delivery by the job its row names; the next attempt, if any, is a new job. A delivery its
  * subscription's throttle holds back waits as this same job (same id, same job_seq, no row written, no attempt
- * used): moved to delayed until its slot, which the relay sweep counts as alive.
+ * used): moved to delayed until its slot, which the sweep counts as alive.
  */
 export const deliverWebhookProcessor = defineProcessor({
   job: jobs.deliverWebhook,
@@ -29,7 +29,7 @@ export const deliverWebhookProcessor = defineProcessor({
  * a killed worker is picked up again, so it is kept a small multiple of the timeout.
  *
  * maxStalledCount 1: BullMQ puts a job whose worker died back in the queue once. If it stalls again (a worker
- * crash loop, a poison delivery), BullMQ fails it and the relay sweep re-arms the delivery from its row at the
+ * crash loop, a poison delivery), BullMQ fails it and the sweep schedules again the delivery from its row at the
  * sweep's pace, so nothing is lost and a delivery that kills its workers cannot do so in a tight loop.
  */
 export function webhookDeliverySettings(deps: Deps): Partial<WorkerOptions> {

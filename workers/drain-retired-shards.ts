@@ -32,7 +32,7 @@ export async function drainRetiredShards(
       const queue = deps.queues.deliveryQueueOf(partition);
       if ((await jobsToRun(queue)) > 0) {
         if (draining.has(key)) continue;
-        deps.logger.info({ queue: key }, 'draining a delivery partition of another WEBHOOK_PARTITIONS');
+        deps.logger.info({ queue: key }, 'draining a delivery shard of another WEBHOOK_PARTITIONS');
         draining.set(key, consume(queue));
       } else {
         await forgetShard(deps, partition);
@@ -48,7 +48,7 @@ export async function drainRetiredShards(
     if (running) return;
     running = true;
     await check()
-      .catch((err: Error) => deps.logger.warn({ err: err.message }, 'could not check retired delivery partitions'))
+      .catch((err: Error) => deps.logger.warn({ err: err.message }, 'could not check retired delivery shards'))
       .finally(() => (running = false));
   };
   // The first check before any job is taken; Redis refusing it only defers it to the next (nothing is lost).

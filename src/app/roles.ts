@@ -15,7 +15,7 @@ export interface RunningRoles {
   /**
    * Drains: /readyz answers 503 at once, the listener closes, requests and jobs in flight finish. What is still
    * running at `deadline` is handed back instead: connections are cut, and a job's lock lapses so that BullMQ gives
-   * it to another worker (the relay sweep re-arms its delivery), so nothing is lost by stopping.
+   * it to another worker (the sweep schedules again its delivery), so nothing is lost by stopping.
    */
   stop(deadline: Promise<void>): Promise<void>;
 }
@@ -29,7 +29,7 @@ export async function startRoles(runtime: Runtime, roles: RoleSet): Promise<Runn
   // rolling deploy), not left for workers of its own K only (docs/scaling.md#changing-k).
   if (server) {
     await registerShards(deps).catch((err: Error) =>
-      deps.logger.warn({ err: err.message }, 'could not record the delivery partitions; the workers will'),
+      deps.logger.warn({ err: err.message }, 'could not record the delivery shards; the workers will'),
     );
   }
   // A process without the API serves /metrics and /healthz on METRICS_PORT, when set: healthy from the moment

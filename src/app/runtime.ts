@@ -136,7 +136,7 @@ export function createDeps(connections: Connections): Deps {
  */
 export async function closeDeps(deps: Deps, opts: { keepDb?: boolean } = {}): Promise<void> {
   // The last commits' jobs and the last attempts' figures, while Redis and Postgres are still open (with either
-  // away they fail at once: the relay sweep re-arms the deliveries, and the figures are dropped).
+  // away they fail at once: the sweep schedules again the deliveries, and the figures are dropped).
   await deps.background.settled();
   await deps.streamHub.close();
   await deps.delivery.close();

@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { Deps } from '../app/deps.js';
 import { deliveryShards, parseShardKey, shardKey, shardRegistryKey, type DeliveryShard } from '../platform/shards.js';
 
-// Which delivery partitions may hold jobs. Changing WEBHOOK_PARTITIONS moves every subscription to a new queue, but
+// Which delivery shards may hold jobs. Changing WEBHOOK_PARTITIONS moves every subscription to a new queue, but
 // the jobs already queued (waiting, or delayed retries) stay where they were added. So every worker records its
 // K's partitions in one Redis set under the base tag; a partition in that set that is not of the current K is
 // retired: workers drain it until it holds no job that will run, then forget it. The queue of K=1 (the base
@@ -26,7 +26,7 @@ export async function retiredShards(deps: Deps): Promise<DeliveryShard[]> {
     .filter((p): p is DeliveryShard => p !== null);
 }
 
-/** Forgets a retired partition found empty; a job added to it later is re-armed by the relay sweep. */
+/** Forgets a retired partition found empty; a job added to it later is scheduled again by the sweep. */
 export async function forgetShard(deps: Deps, partition: DeliveryShard): Promise<void> {
   await deps.redis.srem(shardRegistryKey(deps.config.bullmqPrefix), shardKey(partition));
 }

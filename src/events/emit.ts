@@ -17,12 +17,12 @@ export interface FannedOutEvent {
   webhookIds: string[];
   /** The ordering key of each delivery, in the order of deliveryIds; null: its subscription is unordered. */
   orderingKeys: Array<string | null>;
-  /** The ordered deliveries queued behind their key's head: armed by the hand-off, not at commit. */
+  /** The ordered deliveries queued behind their key's head: armed by the schedule, not at commit. */
   queuedIds: string[];
 }
 
 /**
- * Who receives events: the fan-out insert written into the transaction and the hand-off after commit. Webhooks
+ * Who receives events: the fan-out insert written into the transaction and the schedule after commit. Webhooks
  * provide it (src/app wires it into Deps), so this module, imported by every folder that emits, imports none of
  * them.
  */
@@ -44,8 +44,8 @@ export type EmitFor = (accountId: string, event: NewEvent, opts?: EmitOptions) =
 /**
  * Runs `work` in one transaction with an `emit` that writes each event, and one delivery row per subscription
  * that wants it, into that same transaction. After commit the deliveries are handed to the queue, without the
- * caller waiting for it (deps.background); if that hand-off fails (Redis away, process killed) the relay sweep
- * finds the overdue rows and re-arms them.
+ * caller waiting for it (deps.background); if that schedule fails (Redis away, process killed) the sweep
+ * finds the overdue rows and schedules again them.
  */
 export async function transactWithEvents<T>(
   deps: Deps,
@@ -76,8 +76,8 @@ export async function transactWithEventsOfAccounts<T>(
       return fannedOut.eventId;
     }),
   );
-  // The caller is answered at commit: the hand-off to the queue may wait for other commits' deliveries (the arm
-  // window), and waiting for it would buy nothing, since a lost hand-off is the relay sweep's to re-arm.
-  if (emitted.length > 0) deps.background.add(deps.eventFanOut.scheduleCommitted(deps, emitted), 'delivery hand-off');
+  // The caller is answered at commit: the schedule to the queue may wait for other commits' deliveries (the arm
+  // window), and waiting for it would buy nothing, since a lost schedule is the sweep's to schedule again.
+  if (emitted.length > 0) deps.background.add(deps.eventFanOut.scheduleCommitted(deps, emitted), 'delivery schedule');
   return result;
 }

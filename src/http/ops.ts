@@ -20,9 +20,9 @@ const isOpsPath = (path: string) =>
 /**
  * The delivery queue is read-only in bull-board. Its jobs are not the deliveries: a delivery's row is the authority
  * and a job only carries its next attempt, so Retry on a completed job would do nothing ("already succeeded"), Retry
- * on a failed one would race the relay sweep, Promote would jump a subscription's throttle, and Clean or Remove
+ * on a failed one would race the sweep, Promote would jump a subscription's throttle, and Clean or Remove
  * would leave a pending row to the sweep. Redelivering and recovering go through the API or the dashboard, which
- * re-arm the delivery through its state machine (docs/adr/0062-delivery-jobs-in-bull-board.md). With
+ * schedule again the delivery through its state machine (docs/adr/0062-delivery-jobs-in-bull-board.md). With
  * WEBHOOK_PARTITIONS > 1 each partition is a queue of its own (`webhook-delivery-p0` …), each read-only.
  */
 export const boardOptions = (queue: QueueName) =>
@@ -58,7 +58,7 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
             new BullMQAdapter(queue, {
               ...boardOptions('webhook-delivery'),
               prefix: `${partition.prefix}:`,
-              description: 'Read-only, draining: a delivery partition of an earlier WEBHOOK_PARTITIONS',
+              description: 'Read-only, draining: a delivery shard of an earlier WEBHOOK_PARTITIONS',
             }),
         ),
       ]);

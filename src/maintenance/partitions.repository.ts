@@ -73,7 +73,7 @@ export async function createDayPartition(conn: Conn, table: PartitionedTable, da
 /**
  * Whether a day of deliveries still has one to send: due (webhook_deliveries_due) or queued behind its ordering
  * key (webhook_deliveries_queued). Every pending delivery is one or the other: each write that leaves a delivery
- * pending gives it a due time, except an ordered one's, which its key's hand-off arms.
+ * pending gives it a due time, except an ordered one's, which its key's advance arms.
  */
 export async function hasPendingDeliveries(conn: Conn, partition: string): Promise<boolean> {
   const { rows } = await conn.raw<{ rows: Array<{ pending: boolean }> }>(

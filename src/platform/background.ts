@@ -1,7 +1,7 @@
 import type { Logger } from './logger.js';
 
 // Work a caller is not held for, kept so that the runtime can wait for it before it closes its connections. What
-// goes here must already be safe to lose (a hand-off the relay sweep repeats, figures that are observability only):
+// goes here must already be safe to lose (a advance the sweep repeats, figures that are observability only):
 // keeping it spares a restart the sweep's wait and the last figures
 // (docs/adr/0082-the-response-does-not-wait-for-the-queue.md).
 

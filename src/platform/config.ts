@@ -116,10 +116,10 @@ const namedIntervals = (names: readonly string[], min: number) =>
     .refine((m) => Object.keys(m).every((k) => names.includes(k)), `names must be among ${names.join(', ')}`)
     .refine((m) => Object.values(m).every((v) => v >= min), `values must be at least ${min}`);
 
-/** Most delivery partitions WEBHOOK_PARTITIONS may ask for. */
+/** Most delivery shards WEBHOOK_PARTITIONS may ask for. */
 export const MAX_PARTITIONS = 256;
 
-// Delivery partitions a worker process consumes: "0,2", "0-3", "1,4-6" (docs/scaling.md#delivery-shards).
+// Delivery shards a worker process consumes: "0,2", "0-3", "1,4-6" (docs/scaling.md#delivery-shards).
 const partitionList = z
   .string()
   .regex(
@@ -389,7 +389,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       deliveriesPerJob: e.WEBHOOK_DELIVERIES_PER_JOB,
       // How long the first commit's deliveries wait for those of other commits to share their jobs.
       armWindowMs: e.WEBHOOK_ARM_WINDOW_MS,
-      // A pending delivery this long past due whose job is gone (failed, removed, lost with Redis) is re-armed.
+      // A pending delivery this long past due whose job is gone (failed, removed, lost with Redis) is scheduled again.
       relayAfterMs: e.WEBHOOK_RELAY_AFTER_MS,
       // Events, deliveries and attempts older than this are gone: hidden at once, their day partitions dropped.
       retentionDays: e.WEBHOOK_RETENTION_DAYS,

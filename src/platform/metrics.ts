@@ -32,7 +32,7 @@ export function createServiceMetrics(queues: Queues) {
     registers,
     async collect() {
       this.reset();
-      // Each delivery partition is its own series (webhook-delivery-p0 …; K=1: webhook-delivery).
+      // Each delivery shard is its own series (webhook-delivery-p0 …; K=1: webhook-delivery).
       for (const { queue } of everyQueue(queues)) {
         const counts = await queue.getJobCounts(...QUEUE_STATES);
         for (const state of QUEUE_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);

@@ -38,7 +38,7 @@ export const jobs = {
   // One attempt of one delivery by the job its row names (seq = the row's job_seq; jobs enqueued before job_seq
   // existed carry none and count as the first). A receiver's failure is not a job failure: the next attempt is a
   // new job scheduled by src/webhooks/retry-policy.ts. BullMQ's own attempts only cover this process failing
-  // (Postgres away while recording), and the relay sweep covers a job that ran out of them. `slotRps`: the job
+  // (Postgres away while recording), and the sweep covers a job that ran out of them. `slotRps`: the job
   // was delayed by its subscription's throttle and holds a slot given at that rate (src/webhooks/throttle.ts).
   deliverWebhook: defineJob({
     name: 'deliver-webhook',
@@ -92,7 +92,7 @@ export const jobs = {
     schema: empty,
     options: () => ({ attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } }),
   }),
-  // Every 30 s: re-arms pending deliveries past due whose job is gone (never added, failed, lost with Redis).
+  // Every 30 s: schedules again pending deliveries past due whose job is gone (never added, failed, lost with Redis).
   relayOutbox: defineJob({
     name: 'relay-outbox',
     queue: 'maintenance',

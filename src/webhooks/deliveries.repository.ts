@@ -15,7 +15,7 @@ import type { SendContext } from '../delivery/sql/load.js';
 const REOPEN = (conn: Conn) => ({
   status: 'pending',
   round_attempts: 0,
-  // An ordered delivery rejoins its key queued, at its place in commit order; the key's hand-off arms it.
+  // An ordered delivery rejoins its key queued, at its place in commit order; the key's advance arms it.
   next_attempt_at: conn.raw('CASE WHEN ordering_key IS NULL THEN now() END'),
   job_seq: conn.raw('job_seq + 1'),
   completed_at: null,

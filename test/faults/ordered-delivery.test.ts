@@ -104,7 +104,7 @@ describe('ordered delivery with failing receivers and killed workers', () => {
     const inOrder = Array.from({ length: PER_KEY }, (_, n) => n);
     for (const [key, numbers] of firstArrivals()) expect({ key, numbers }).toEqual({ key, numbers: inOrder });
     expect(firstArrivals().size).toBe(KEYS);
-    // Nothing is left in flight: every key's row goes with its last delivery (or with the relay sweep's repair).
+    // Nothing is left in flight: every key's row goes with its last delivery (or with the sweep's repair).
     await waitUntil(
       async () => (await t.deps.db('webhook_ordering_keys').where({ webhook_id: wh.id })).length === 0,
       10_000,

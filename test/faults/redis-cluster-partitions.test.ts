@@ -14,7 +14,7 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 // children on spare ports). The delivery queues sit on all three masters; every delivery arrives; and a master
 // SIGKILLed during deliveries (its replica promoted) loses no committed delivery. Replication is asynchronous, so
 // a job added just before the kill may be gone from the promoted replica: the delivery row is the authority and
-// the relay sweep (every 500 ms here, for rows 1 s overdue) re-arms it, run by a worker the watchdog replaces if
+// the sweep (every 500 ms here, for rows 1 s overdue) schedules again it, run by a worker the watchdog replaces if
 // the kill left it stuck.
 
 // At most 25 deliveries of an event are added inline (more go through a fan-out job): the jobs of an event are
@@ -40,7 +40,7 @@ beforeAll(async () => {
     WEBHOOK_RELAY_AFTER_MS: '1000',
     SCHEDULE_INTERVALS_MS: 'relay-outbox=500',
     SCHEDULE_CHECK_MS: '500',
-    // A worker whose blocking connection the kill wedges (the maintenance worker, running the relay sweep, was
+    // A worker whose blocking connection the kill wedges (the maintenance worker, running the sweep, was
     // seen to) is replaced within a few seconds (docs/adr/0081-stuck-workers.md).
     WORKER_STUCK_AFTER_MS: '1000',
   });
@@ -87,7 +87,7 @@ async function everyDeliveryArrived(count: number, timeoutMs: number): Promise<v
   expect(rows.filter((d) => !arrived.has(d.id)).map((d) => d.id)).toEqual([]);
 }
 
-/** Keys of the delivery partitions on a node (SCAN to the end). */
+/** Keys of the delivery shards on a node (SCAN to the end). */
 async function partitionKeysOn(port: number): Promise<string[]> {
   const node = new Redis(port, '127.0.0.1', { maxRetriesPerRequest: 0 });
   const keys: string[] = [];
@@ -101,7 +101,7 @@ async function partitionKeysOn(port: number): Promise<string[]> {
   return keys;
 }
 
-describe('delivery partitions on a Redis Cluster with replicas', () => {
+describe('delivery shards on a Redis Cluster with replicas', () => {
   it('spreads the delivery queues over all three masters and delivers every delivery', async () => {
     const partitions = deliveryShards(t.deps.config.bullmqPrefix, 3);
     for (let i = 0; i < 2; i++) await emitEvent();

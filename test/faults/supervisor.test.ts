@@ -221,7 +221,7 @@ describe('npm start with a worker process', () => {
     for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
     expect(app.stdout()).toContain('"msg":"shutting down: finishing requests and jobs in flight"');
 
-    // Whatever had not been sent waits in the queue (or is re-armed by the relay sweep) for the next worker.
+    // Whatever had not been sent waits in the queue (or is scheduled again by the sweep) for the next worker.
     onArrival = () => undefined;
     const next = spawnWorkerProcess(t, WEBHOOKS, { schedule: true });
     try {

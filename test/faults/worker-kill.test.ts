@@ -9,7 +9,7 @@ import { killHard, spawnWorkerProcess } from '../helpers/worker-child.js';
 
 // Worker processes SIGKILLed four times while 160 deliveries are in flight. Two of the kills land while a worker
 // sends one marked delivery, the second time after BullMQ had already put it back once, so BullMQ fails its job
-// for stalling too often: the relay sweep must re-arm it. Every delivery arrives at least once and ends
+// for stalling too often: the sweep must schedule again it. Every delivery arrives at least once and ends
 // succeeded; the duplicates (at-least-once) are counted and printed.
 
 const ENV = {
@@ -100,16 +100,16 @@ describe('worker processes killed mid-delivery', () => {
     expect(rows).toHaveLength(EVENTS + 1);
     const arrived = new Set(receiver.received.map((r) => r.body.id));
     for (const d of rows) expect(arrived.has(d.id)).toBe(true);
-    // The marked one: its first job stalled twice and BullMQ failed it; the relay sweep armed a new job, which
+    // The marked one: its first job stalled twice and BullMQ failed it; the sweep armed a new job, which
     // delivered it with the first recorded attempt. Usually that is job 2 on the third arrival; kills 3 and 4 may
-    // land between a sweep's re-arm and its enqueue (job 3 then) or while job 2 sends it (one arrival more).
+    // land between a sweep's schedule again and its enqueue (job 3 then) or while job 2 sends it (one arrival more).
     const markedId = receiver.received.find((r) => r.body.payload.id === 'marked')!.body.id as string;
     const marked = rows.find((d) => d.id === markedId);
     expect(marked.attempts).toBe(1);
     expect(marked.job_seq).toBeGreaterThanOrEqual(2);
     expect(arrivals('marked')).toBeGreaterThanOrEqual(3);
     // One of its jobs stalled twice and was failed by BullMQ: usually job 1, but a kill between the commit and the
-    // first enqueue leaves the relay sweep to add the first job the delivery ever had.
+    // first enqueue leaves the sweep to add the first job the delivery ever had.
     const queue = t.deps.queues['webhook-delivery'];
     const jobs = await Promise.all(
       Array.from({ length: marked.job_seq }, (_, i) => queue.getJob(`${markedId}.${i + 1}`)),

@@ -109,7 +109,7 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
       for (const d of [deps, ...others]) await closeDeps(d, { keepDb: true });
       // Clean up through the run's real Redis: a test may have pointed its own deps at a dead one.
       const cleaner = createWorkerRedis(redisUrl);
-      // The prefix's keys and its delivery partitions' (`sbt-x-<n>`, `{sbt-x-<n>}`: the prefix's stem, then more).
+      // The prefix's keys and its delivery shards' (`sbt-x-<n>`, `{sbt-x-<n>}`: the prefix's stem, then more).
       await deleteKeys(cleaner, `${config.bullmqPrefix.replace(/\}.*$/, '')}*`);
       cleaner.disconnect();
       await db.destroy();

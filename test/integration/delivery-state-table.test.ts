@@ -139,7 +139,7 @@ const transitions: Record<string, Transition> = {
     to: { status: 'failed', next_attempt_at: 'null' },
     run: (d, seq) => stopDelivery(t.deps.db, accountId, d, seq),
   },
-  'job_seq bump (relay sweep)': {
+  'job_seq bump (sweep)': {
     leaves: ['pending'],
     seqGuarded: true,
     records: false,

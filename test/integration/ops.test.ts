@@ -102,7 +102,7 @@ describe('ops endpoints with WEBHOOK_PARTITIONS=3', () => {
   const auth = { authorization: basic('operator', 'ops-password-123') };
   const partitions = ['webhook-delivery-p0', 'webhook-delivery-p1', 'webhook-delivery-p2'];
 
-  it('shows each delivery partition in bull-board, each read-only', async () => {
+  it('shows each delivery shard in bull-board, each read-only', async () => {
     const { body } = await client(t.url).get('/admin/queues/api/queues', { headers: auth });
     const delivery = body.queues.filter((q: { name: string }) => q.name.startsWith('webhook-delivery'));
     expect(delivery.map((q: { name: string }) => q.name).sort()).toEqual(partitions);

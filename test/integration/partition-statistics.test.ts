@@ -32,7 +32,7 @@ import type { Trx } from '../../src/platform/transaction.js';
 // Today's day partitions filled faster than autoanalyze looks at them (docs/plans.md). A partition is created days
 // ahead, empty and never analyzed; at midnight it starts taking every new row, and until its first ANALYZE the
 // planner knows its size but nothing of its columns, while a worker's connection may keep the generic plan it
-// made when the partition was empty. The relay sweep, the other idle sweeps and the everyday statements, run as
+// made when the partition was empty. The sweep, the other idle sweeps and the everyday statements, run as
 // the service runs them (batches of the delivery pipeline's size, named statements warmed on one long-lived
 // connection before the fill), must read no partition whole: no sequential scan of today's partitions, whether
 // explained (custom and generic plans) or counted by Postgres as they run (pg_stat_xact_user_tables).
@@ -93,8 +93,8 @@ const page = { limit: 20 };
 
 /** Idle sweeps and everyday statements, with today's rows (ref is read before the fill from an older day). */
 const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
-  ['relay sweep: overdue deliveries', (trx) => sweep.findOverdueDeliveries(trx, 10_000, 1000)],
-  ['relay sweep: re-arm a batch', (trx) => sweep.bumpDeliveryJobSeqs(trx, ref.batch)],
+  ['sweep: overdue deliveries', (trx) => sweep.findOverdueDeliveries(trx, 10_000, 1000)],
+  ['sweep: schedule again a batch', (trx) => sweep.bumpDeliveryJobSeqs(trx, ref.batch)],
   [
     'worker: load a batch of send contexts',
     (trx) =>

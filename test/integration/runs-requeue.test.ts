@@ -70,7 +70,7 @@ describe('requeue-stuck-work sweep', () => {
     ).body.id;
     expect((await api.post(`/v1/messages/${msgId}/send`, { token: owner.token })).status).toBe(202);
 
-    // Simulate a lost hand-off: the jobs vanish from Redis while the rows stay queued, a while ago.
+    // Simulate a lost advance: the jobs vanish from Redis while the rows stay queued, a while ago.
     await t.deps.queues['agent-runs'].remove(runId);
     await t.deps.queues['agent-runs'].remove(freshRunId);
     await t.deps.queues['message-send'].remove(msgId);

@@ -64,7 +64,7 @@ async function commitApart(accountId: string, n: number): Promise<string[]> {
 
 /** The jobs still to run that hold any of these deliveries. */
 async function jobsHolding(ids: string[]): Promise<Job[]> {
-  // The commits' hand-offs to the queue done: their callers were answered before.
+  // The commits' advances to the queue done: their callers were answered before.
   await t.deps.background.settled();
   const all = await t.deps.queues['webhook-delivery'].getJobs(['waiting', 'delayed', 'prioritized']);
   return all.filter((job) => deliveryIdsOf(job).some((id) => ids.includes(id)));

@@ -8,8 +8,8 @@ import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Fan-out at commit: an event and its delivery rows are written by the emitting transaction; after commit (its
-// caller already answered: webhook-hand-off.test.ts) the delivery jobs are added (or one fan-out job for a large
-// fan-out), and the relay sweep adds the jobs of rows that missed that hand-off (webhook-relay.test.ts). Workers
+// caller already answered: webhook-schedule.test.ts) the delivery jobs are added (or one fan-out job for a large
+// fan-out), and the sweep adds the jobs of rows that missed that schedule (webhook-relay.test.ts). Workers
 // are started per test, so the queue can be inspected before they run.
 
 let t: TestContext;
@@ -66,7 +66,7 @@ describe('fan-out at commit', () => {
     );
     const rows = await deliveriesOf(accountId);
     expect(rows.map((d) => [d.webhook_id, d.event_id, d.status])).toEqual([[wants.id, eventId, 'pending']]);
-    // Its job was added after commit (the caller answered before that hand-off) under the delivery id (the
+    // Its job was added after commit (the caller answered before that schedule) under the delivery id (the
     // envelope id) and the job number the row holds.
     expect(rows[0].job_seq).toBe(1);
     await t.deps.background.settled();

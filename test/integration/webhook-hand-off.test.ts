@@ -40,7 +40,7 @@ async function subscribedAccount() {
 const deliveriesOf = (accountId: string) =>
   t.deps.db('webhook_deliveries').where({ account_id: accountId }).orderBy('created_at');
 
-/** Whether a job still to run holds the delivery, in any delivery partition. */
+/** Whether a job still to run holds the delivery, in any delivery shard. */
 async function queued(deliveryId: string): Promise<boolean> {
   for (const queue of t.deps.queues.deliveryShards) {
     const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
@@ -49,7 +49,7 @@ async function queued(deliveryId: string): Promise<boolean> {
   return false;
 }
 
-describe('the hand-off to the queue after commit', () => {
+describe('the advance to the queue after commit', () => {
   it('answers POST /v1/contacts while its delivery job is still being added', async () => {
     const { token, accountId } = await subscribedAccount();
     const stalled = await withStalledQueue(t.deps);
@@ -70,7 +70,7 @@ describe('the hand-off to the queue after commit', () => {
       await server.close();
       await stalled.release();
     }
-    // Released, the add failed and the hand-off is over; the row, still pending, is the relay sweep's
+    // Released, the add failed and the advance is over; the row, still pending, is the sweep's
     // (webhook-relay.test.ts).
     expect(handedOff).toBe(true);
   }, 60_000);

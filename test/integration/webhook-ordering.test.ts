@@ -207,13 +207,13 @@ describe('ordered delivery', () => {
     expect(await t.deps.db('webhook_ordering_keys').where({ webhook_id: wh.id })).toEqual([]);
   });
 
-  it('the relay sweep hands off a key whose head ended without its hand-off', async () => {
+  it('the sweep hands off a key whose head ended without its advance', async () => {
     const { token, accountId } = await signupAccount(api);
     const r = await receiver();
     const wh = (
       await api.post('/v1/webhooks', { token, body: { url: r.url, events: ['contact.updated'], ordering: 'key' } })
     ).body;
-    // As if a worker had recorded the head's success and ended before its hand-off, and its job were gone: the
+    // As if a worker had recorded the head's success and ended before its advance, and its job were gone: the
     // head is final and held by another job number, so its job 1 does nothing, and the second delivery stays queued.
     await transactWithEvents(t.deps, accountId, async (trx, emit) => {
       await emit({ type: 'contact.updated', payload: { id: 'k', n: 0 } });

@@ -16,8 +16,8 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 // Workers consume the partitions WORKER_PARTITIONS names, and changing WEBHOOK_PARTITIONS is safe: deliveries
 // queued under the old K (waiting, and retries delayed in Redis) are still delivered by workers started with the
 // new K, which drain the old K's partitions and then forget them.
-// The workers of the new K run in a child process without the job schedulers, so no relay sweep re-arms anything:
-// every delivery there arrives through the drain; the relay sweep of a new K is tested on its own.
+// The workers of the new K run in a child process without the job schedulers, so no sweep schedules again anything:
+// every delivery there arrives through the drain; the sweep of a new K is tested on its own.
 
 const SUBSCRIPTIONS = 6;
 const EVENTS = 5;
@@ -59,7 +59,7 @@ async function queueUnder(from: number) {
         emit({ type: 'message.received', payload: { id: `${round}-${i}`, round } }),
       );
     }
-    // Their jobs added: a commit's caller is answered before its hand-off to the queue.
+    // Their jobs added: a commit's caller is answered before its advance to the queue.
     await ctx.deps.background.settled();
   };
 
@@ -116,8 +116,8 @@ async function deliveredUnder(ctx: TestContext, to: number) {
   );
 }
 
-describe('delivery partitions', () => {
-  it('lets the relay sweep of the new K leave a job alive in an old partition alone, and re-arm one that is gone', async () => {
+describe('delivery shards', () => {
+  it('lets the sweep of the new K leave a job alive in an old partition alone, and schedule again one that is gone', async () => {
     t = await createTestContext({ WEBHOOK_PARTITIONS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     const owner = await setupAccount(t, { webhook: { url: 'http://127.0.0.1:9/hook' } });
     await transactWithEvents(t.deps, owner.accountId, (_trx, emit) =>

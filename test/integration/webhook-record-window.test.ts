@@ -55,7 +55,7 @@ describe('the record window', () => {
       // The first unordered attempt arrives; its record waits for company.
       const u1 = await emit(unordered, 'c_u1');
       await ru.waitFor(1);
-      // An ordered delivery made meanwhile is recorded (and its key handed off) without joining that batch.
+      // An ordered delivery made meanwhile is recorded (and its key advanced) without joining that batch.
       const o1Row = await succeeded(await emit(ordered, 'c_o1'));
       // The second unordered attempt fills the batch: both are recorded by one statement.
       const u2 = await emit(unordered, 'c_u2');

@@ -13,7 +13,7 @@ import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Nothing due is stranded by the queue: a pending delivery's row names the job that may make its next attempt,
-// and the relay sweep re-arms every overdue delivery whose job is gone: never added (Redis away at commit),
+// and the sweep schedules again every overdue delivery whose job is gone: never added (Redis away at commit),
 // failed (stalled past its limit, out of attempts while Postgres was away), removed, or lost with Redis's data.
 // Workers are started per test, so the queue can be inspected before they run.
 
@@ -58,7 +58,7 @@ async function setup(respond?: Parameters<typeof startReceiver>[0]) {
   return { ...owner, r, wh, actor: { principal, ip: null } };
 }
 
-/** One event committed, and its hand-off to the queue done (or failed): the caller is answered before it. */
+/** One event committed, and its advance to the queue done (or failed): the caller is answered before it. */
 async function emit(deps: TestContext['deps'], accountId: string, id: string): Promise<string> {
   const eventId = await transactWithEvents(deps, accountId, (_trx, e) =>
     e({ type: 'message.received', payload: { id } }),
@@ -110,8 +110,8 @@ async function expectNothingMore(s: Awaited<ReturnType<typeof setup>>, expected:
   expect(s.r.received).toHaveLength(expected + 1);
 }
 
-describe('the relay sweep', () => {
-  it('re-arms a delivery whose after-commit enqueue failed, and leaves one whose job is alive alone', async () => {
+describe('the sweep', () => {
+  it('schedules again a delivery whose after-commit enqueue failed, and leaves one whose job is alive alone', async () => {
     const s = await setup();
     const queued = await rowOfEvent(await emit(t.deps, s.accountId, 'queued'));
     const dead = withDeadQueue(t.deps);
@@ -155,7 +155,7 @@ describe('the relay sweep', () => {
     await expectNothingMore(s, 2);
   });
 
-  it('re-arms a redeliver and a recoverSince whose enqueue failed: the rows say they are due', async () => {
+  it('schedules again a redeliver and a recoverSince whose enqueue failed: the rows say they are due', async () => {
     let healthy = false;
     const s = await setup(() => (healthy ? { status: 200 } : { status: 500 }));
     await emit(t.deps, s.accountId, 'first');

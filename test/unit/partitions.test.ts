@@ -9,7 +9,7 @@ import {
   slotRange,
 } from '../../src/platform/shards.js';
 
-describe('delivery partitions', () => {
+describe('delivery shards', () => {
   it('computes the slot Redis CLUSTER KEYSLOT answers, hash tags included', () => {
     // Answers of a real redis-server 7 in cluster mode.
     expect(keySlot('foo')).toBe(12182);

@@ -75,7 +75,7 @@ const INSERT_EVENT_WITH_KEYED_DELIVERIES = prepare<FannedOutRow>(
      RETURNING k.head_id
    ), od AS (
      -- Its order, taken after the lock, follows the commit order of the key's producers. Queued: no due time,
-     -- so the relay sweep leaves it to the hand-off (advanceOrderingKey).
+     -- so the sweep leaves it to the advance (advanceOrderingKey).
      INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, created_at, updated_at,
                                      ordering_key, ordering_seq, next_attempt_at)
      SELECT o.id, o.account_id, o.webhook_id, o.event_id, o.type, o.created_at, o.created_at,
@@ -155,6 +155,6 @@ export async function findPendingDeliveriesOfEvent(conn: Conn, eventId: string):
     .where({ created_at: event.created_at, event_id: eventId, status: 'pending' })
     // In one order, so that a fan-out run again groups the deliveries still waiting as it did the first time.
     .orderBy('id');
-  // A queued ordered delivery (no due time) is armed by its key's hand-off instead.
+  // A queued ordered delivery (no due time) is armed by its key's advance instead.
   return rows.filter((d) => d.next_attempt_at !== null).map(({ next_attempt_at: _due, ...armed }) => armed);
 }

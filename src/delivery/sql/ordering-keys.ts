@@ -4,9 +4,9 @@ import type { Trx } from '../../platform/transaction.js';
 
 // The keys of ordered subscriptions (docs/webhooks.md#ordered-delivery). A row of webhook_ordering_keys exists
 // while its key has a delivery in flight, its head; the key's other pending deliveries wait queued (no due time,
-// so neither the relay sweep nor a redeliver arms them). The fan-out statement inserts the row (its delivery is
+// so neither the sweep nor a redeliver arms them). The fan-out statement inserts the row (its delivery is
 // then the head, armed) or locks it (then its delivery is queued) and takes the delivery's ordering_seq after the
-// lock, so one key's order is its producers' commit order. When the head reaches a final state, the hand-off
+// lock, so one key's order is its producers' commit order. When the head reaches a final state, the advance
 // below makes the next one the head.
 
 /** One ordering key of one subscription. */
@@ -15,7 +15,7 @@ export interface OrderingKey {
   ordering_key: string;
 }
 
-// The hand-off, one round trip: sb_hand_off_ordering_keys (migrations/20261124000400_add_ordered_delivery.ts)
+// The advance, one round trip: sb_hand_off_ordering_keys (migrations/20261124000400_add_ordered_delivery.ts)
 // locks the keys' rows, then, in a statement of its own (a new snapshot, holding every producer that committed
 // while the lock was awaited), per key: a head still pending keeps the key; otherwise the next pending delivery
 // by ordering_seq becomes the head, due now under a new job; none left: the row goes. A subscription no longer
@@ -32,7 +32,7 @@ const handOff = (conn: Conn, keys: OrderingKey[], wait: boolean) =>
   runPrepared(conn, HAND_OFF, [keys.map((k) => k.webhook_id), keys.map((k) => k.ordering_key), wait]);
 
 /**
- * The hand-off of one key, waiting for its lock: the key's next delivery if its head is no longer pending
+ * The advance of one key, waiting for its lock: the key's next delivery if its head is no longer pending
  * (answered, to be armed after commit); nothing while the head is in flight. Safe to run twice or concurrently:
  * the lock serialises the runs and the second finds the new head pending. In the caller's transaction if given.
  */
@@ -44,7 +44,7 @@ export async function advanceOrderingKey(conn: Conn, key: OrderingKey): Promise<
 const keyId = (k: OrderingKey) => JSON.stringify([k.webhook_id, k.ordering_key]);
 
 /**
- * The hand-offs of many distinct keys: those whose row is free at once, the others (held by a producer, or gone)
+ * The advances of many distinct keys: those whose row is free at once, the others (held by a producer, or gone)
  * each on its own, waiting. Answers each key's new head, aligned with `keys`.
  */
 export async function advanceOrderingKeys(
@@ -59,7 +59,7 @@ export async function advanceOrderingKeys(
   return keys.map((k) => byKey.get(keyId(k)));
 }
 
-// Prepared, as the relay sweep's other read: the anti-join probes every day partition's primary key.
+// Prepared, as the sweep's other read: the anti-join probes every day partition's primary key.
 const FIND_STRANDED_KEYS = prepare<OrderingKey>(
   'find_stranded_ordering_keys',
   `SELECT k.webhook_id, k.ordering_key FROM webhook_ordering_keys k
@@ -71,7 +71,7 @@ const FIND_STRANDED_KEYS = prepare<OrderingKey>(
 
 /**
  * Keys whose head is final (or absent) for more than `overdueMs`: a process ended between a head's transition
- * and its hand-off. The relay sweep hands them off.
+ * and its advance. The sweep hands them off.
  */
 export function findStrandedOrderingKeys(conn: Conn, overdueMs: number, limit: number): Promise<OrderingKey[]> {
   return runPrepared(conn, FIND_STRANDED_KEYS, [overdueMs, limit]);
@@ -79,7 +79,7 @@ export function findStrandedOrderingKeys(conn: Conn, overdueMs: number, limit: n
 
 /**
  * A subscription made unordered: its pending ordered deliveries become unordered, the queued ones due now (the
- * relay sweep or the caller arms them), and its keys go. Answers the deliveries made due.
+ * sweep or the caller arms them), and its keys go. Answers the deliveries made due.
  */
 export async function releaseOrderingKeys(trx: Trx, webhookId: string): Promise<ScheduledDelivery[]> {
   const { rows } = await trx.raw(

@@ -38,7 +38,7 @@ const INPUT = `input AS (
 /**
  * When a retry is due. Every scheduling column (next_attempt_at) is written and compared on the database's clock,
  * as are the partition key (created_at) and the delivery ids that carry it: it is the one clock every API and
- * worker process shares, and the relay sweep compares rows written by all of them.
+ * worker process shares, and the sweep compares rows written by all of them.
  */
 const RETRY_DUE = `now() + i.retry_delay_ms * interval '1 millisecond'`;
 /**
