@@ -136,6 +136,19 @@ export async function insertEventWithDeliveries(
   };
 }
 
+const EVENT_CREATED_AT = prepare<{ created_at: Date }>(
+  'event_created_at',
+  'SELECT created_at FROM events WHERE id = $1 LIMIT 1',
+);
+
+// In one order, so that a fan-out run again groups the deliveries still waiting as it did the first time.
+const PENDING_DELIVERIES_OF_EVENT = prepare<ScheduledDelivery & { next_attempt_at: Date | null }>(
+  'pending_deliveries_of_event',
+  `SELECT ${SCHEDULED.join(', ')}, next_attempt_at FROM webhook_deliveries
+    WHERE id BETWEEN $1 AND $2 AND created_at = $3 AND event_id = $4 AND status = 'pending'
+    ORDER BY id`,
+);
+
 /**
  * The pending deliveries of one event (the fan-out job of a large event adds their jobs). They share the event's
  * created_at, and their UUIDv7 ids carry that millisecond, so they are one range of the primary key: the
@@ -144,17 +157,10 @@ export async function insertEventWithDeliveries(
  * a plan may walk all of the day's to find the event's (docs/plans.md#the-attempt-records).
  */
 export async function findPendingDeliveriesOfEvent(conn: Conn, eventId: string): Promise<ScheduledDelivery[]> {
-  const event = await conn('events')
-    .select<{ created_at: Date } | undefined>('created_at')
-    .where({ id: eventId })
-    .first();
+  const [event] = await runPrepared(conn, EVENT_CREATED_AT, [eventId]);
   if (!event) return [];
-  const rows: Array<ScheduledDelivery & { next_attempt_at: Date | null }> = await conn('webhook_deliveries')
-    .select([...SCHEDULED, 'next_attempt_at'])
-    .whereBetween('id', uuidV7Range(event.created_at))
-    .where({ created_at: event.created_at, event_id: eventId, status: 'pending' })
-    // In one order, so that a fan-out run again groups the deliveries still waiting as it did the first time.
-    .orderBy('id');
-  // A queued ordered delivery (no due time) is armed by its key's advance instead.
-  return rows.filter((d) => d.next_attempt_at !== null).map(({ next_attempt_at: _due, ...armed }) => armed);
+  const [first, last] = uuidV7Range(event.created_at);
+  const rows = await runPrepared(conn, PENDING_DELIVERIES_OF_EVENT, [first, last, event.created_at, eventId]);
+  // A queued ordered delivery (no due time) is scheduled by its key's advance instead.
+  return rows.filter((d) => d.next_attempt_at !== null).map(({ next_attempt_at: _due, ...due }) => due);
 }

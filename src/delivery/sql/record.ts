@@ -97,19 +97,44 @@ async function transition<R extends { id: string }>(
   return items.map((i) => byId.get(i.deliveryId));
 }
 
-const RECORD_SUCCESSES = prepare<{ id: string; moved: boolean }>(
-  'record_successes',
-  `WITH ${INPUT}, d AS (
-     UPDATE webhook_deliveries wd
-        SET status = 'succeeded', attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = NULL,
-            last_response_status = i.response_status, next_attempt_at = NULL, completed_at = now(), updated_at = now()
-       FROM input i WHERE ${HELD}
-     RETURNING wd.id, wd.webhook_id
-   ), ${insertAttempts('succeeded')}, w AS (
-     UPDATE webhooks SET consecutive_failures = 0 WHERE id IN (SELECT webhook_id FROM d) AND consecutive_failures <> 0
-   )
-   SELECT i.delivery_id AS id, d.id IS NOT NULL AS moved FROM input i LEFT JOIN d ON d.id = i.delivery_id`,
-);
+/** What every attempt's transition writes on the delivery, whichever state it leads to. */
+const ATTEMPTED = `attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1,
+            last_response_status = i.response_status, updated_at = now()`;
+/** What a transition to a final state writes besides. */
+const FINAL = `next_attempt_at = NULL, completed_at = now()`;
+
+/**
+ * One transition made by a batch of attempts, as one statement: the delivery rows the batch still holds move
+ * (`set`, returning `returning`), every attempt gets its row (`attempt`), the subscription's count follows
+ * (`subscription`, a statement over the moved rows d), and `answer` says per input what came of it. The four
+ * transitions differ only in these parts.
+ */
+function recordStatement<Row>(
+  name: string,
+  parts: { set: string; returning: string; attempt: 'succeeded' | 'failed'; subscription?: string; answer: string },
+): Prepared<Row> {
+  return prepare<Row>(
+    name,
+    `WITH ${INPUT}, d AS (
+       UPDATE webhook_deliveries wd SET ${ATTEMPTED}, ${parts.set}
+         FROM input i WHERE ${HELD}
+       RETURNING ${parts.returning}
+     ), ${insertAttempts(parts.attempt)}${parts.subscription ? `, w AS (${parts.subscription})` : ''}
+     ${parts.answer}`,
+  );
+}
+
+/** Per input: whether its delivery moved. */
+const MOVED = 'SELECT i.delivery_id AS id, d.id IS NOT NULL AS moved FROM input i LEFT JOIN d ON d.id = i.delivery_id';
+
+const RECORD_SUCCESSES = recordStatement<{ id: string; moved: boolean }>('record_successes', {
+  set: `status = 'succeeded', last_error = NULL, ${FINAL}`,
+  returning: 'wd.id, wd.webhook_id',
+  attempt: 'succeeded',
+  subscription: `UPDATE webhooks SET consecutive_failures = 0
+                  WHERE id IN (SELECT webhook_id FROM d) AND consecutive_failures <> 0`,
+  answer: MOVED,
+});
 
 /** pending → succeeded. Any success resets its subscription's consecutive count. Answers whether each moved. */
 export async function recordSuccesses(conn: Conn, items: AttemptRecord[]): Promise<boolean[]> {
@@ -117,17 +142,12 @@ export async function recordSuccesses(conn: Conn, items: AttemptRecord[]): Promi
   return rows.map((r) => r?.moved === true);
 }
 
-const RECORD_RETRIES = prepare<{ id: string; job_seq: number | null }>(
-  'record_retries',
-  `WITH ${INPUT}, d AS (
-     UPDATE webhook_deliveries wd
-        SET attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = i.error,
-            last_response_status = i.response_status, next_attempt_at = ${RETRY_DUE}, job_seq = wd.job_seq + 1, updated_at = now()
-       FROM input i WHERE ${HELD}
-     RETURNING wd.id, wd.job_seq
-   ), ${insertAttempts('failed')}
-   SELECT i.delivery_id AS id, d.job_seq FROM input i LEFT JOIN d ON d.id = i.delivery_id`,
-);
+const RECORD_RETRIES = recordStatement<{ id: string; job_seq: number | null }>('record_retries', {
+  set: `last_error = i.error, next_attempt_at = ${RETRY_DUE}, job_seq = wd.job_seq + 1`,
+  returning: 'wd.id, wd.job_seq',
+  attempt: 'failed',
+  answer: 'SELECT i.delivery_id AS id, d.job_seq FROM input i LEFT JOIN d ON d.id = i.delivery_id',
+});
 
 /** pending → pending, due `retryDelayMs` from now, held by the next job. Answers each new job_seq (null: did not move). */
 export async function recordRetries(conn: Conn, items: AttemptRecord[]): Promise<Array<number | null>> {
@@ -135,23 +155,17 @@ export async function recordRetries(conn: Conn, items: AttemptRecord[]): Promise
   return rows.map((r) => r?.job_seq ?? null);
 }
 
-const RECORD_EXHAUSTIONS = prepare<{ id: string; consecutive_failures: number | null }>(
-  'record_exhaustions',
-  `WITH ${INPUT}, d AS (
-     UPDATE webhook_deliveries wd
-        SET status = 'exhausted', attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = i.error,
-            last_response_status = i.response_status, next_attempt_at = NULL, completed_at = now(), updated_at = now()
-       FROM input i WHERE ${HELD}
-     RETURNING wd.id, wd.webhook_id
-   ), ${insertAttempts('failed')}, w AS (
-     UPDATE webhooks wb SET consecutive_failures = wb.consecutive_failures + c.n
-       FROM (SELECT webhook_id, count(*)::int AS n FROM d GROUP BY webhook_id) c
-      WHERE wb.id = c.webhook_id
-     RETURNING wb.id, wb.consecutive_failures
-   )
-   SELECT i.delivery_id AS id, w.consecutive_failures
-     FROM input i JOIN d ON d.id = i.delivery_id JOIN w ON w.id = d.webhook_id`,
-);
+const RECORD_EXHAUSTIONS = recordStatement<{ id: string; consecutive_failures: number | null }>('record_exhaustions', {
+  set: `status = 'exhausted', last_error = i.error, ${FINAL}`,
+  returning: 'wd.id, wd.webhook_id',
+  attempt: 'failed',
+  subscription: `UPDATE webhooks wb SET consecutive_failures = wb.consecutive_failures + c.n
+                     FROM (SELECT webhook_id, count(*)::int AS n FROM d GROUP BY webhook_id) c
+                    WHERE wb.id = c.webhook_id
+                   RETURNING wb.id, wb.consecutive_failures`,
+  answer: `SELECT i.delivery_id AS id, w.consecutive_failures
+               FROM input i JOIN d ON d.id = i.delivery_id JOIN w ON w.id = d.webhook_id`,
+});
 
 /**
  * pending → exhausted (the round's last retry failed). Each exhausted delivery adds one to its subscription's
@@ -162,23 +176,25 @@ export async function recordExhaustions(conn: Conn, items: AttemptRecord[]): Pro
   return rows.map((r) => r?.consecutive_failures ?? null);
 }
 
-const RECORD_GONE = prepare<{ id: string; moved: boolean }>(
-  'record_gone',
-  `WITH ${INPUT}, d AS (
-     UPDATE webhook_deliveries wd
-        SET status = 'failed', attempts = wd.attempts + 1, round_attempts = wd.round_attempts + 1, last_error = i.error,
-            last_response_status = i.response_status, next_attempt_at = NULL, completed_at = now(), updated_at = now()
-       FROM input i WHERE ${HELD}
-     RETURNING wd.id
-   ), ${insertAttempts('failed')}
-   SELECT i.delivery_id AS id, d.id IS NOT NULL AS moved FROM input i LEFT JOIN d ON d.id = i.delivery_id`,
-);
+const RECORD_GONE = recordStatement<{ id: string; moved: boolean }>('record_gone', {
+  set: `status = 'failed', last_error = i.error, ${FINAL}`,
+  returning: 'wd.id',
+  attempt: 'failed',
+  answer: MOVED,
+});
 
 /** pending → failed, final and not counted: the receiver answered 410 Gone. */
 export async function recordGone(conn: Conn, items: AttemptRecord[]): Promise<boolean[]> {
   const rows = await transition(conn, RECORD_GONE, items);
   return rows.map((r) => r?.moved === true);
 }
+
+const STOP_DELIVERY = prepare<{ id: string }>(
+  'stop_delivery',
+  `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = now(), updated_at = now()
+    WHERE id = $1 AND created_at = $2 AND account_id = $3 AND status = 'pending' AND job_seq = $4
+   RETURNING id`,
+);
 
 /** pending → failed with no attempt: the subscription was disabled or deleted (recoverSince finds it). */
 export async function stopDelivery(
@@ -187,19 +203,6 @@ export async function stopDelivery(
   delivery: DeliveryRef,
   seq: number,
 ): Promise<boolean> {
-  const q = conn('webhook_deliveries').where({
-    id: delivery.id,
-    created_at: delivery.created_at,
-    account_id: accountId,
-    status: 'pending',
-    job_seq: seq,
-  });
-  return (
-    (await q.update({
-      status: 'failed',
-      next_attempt_at: null,
-      completed_at: conn.fn.now(),
-      updated_at: conn.fn.now(),
-    })) > 0
-  );
+  const rows = await runPrepared(conn, STOP_DELIVERY, [delivery.id, delivery.created_at, accountId, seq]);
+  return rows.length > 0;
 }

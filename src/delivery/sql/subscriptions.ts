@@ -1,4 +1,4 @@
-import type { Conn } from '../../platform/db.js';
+import { prepare, runPrepared, type Conn } from '../../platform/db.js';
 
 // The statements a delivery makes on its subscription's row: the disable after consecutive failures (or a 410),
 // and the close of a stream whose listen session is gone. The subscription's other statements are the webhooks
@@ -10,14 +10,18 @@ export interface DisabledSubscription {
   disabled_at: Date | null;
 }
 
-/** The account's subscriptions that are not deleted. */
-const live = (conn: Conn, accountId: string) =>
-  conn('webhooks').where({ account_id: accountId }).whereNull('deleted_at');
+const DISABLE_ONCE = prepare<DisabledSubscription>(
+  'disable_subscription_once',
+  `UPDATE webhooks SET status = 'disabled', disabled_at = now(), disabled_reason = $3, updated_at = now()
+    WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL AND status = 'active'
+      AND ($4::int IS NULL OR consecutive_failures >= $4)
+   RETURNING *`,
+);
 
 /**
  * Disables the subscription if it is still active and (when given) its count reached the threshold.
  * Many exhausted deliveries may call this at once; the row lock and the status condition let exactly one win
- * (the winner gets the disabled row).
+ * (the winner gets the disabled row, as the caller's row type names it).
  */
 export async function disableWebhookOnce<Row extends DisabledSubscription>(
   conn: Conn,
@@ -26,28 +30,19 @@ export async function disableWebhookOnce<Row extends DisabledSubscription>(
   reason: string,
   threshold?: number,
 ): Promise<Row | undefined> {
-  const q = live(conn, accountId).where({ id: webhookId, status: 'active' });
-  if (threshold !== undefined) q.where('consecutive_failures', '>=', threshold);
-  const [row] = await q
-    .update({
-      status: 'disabled',
-      disabled_at: conn.fn.now() as unknown as Date,
-      disabled_reason: reason,
-      updated_at: conn.fn.now() as unknown as Date,
-    })
-    .returning('*');
+  const [row] = await runPrepared(conn, DISABLE_ONCE, [accountId, webhookId, reason, threshold ?? null]);
   return row as Row | undefined;
 }
+
+const CLOSE_STREAMS = prepare<{ id: string }>(
+  'close_streams',
+  `UPDATE webhooks SET deleted_at = now(), status = 'disabled', updated_at = now()
+    WHERE account_id = $1 AND id = ANY ($2::text[]) AND deleted_at IS NULL AND kind = 'stream'
+   RETURNING id`,
+);
 
 /** A stream whose session ended: deleted, so its pending deliveries stop (docs/adr/0054-stream-destinations.md). */
 export async function closeStreams(conn: Conn, accountId: string, ids: string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  return live(conn, accountId)
-    .where({ kind: 'stream' })
-    .whereIn('id', ids)
-    .update({
-      deleted_at: conn.fn.now() as unknown as Date,
-      status: 'disabled',
-      updated_at: conn.fn.now() as unknown as Date,
-    });
+  return (await runPrepared(conn, CLOSE_STREAMS, [accountId, ids])).length;
 }

@@ -30,6 +30,15 @@ export async function findOverdueDeliveries(
   ]);
 }
 
+const BUMP_JOB_SEQS = prepare<ScheduledDelivery>(
+  'bump_delivery_job_seqs',
+  `UPDATE webhook_deliveries wd SET job_seq = wd.job_seq + 1, updated_at = now()
+     FROM unnest($1::uuid[], $2::timestamptz[], $3::int[]) AS x(id, created_at, seq)
+    WHERE wd.id = x.id AND wd.created_at = x.created_at AND wd.status = 'pending' AND wd.job_seq = x.seq
+      AND wd.next_attempt_at IS NOT NULL
+   RETURNING wd.id, wd.created_at, wd.job_seq, wd.event, wd.webhook_id, wd.ordering_key`,
+);
+
 /**
  * pending → pending, held by a new job: the one its job_seq named is gone (failed, removed, lost with Redis). The
  * sweep's deliveries are due ones, which webhook_deliveries_due holds: a batch of them may be read from it.
@@ -39,13 +48,9 @@ export async function bumpDeliveryJobSeqs(
   items: Array<Pick<ScheduledDelivery, 'id' | 'created_at' | 'job_seq'>>,
 ): Promise<ScheduledDelivery[]> {
   if (items.length === 0) return [];
-  const { rows } = await conn.raw(
-    `UPDATE webhook_deliveries wd SET job_seq = wd.job_seq + 1, updated_at = now()
-       FROM unnest(?::uuid[], ?::timestamptz[], ?::int[]) AS x(id, created_at, seq)
-      WHERE wd.id = x.id AND wd.created_at = x.created_at AND wd.status = 'pending' AND wd.job_seq = x.seq
-        AND wd.next_attempt_at IS NOT NULL
-     RETURNING wd.id, wd.created_at, wd.job_seq, wd.event, wd.webhook_id, wd.ordering_key`,
-    [items.map((i) => i.id), items.map((i) => i.created_at), items.map((i) => i.job_seq)] as unknown as string[],
-  );
-  return rows;
+  return runPrepared(conn, BUMP_JOB_SEQS, [
+    items.map((i) => i.id),
+    items.map((i) => i.created_at),
+    items.map((i) => i.job_seq),
+  ]);
 }
