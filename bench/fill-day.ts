@@ -16,7 +16,7 @@ import { transaction } from '../src/platform/transaction.js';
 const FILL_ROWS = Number(process.env.BENCH_SCALE_FILL_ROWS ?? 500_000);
 const FILL_SWEEPS = Number(process.env.BENCH_SCALE_FILL_SWEEPS ?? 100);
 
-/** The relay-outbox job's cutoff: due more than WEBHOOK_RELAY_AFTER_MS ago. */
+/** The relay-outbox job's cutoff: due more than WEBHOOK_SWEEP_AFTER_MS ago. */
 
 interface Reads {
   seq_scan: number;

@@ -9,7 +9,7 @@ import { commitEvents, countAttempts, owner, WEBHOOK_ENV } from './webhook-helpe
 
 // Delivery partitions (issue 25): on a local 3-master Redis Cluster the bench starts (the tests' helper), the drain
 // of N committed deliveries to a local receiver, as bench/webhooks.bench.ts figure (a) measures it, with
-// WEBHOOK_PARTITIONS=1 (every queue key in one slot, one master) and =3 (one partition per master), alternated in
+// WEBHOOK_SHARDS=1 (every queue key in one slot, one master) and =3 (one partition per master), alternated in
 // the same run. The deliveries belong to 12 subscriptions of one account, so that K=3 spreads them.
 
 const N = Number(process.env.BENCH_PARTITIONS_N ?? 3000);
@@ -59,7 +59,7 @@ export const partitionsBenchmark: Benchmark = {
             REDIS_URL: '',
             REDIS_CLUSTER_NODES: cluster.nodes,
             BULLMQ_PREFIX: `{sbp-${round}-${k}}`,
-            WEBHOOK_PARTITIONS: String(k),
+            WEBHOOK_SHARDS: String(k),
           });
           try {
             const { perS, perPartition } = await drain(deps, receiver, `/k${k}/${round}`);

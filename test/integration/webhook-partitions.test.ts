@@ -12,7 +12,7 @@ import { waitUntil } from '../helpers/wait.js';
 import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Workers consume the partitions WORKER_PARTITIONS names, and changing WEBHOOK_PARTITIONS is safe: deliveries
+// Workers consume the partitions WEBHOOK_WORKER_SHARDS names, and changing WEBHOOK_SHARDS is safe: deliveries
 // queued under the old K (waiting, and retries delayed in Redis) are still delivered by workers started with the
 // new K, which drain the old K's partitions and then forget them.
 // The workers of the new K run in a child process without the job schedulers, so no relay sweep re-arms anything:
@@ -34,7 +34,7 @@ afterEach(async () => {
 async function queueUnder(from: number) {
   t = await createTestContext({
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_PARTITIONS: String(from),
+    WEBHOOK_SHARDS: String(from),
     // Long enough that the first round's retries are still delayed in Redis when the old workers stop.
     WEBHOOK_RETRY_DELAYS_MS: '4000',
   });
@@ -90,8 +90,8 @@ async function deliveriesHeld(queue: Queue): Promise<number> {
 async function deliveredUnder(ctx: TestContext, to: number) {
   child = spawnWorkerProcess(ctx, {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_PARTITIONS: String(to),
-    SCHEDULE_CHECK_MS: '200',
+    WEBHOOK_SHARDS: String(to),
+    SCHEDULE_INTERVALS_MS: 'check-schedulers=200',
   });
   await child.ready;
   const rows = await waitUntil(
@@ -117,7 +117,7 @@ async function deliveredUnder(ctx: TestContext, to: number) {
 
 describe('delivery partitions', () => {
   it('lets the relay sweep of the new K leave a job alive in an old partition alone, and re-arm one that is gone', async () => {
-    t = await createTestContext({ WEBHOOK_PARTITIONS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    t = await createTestContext({ WEBHOOK_SHARDS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     const owner = await setupAccount(t, { webhook: { url: 'http://127.0.0.1:9/hook' } });
     await transactWithEvents(t.deps, owner.accountId, (_trx, emit) =>
       emit({ type: 'message.received', payload: { id: 'relay' } }),
@@ -141,11 +141,11 @@ describe('delivery partitions', () => {
     }
   });
 
-  it('consumes only the partitions WORKER_PARTITIONS names', async () => {
+  it('consumes only the partitions WEBHOOK_WORKER_SHARDS names', async () => {
     t = await createTestContext({
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_PARTITIONS: '3',
-      WORKER_PARTITIONS: '1',
+      WEBHOOK_SHARDS: '3',
+      WEBHOOK_WORKER_SHARDS: '1',
     });
     const ctx = t;
     receiver = await startReceiver();
