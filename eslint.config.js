@@ -41,6 +41,7 @@ export default tseslint.config(
       'src/platform/input.ts',
       'src/platform/output.ts',
       'src/platform/config.ts',
+      'src/platform/config-*.ts',
       'src/platform/queues.ts',
       'src/runs/run-executor.ts',
       'src/events/event-payloads.ts',

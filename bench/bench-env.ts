@@ -46,7 +46,7 @@ export function createBenchEnv(databaseUrl: string, redisUrl: string, runId: str
       const redis = createApiRedis(config.redis.clusterNodes ? config.redis : config.redis.url);
       redis.on('error', () => undefined);
       if (config.redis.clusterNodes) await whenRedisReady(redis);
-      const queues = createQueues(redis, config.bullmqPrefix, () => undefined, config.webhooks.partitions);
+      const queues = createQueues(redis, config.bullmqPrefix, () => undefined, config.webhooks.shards);
       const deps: Deps = createDeps({ config, db, redis, queues, logger: createLogger('silent') });
       return {
         deps,

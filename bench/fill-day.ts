@@ -16,7 +16,7 @@ import { transaction } from '../src/platform/transaction.js';
 const FILL_ROWS = Number(process.env.BENCH_SCALE_FILL_ROWS ?? 500_000);
 const FILL_SWEEPS = Number(process.env.BENCH_SCALE_FILL_SWEEPS ?? 100);
 
-/** The relay-outbox job's cutoff: due more than WEBHOOK_RELAY_AFTER_MS ago. */
+/** The relay-outbox job's cutoff: due more than WEBHOOK_SWEEP_AFTER_MS ago. */
 
 interface Reads {
   seq_scan: number;
@@ -40,7 +40,7 @@ async function sweepOnce(deps: Deps, partition: string): Promise<{ ms: number; r
     // The relay sends its statements on deps.db: given this transaction as its pool, what it reads counts in this
     // transaction's counters (a transaction it opened there would be a savepoint of this one).
     const inTrx = { ...deps, db: trx as unknown as Db };
-    const result = await sweepOverdueDeliveries(inTrx, deps.config.webhooks.relayAfterMs, 1000, 20);
+    const result = await sweepOverdueDeliveries(inTrx, deps.config.webhooks.sweepAfterMs, 1000, 20);
     const ms = performance.now() - started;
     const after = await reads();
     if (result.overdue) throw new Error(`the sweep found ${result.overdue} overdue deliveries; none is due`);
@@ -66,7 +66,7 @@ export async function relaySweepAfterFastFill(deps: Deps) {
   const today = dayStart(new Date());
   const partition = partitionName('webhook_deliveries', today);
   // The pool's connections make their plans (and, past five runs, their generic plans) while today is empty.
-  for (let i = 0; i < 20; i++) await sweepOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
+  for (let i = 0; i < 20; i++) await sweepOverdueDeliveries(deps, deps.config.webhooks.sweepAfterMs, 1000, 20);
   const to = new Date();
   const from = new Date(Math.max(today.getTime(), to.getTime() - 3600_000));
   const started = performance.now();

@@ -7,9 +7,9 @@ import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import type { Benchmark } from './run.js';
 import { commitEvents, countAttempts, owner, WEBHOOK_ENV } from './webhook-helpers.js';
 
-// Delivery shards (docs/scaling.md): on a local 3-master Redis Cluster the bench starts (the tests' helper),
-// the drain of N committed deliveries to a local receiver, as bench/webhooks.bench.ts figure (a) measures it, with
-// WEBHOOK_PARTITIONS=1 (every queue key in one slot, one master) and =3 (one partition per master), alternated in
+// Delivery shards (docs/scaling.md#delivery-shards): on a local 3-master Redis Cluster the bench starts (the tests' helper), the drain
+// of N committed deliveries to a local receiver, as bench/webhooks.bench.ts figure (a) measures it, with
+// WEBHOOK_SHARDS=1 (every queue key in one slot, one master) and =3 (one partition per master), alternated in
 // the same run. The deliveries belong to 12 subscriptions of one account, so that K=3 spreads them.
 
 const N = Number(process.env.BENCH_PARTITIONS_N ?? 3000);
@@ -39,7 +39,7 @@ async function drain(deps: Deps, receiver: Receiver, path: string): Promise<{ pe
   while ((await attempts()) < total) await new Promise((r) => setTimeout(r, 5));
   const seconds = (performance.now() - started) / 1000;
   await workers.close();
-  const perPartition = Array.from({ length: deps.config.webhooks.partitions }, () => 0);
+  const perPartition = Array.from({ length: deps.config.webhooks.shards }, () => 0);
   for (const id of webhookIds) perPartition[shardOf({ webhook_id: id }, perPartition.length)]!++;
   return { perS: Math.round(total / seconds), perPartition };
 }
@@ -60,7 +60,7 @@ export const partitionsBenchmark: Benchmark = {
             REDIS_URL: '',
             REDIS_CLUSTER_NODES: cluster.nodes,
             BULLMQ_PREFIX: `{sbp-${round}-${k}}`,
-            WEBHOOK_PARTITIONS: String(k),
+            WEBHOOK_SHARDS: String(k),
           });
           try {
             const { perS, perPartition } = await drain(deps, receiver, `/k${k}/${round}`);

@@ -70,7 +70,7 @@ async function relaySweep(deps: Deps) {
   const times: number[] = [];
   for (let i = 0; i < SWEEPS + 10; i++) {
     const started = performance.now();
-    const result = await sweepOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs, 1000, 20);
+    const result = await sweepOverdueDeliveries(deps, deps.config.webhooks.sweepAfterMs, 1000, 20);
     if (i >= 10) times.push(performance.now() - started);
     if (result.overdue) throw new Error(`the sweep found ${result.overdue} overdue deliveries; nothing should be due`);
   }

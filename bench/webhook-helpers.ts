@@ -20,7 +20,7 @@ const LATENCY_SECONDS = Number(process.env.BENCH_LATENCY_S ?? 5);
 /** The environment of a webhook benchmark's database and its worker processes. */
 export const WEBHOOK_ENV = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-  WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+  QUEUE_CONCURRENCY: `webhook-delivery=${CONCURRENCY}`,
   WEBHOOK_RETRY_DELAYS_MS: '1000',
 } as const;
 

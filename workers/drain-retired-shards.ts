@@ -5,7 +5,7 @@ import { whenRedisReady } from '../src/platform/redis.js';
 import { forgetShard, jobsToRun, registerShards, retiredShards } from '../src/delivery/shard-registry.js';
 
 /**
- * Deliveries queued under another WEBHOOK_PARTITIONS are still delivered: this process records its K's partitions
+ * Deliveries queued under another WEBHOOK_SHARDS are still delivered: this process records its K's shards
  * and consumes every retired partition that still holds jobs to run (waiting, delayed retries) until it holds
  * none, and forgets it then. Checked at start and every SCHEDULE_CHECK_MS (src/webhooks/partition-registry.ts).
  * `close` closes a worker the way every worker of the process closes (workers/index.ts: a wedged one is left behind).
@@ -22,7 +22,7 @@ export async function drainRetiredShards(
     if (worker) await close(worker);
   };
   const check = async () => {
-    // Again every time: a process of another K may have found this K's partitions empty and forgotten them.
+    // Again every time: a process of another K may have found this K's shards empty and forgotten them.
     await registerShards(deps);
     const retired = await retiredShards(deps);
 
@@ -32,7 +32,7 @@ export async function drainRetiredShards(
       const queue = deps.queues.deliveryQueueOf(partition);
       if ((await jobsToRun(queue)) > 0) {
         if (draining.has(key)) continue;
-        deps.logger.info({ queue: key }, 'draining a delivery shard of another WEBHOOK_PARTITIONS');
+        deps.logger.info({ queue: key }, 'draining a delivery shard of another WEBHOOK_SHARDS');
         draining.set(key, consume(queue));
       } else {
         await forgetShard(deps, partition);

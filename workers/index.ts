@@ -162,7 +162,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
 
   // Each delivery shard is a queue with the delivery queue's concurrency: a subscription's deliveries are all in
   // one partition, so a busy subscription keeps the throughput it had with one queue (docs/adr/0070-shard-routing.md).
-  const consumed = new Set(deps.config.webhooks.workerPartitions.map((i) => deps.queues.deliveryShards[i]));
+  const consumed = new Set(deps.config.webhooks.workerShards.map((i) => deps.queues.deliveryShards[i]));
   const concurrencyOf = (queue: QueueName) => deps.config.queueConcurrency[queue] ?? 5;
   // Each is watched, and replaced in this list when it is stuck (workers/watchdog.ts).
   const workers: Worker[] = [];

@@ -25,7 +25,7 @@ export async function startRoles(runtime: Runtime, roles: RoleSet): Promise<Runn
   const { deps } = runtime;
   // The API listens first: a port in use refuses before any worker has taken a job.
   const server = roles.api ? await startServer(deps, deps.config.port) : null;
-  // Recorded by the API too: what it adds under its WEBHOOK_PARTITIONS is drained by workers of another K (a
+  // Recorded by the API too: what it adds under its WEBHOOK_SHARDS is drained by workers of another K (a
   // rolling deploy), not left for workers of its own K only (docs/scaling.md#changing-k).
   if (server) {
     await registerShards(deps).catch((err: Error) =>

@@ -64,7 +64,7 @@ export async function bootRuntime(opts: { name: ProcessName; migrate: boolean; c
     redis,
     resolved.bullmqPrefix,
     (err) => logger.warn({ err: err.message }, 'queue error'),
-    resolved.webhooks.partitions,
+    resolved.webhooks.shards,
   );
   const deps = createDeps({ config: resolved, db, redis, queues, logger });
   reportTracing(config, logger);
@@ -86,6 +86,7 @@ export async function prepareServices(
   config: Config,
   logger: Logger,
 ): Promise<{ resolved: Config; local: LocalServices }> {
+  for (const notice of config.notices) logger.warn(notice);
   if (config.webhooks.allowPrivateTargets) {
     logger.warn(
       'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may target http:// and private addresses. Never in production',

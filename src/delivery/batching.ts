@@ -88,7 +88,7 @@ export function createDeliveryBatches(deps: Connections): DeliveryBatches {
           ordered.length > 0 && addFirstAttempts(deps, ordered),
           ...traced
             .filter((d) => d.ordering_key == null)
-            .map((d) => firstAttempts(shardOf(d, config.webhooks.partitions))(d)),
+            .map((d) => firstAttempts(shardOf(d, config.webhooks.shards))(d)),
         ]);
       }),
     load: batch((ids: string[]) => loadSendContexts(db, ids)),

@@ -60,7 +60,7 @@ const deliveryJob =
   (d: JobRef & { slotRps?: number }): EnqueueItem<typeof jobs.deliverWebhook> => ({
     data: { deliveryId: d.id, seq: d.job_seq, ...(d.slotRps ? { slotRps: d.slotRps } : {}) },
     label: deliveryJobLabel(d),
-    shard: shardOf(d, deps.config.webhooks.partitions),
+    shard: shardOf(d, deps.config.webhooks.shards),
     opts: { jobId: deliveryJobId(d), ...(delayMs > 0 ? { delay: delayMs } : {}) },
     ...(d.traceparent ? { traceparent: d.traceparent } : {}),
   });
@@ -73,7 +73,7 @@ const deliveryJob =
  * its delivery was scheduled in.
  */
 export async function addFirstAttempts(deps: Scheduling, refs: JobRef[]): Promise<void> {
-  const { deliveriesPerJob: size, partitions: shards } = deps.config.webhooks;
+  const { deliveriesPerJob: size, shards } = deps.config.webhooks;
   const byShard = new Map<number, JobRef[]>();
   const alone: JobRef[] = [];
   for (const d of refs) {

@@ -2,13 +2,13 @@ import type { Queue } from 'bullmq';
 import type { Deps } from '../app/deps.js';
 import { deliveryShards, parseShardKey, shardKey, shardRegistryKey, type DeliveryShard } from '../platform/shards.js';
 
-// Which delivery shards may hold jobs. Changing WEBHOOK_PARTITIONS moves every subscription to a new queue, but
+// Which delivery shards may hold jobs. Changing WEBHOOK_SHARDS moves every subscription to a new queue, but
 // the jobs already queued (waiting, or delayed retries) stay where they were added. So every worker records its
-// K's partitions in one Redis set under the base tag; a partition in that set that is not of the current K is
+// K's shards in one Redis set under the base tag; a partition in that set that is not of the current K is
 // retired: workers drain it until it holds no job that will run, then forget it. The queue of K=1 (the base
 // prefix) counts as recorded always: a deployment from before partitions never wrote the set.
 
-/** Records the current K's partitions as ones that may hold jobs. */
+/** Records the current K's shards as ones that may hold jobs. */
 export async function registerShards(deps: Deps): Promise<void> {
   const current = currentShards(deps).map(shardKey);
   await deps.redis.sadd(shardRegistryKey(deps.config.bullmqPrefix), ...current);
@@ -45,4 +45,4 @@ export async function drainingShards(deps: Deps): Promise<Array<{ partition: Del
   return retired.filter((_r, i) => left[i]! > 0);
 }
 
-const currentShards = (deps: Deps) => deliveryShards(deps.config.bullmqPrefix, deps.config.webhooks.partitions);
+const currentShards = (deps: Deps) => deliveryShards(deps.config.bullmqPrefix, deps.config.webhooks.shards);

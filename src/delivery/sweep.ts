@@ -6,7 +6,7 @@ import { addDeliveryJobs, deliveryJobId, shardOf, type JobRef } from './schedule
 import { retiredShards } from './shard-registry.js';
 
 // The sweep: the repair of whatever an add after commit lost. Every SCHEDULE_INTERVALS_MS (relay-outbox) one
-// worker process schedules again the pending deliveries more than WEBHOOK_RELAY_AFTER_MS past due whose job is gone
+// worker process schedules again the pending deliveries more than WEBHOOK_SWEEP_AFTER_MS past due whose job is gone
 // (never added: Redis was away at commit; failed: stalled past its limit, or out of attempts while Postgres was
 // away; removed; lost with Redis's data), and advances the ordering keys whose head became final that long ago
 // without its advance (its process ended in between).
@@ -35,8 +35,8 @@ const SWEEP_MAX_BATCHES = 20;
 
 /** One run of the sweep. */
 export async function sweepDeliveries(deps: Deps): Promise<SweepResult> {
-  const { overdue, rescheduled } = await sweepOverdueDeliveries(deps, deps.config.webhooks.relayAfterMs);
-  const advanced = await sweepStrandedOrderingKeys(deps, deps.config.webhooks.relayAfterMs, SWEEP_BATCH);
+  const { overdue, rescheduled } = await sweepOverdueDeliveries(deps, deps.config.webhooks.sweepAfterMs);
+  const advanced = await sweepStrandedOrderingKeys(deps, deps.config.webhooks.sweepAfterMs, SWEEP_BATCH);
   return { overdue, rescheduled, advanced };
 }
 
@@ -51,7 +51,7 @@ export async function sweepOverdueDeliveries(
   batch = SWEEP_BATCH,
   maxBatches = SWEEP_MAX_BATCHES,
 ): Promise<Omit<SweepResult, 'advanced'>> {
-  // A job may still be alive in a shard of an earlier WEBHOOK_PARTITIONS, being drained (shard-registry.ts).
+  // A job may still be alive in a shard of an earlier WEBHOOK_SHARDS, being drained (shard-registry.ts).
   const retired = (await retiredShards(deps)).map((p) => deps.queues.deliveryQueueOf(p));
   const result = { overdue: 0, rescheduled: 0 };
   let after: { dueAt: Date; id: string } | undefined;
@@ -85,7 +85,7 @@ export async function sweepStrandedOrderingKeys(deps: Deps, overdueMs: number, l
 /** Whether the job a delivery row names will still run: in its shard, or in a retired one. */
 async function jobAlive(deps: Deps, row: JobRef, retired: Queue[]): Promise<boolean> {
   const id = deliveryJobId(row);
-  const own = deps.queues.deliveryShards[shardOf(row, deps.config.webhooks.partitions)]!;
+  const own = deps.queues.deliveryShards[shardOf(row, deps.config.webhooks.shards)]!;
   for (const queue of [own, ...retired]) {
     if (ALIVE.has(await queue.getJobState(id))) return true;
   }

@@ -2,7 +2,7 @@ import { Resolver } from 'node:dns/promises';
 import type { Config } from '../platform/config.js';
 import type { DnsRecord, RecordCheck, RecordPurpose } from './domains.schema.js';
 
-// Real TXT lookups for domain verification. Servers come from config (DNS_SERVERS), else the system's.
+// Real TXT lookups for domain verification. Servers come from config (a test's own), else the system's.
 
 type Lookup = { ok: true; values: string[] } | { ok: false; absent: boolean; code: string };
 

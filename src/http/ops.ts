@@ -23,7 +23,7 @@ const isOpsPath = (path: string) =>
  * on a failed one would race the sweep, Promote would jump a subscription's throttle, and Clean or Remove
  * would leave a pending row to the sweep. Redelivering and recovering go through the API or the dashboard, which
  * schedule again the delivery through its state machine (docs/adr/0062-delivery-jobs-in-bull-board.md). With
- * WEBHOOK_PARTITIONS > 1 each partition is a queue of its own (`webhook-delivery-p0` …), each read-only.
+ * WEBHOOK_SHARDS > 1 each partition is a queue of its own (`webhook-delivery-p0` …), each read-only.
  */
 export const boardOptions = (queue: QueueName) =>
   queue === 'webhook-delivery'
@@ -47,7 +47,7 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
     const current = everyQueue(deps.queues).map(({ name, queue }) => new BullMQAdapter(queue, boardOptions(name)));
     const { replaceQueues } = createBullBoard({ queues: current, serverAdapter: adapter });
     board = adapter.registerPlugin() as unknown as Middleware;
-    // Partitions of an earlier WEBHOOK_PARTITIONS are shown while they still hold jobs to run, named with their
+    // Partitions of an earlier WEBHOOK_SHARDS are shown while they still hold jobs to run, named with their
     // prefix (their queue names may repeat this K's).
     showDraining = async () => {
       const draining = await drainingShards(deps).catch(() => []);
@@ -58,7 +58,7 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
             new BullMQAdapter(queue, {
               ...boardOptions('webhook-delivery'),
               prefix: `${partition.prefix}:`,
-              description: 'Read-only, draining: a delivery shard of an earlier WEBHOOK_PARTITIONS',
+              description: 'Read-only, draining: a delivery shard of an earlier WEBHOOK_SHARDS',
             }),
         ),
       ]);

@@ -1,6 +1,6 @@
 import { hashTagOf } from './config.js';
 
-// Delivery shards (docs/scaling.md#delivery-shards): WEBHOOK_PARTITIONS=K delivery queues, each under a
+// Delivery shards (docs/scaling.md#delivery-shards): WEBHOOK_SHARDS=K delivery queues, each under a
 // hash tag of its own, so that on a Redis Cluster they sit in K slots, on as many masters. The tag of partition i
 // of K is the base tag with the smallest suffix whose slot falls in the i-th of K equal slot ranges, the ranges
 // `redis-cli --cluster create` gives its masters: with K = masters, one partition per master. K=1 is the one
@@ -62,7 +62,7 @@ export function parseShardKey(key: string): DeliveryShard | null {
   return at > 0 && at < key.length - 1 ? { prefix: key.slice(0, at), name: key.slice(at + 1) } : null;
 }
 
-/** The delivery queues of WEBHOOK_PARTITIONS=`count` under BULLMQ_PREFIX `base`; index = partition. */
+/** The delivery queues of WEBHOOK_SHARDS=`count` under BULLMQ_PREFIX `base`; index = partition. */
 export function deliveryShards(base: string, count: number): DeliveryShard[] {
   if (count === 1) return [{ prefix: base, name: DELIVERY_QUEUE }];
   const tag = hashTagOf(base);

@@ -43,11 +43,7 @@ export async function openStream(
       await closeStreams(trx, accountId, orphans);
       const limit = deps.config.webhooks.streamsPerAccount;
       if (open.length - orphans.length >= limit) {
-        throw new AppError(
-          'rate_limited',
-          `This account already has ${limit} open streams (WEBHOOK_STREAMS_PER_ACCOUNT); end one first`,
-          { limit },
-        );
+        throw new AppError('rate_limited', `This account already has ${limit} open streams; end one first`, { limit });
       }
       await insertWebhook(trx, accountId, {
         id: webhookId,

@@ -35,9 +35,8 @@ beforeAll(async () => {
     WEBHOOK_RETRY_DELAYS_MS: '150,300',
     WEBHOOK_DISABLE_AFTER: '8',
     // Few deliveries in flight per process, so that both worker processes take part in every burst.
-    WEBHOOK_CONCURRENCY: '4',
-    SCHEDULE_INTERVALS_MS: schedules.map((s) => `${s.id}=${SWEEP_MS}`).join(','),
-    SCHEDULE_CHECK_MS: '200',
+    QUEUE_CONCURRENCY: 'webhook-delivery=4',
+    SCHEDULE_INTERVALS_MS: [...schedules.map((s) => `${s.id}=${SWEEP_MS}`), 'check-schedulers=200'].join(','),
     SMTP_URL: smtp.url,
   };
   // This process only observes (database rows, BullMQ's jobs); the four children are the service.

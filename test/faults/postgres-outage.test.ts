@@ -24,9 +24,8 @@ beforeAll(async () => {
     {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       WEBHOOK_RETRY_DELAYS_MS: '200,400',
-      WEBHOOK_RELAY_AFTER_MS: '0',
-      SCHEDULE_INTERVALS_MS: 'relay-outbox=500',
-      SCHEDULE_CHECK_MS: '500',
+      WEBHOOK_SWEEP_AFTER_MS: '0',
+      SCHEDULE_INTERVALS_MS: 'relay-outbox=500,check-schedulers=500',
     },
     { databaseUrl: pgServer.urlFor('switchboard_fault') },
   );

@@ -10,7 +10,7 @@ import { setupAccount } from '../helpers/setup-account.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// WEBHOOK_PARTITIONS=3 on a real Redis Cluster of the test's own: 3 masters, each with a replica (6 redis-server
+// WEBHOOK_SHARDS=3 on a real Redis Cluster of the test's own: 3 masters, each with a replica (6 redis-server
 // children on spare ports). The delivery queues sit on all three masters; every delivery arrives; and a master
 // SIGKILLed during deliveries (its replica promoted) loses no committed delivery. Replication is asynchronous, so
 // a job added just before the kill may be gone from the promoted replica: the delivery row is the authority and
@@ -32,17 +32,15 @@ beforeAll(async () => {
   t = await createTestContext({
     REDIS_URL: undefined,
     REDIS_CLUSTER_NODES: cluster.nodes,
-    WEBHOOK_PARTITIONS: '3',
+    WEBHOOK_SHARDS: '3',
     // A job taken by a worker whose node died is stalled: picked up again after 3 s (3 × the timeout).
     WEBHOOK_TIMEOUT_MS: '1000',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_DELAYS_MS: '200,400,800,1600,3200',
-    WEBHOOK_RELAY_AFTER_MS: '1000',
-    SCHEDULE_INTERVALS_MS: 'relay-outbox=500',
-    SCHEDULE_CHECK_MS: '500',
+    WEBHOOK_SWEEP_AFTER_MS: '1000',
     // A worker whose blocking connection the kill wedges (the maintenance worker, running the sweep, was
     // seen to) is replaced within a few seconds (docs/adr/0081-stuck-workers.md).
-    WORKER_STUCK_AFTER_MS: '1000',
+    SCHEDULE_INTERVALS_MS: 'relay-outbox=500,check-schedulers=500,watch-workers=1000',
   });
   receiver = await startReceiver();
   const owner = await setupAccount(t, { webhook: { url: receiver.url } });

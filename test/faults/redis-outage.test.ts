@@ -27,9 +27,8 @@ beforeAll(async () => {
     REDIS_URL: redis.url,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_DELAYS_MS: '200,400',
-    WEBHOOK_RELAY_AFTER_MS: '0',
-    SCHEDULE_INTERVALS_MS: SWEEPS.map((s) => `${s}=300`).join(','),
-    SCHEDULE_CHECK_MS: '300',
+    WEBHOOK_SWEEP_AFTER_MS: '0',
+    SCHEDULE_INTERVALS_MS: [...SWEEPS, 'check-schedulers'].map((s) => `${s}=300`).join(','),
   });
   api = client(t.url);
   receiver = await startReceiver();

@@ -23,9 +23,8 @@ const WEBHOOKS = {
   WEBHOOK_RETRY_DELAYS_MS: '200,400',
   // lockDuration is three times this: 6 s until a killed worker's job is taken back.
   WEBHOOK_TIMEOUT_MS: '2000',
-  WEBHOOK_RELAY_AFTER_MS: '0',
-  SCHEDULE_INTERVALS_MS: 'relay-outbox=500',
-  SCHEDULE_CHECK_MS: '500',
+  WEBHOOK_SWEEP_AFTER_MS: '0',
+  SCHEDULE_INTERVALS_MS: 'relay-outbox=500,check-schedulers=500',
 } as const;
 
 let t: TestContext;

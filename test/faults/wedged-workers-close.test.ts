@@ -7,14 +7,14 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 // own, stopped with SIGSTOP, keeps every connection open and answers no command, as a connection wedged by a Cluster
 // failover does. BullMQ's close of a worker waits for its blocking connection's QUIT forever; the workers' close
 // leaves such a worker behind once no job of it runs, so a shutdown ends instead of running out its timeout. The
-// worker draining a retired partition (another WEBHOOK_PARTITIONS) closes the same way.
+// worker draining a retired partition (another WEBHOOK_SHARDS) closes the same way.
 
 let redis: PrivateRedis;
 let t: TestContext;
 
 beforeAll(async () => {
   redis = await startPrivateRedis();
-  t = await createTestContext({ REDIS_URL: redis.url, WEBHOOK_PARTITIONS: '3' });
+  t = await createTestContext({ REDIS_URL: redis.url, WEBHOOK_SHARDS: '3' });
 });
 afterAll(async () => {
   redis?.thaw();

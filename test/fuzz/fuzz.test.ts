@@ -28,7 +28,7 @@ const logLines: Array<{ level: string; msg: string; pgCode?: string; route?: str
 beforeAll(async () => {
   // A local DNS server answers the domain checks at once (NXDOMAIN) instead of the host's resolvers.
   dns = await startTestDnsServer();
-  t = await createTestContext({ DNS_SERVERS: dns.address });
+  t = await createTestContext({}, { tune: (config) => void (config.dns.servers = [dns.address]) });
   const logs = new Writable({
     write: (chunk, _enc, done) => {
       logLines.push(JSON.parse(String(chunk)));

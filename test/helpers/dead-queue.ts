@@ -9,7 +9,7 @@ import { createApiRedis } from '../../src/platform/redis.js';
 export function withDeadQueue(deps: Deps): { deps: Deps; close(): Promise<void> } {
   const dead = createApiRedis('redis://127.0.0.1:1', { retryStrategy: () => null });
   dead.on('error', () => undefined);
-  const queues = createQueues(dead, deps.config.bullmqPrefix, () => undefined, deps.config.webhooks.partitions);
+  const queues = createQueues(dead, deps.config.bullmqPrefix, () => undefined, deps.config.webhooks.shards);
   // The delivery's batches add to the queues they were built with: a delivery of its own on the dead ones.
   const delivery = createDelivery({ ...deps, queues }, deps.http);
   return {
@@ -40,7 +40,7 @@ export async function withStalledQueue(deps: Deps): Promise<{ deps: Deps; releas
   // No ready check: the client counts as ready once connected, so commands are sent, and wait for a reply.
   const stalled = createApiRedis(`redis://127.0.0.1:${port}`, { retryStrategy: () => null, enableReadyCheck: false });
   stalled.on('error', () => undefined);
-  const queues = createQueues(stalled, deps.config.bullmqPrefix, () => undefined, deps.config.webhooks.partitions);
+  const queues = createQueues(stalled, deps.config.bullmqPrefix, () => undefined, deps.config.webhooks.shards);
   const delivery = createDelivery({ ...deps, queues }, deps.http);
   return {
     deps: { ...deps, queues, delivery },

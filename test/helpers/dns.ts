@@ -11,7 +11,7 @@ const TYPE_OPT = 41;
 const UDP_LIMIT_WITH_EDNS = 1232;
 
 export interface TestDnsServer {
-  /** "127.0.0.1:<port>", ready for DNS_SERVERS. */
+  /** "127.0.0.1:<port>", ready for config.dns.servers. */
   address: string;
   port: number;
   /** Publishes (replaces) the TXT records of a name. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { loadConfig, type Env } from '../../src/platform/config.js';
+import { loadConfig, type Config, type Env } from '../../src/platform/config.js';
 import { adminQuery, createDb, ensureDatabase, migrateLatest } from '../../src/platform/db.js';
 import type { Deps } from '../../src/app/deps.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -31,9 +31,13 @@ export interface TestContext {
 /**
  * Its own database (cloned from the run's migrated template), its own BullMQ prefix, its own server. A fault test
  * that owns a Postgres server passes `databaseUrl`: that database is created and migrated instead (and left for
- * the test to dispose of with its server).
+ * the test to dispose of with its server). `tune` changes what no variable sets (a batching window, a limit), on
+ * the config the context is built with.
  */
-export async function createTestContext(env: Env = {}, opts: { databaseUrl?: string } = {}): Promise<TestContext> {
+export async function createTestContext(
+  env: Env = {},
+  opts: { databaseUrl?: string; tune?: (config: Config) => void } = {},
+): Promise<TestContext> {
   const templateUrl = inject('templateDbUrl');
   const redisUrl = inject('redisUrl');
   const suffix = randomBytes(4).toString('hex');
@@ -63,6 +67,7 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
     BULLMQ_PREFIX: env.REDIS_CLUSTER_NODES ? `{sbt-${suffix}}` : `sbt-${suffix}`,
     ...env,
   });
+  opts.tune?.(config);
   const logger = createLogger(config.logLevel);
   const db = createDb(config.database.url, { logger });
   const connect = async () => {
@@ -70,7 +75,7 @@ export async function createTestContext(env: Env = {}, opts: { databaseUrl?: str
     redis.on('error', () => undefined);
     // A cluster client refuses commands until it has the slot map; a single server may be meant to be dead here.
     if (config.redis.clusterNodes) await whenRedisReady(redis);
-    return { redis, queues: createQueues(redis, config.bullmqPrefix, () => undefined, config.webhooks.partitions) };
+    return { redis, queues: createQueues(redis, config.bullmqPrefix, () => undefined, config.webhooks.shards) };
   };
   const { redis, queues } = await connect();
   const deps: Deps = createDeps({ config, db, redis, queues, logger });

@@ -15,7 +15,7 @@ let api: Client;
 beforeAll(async () => {
   // A day-long rate window: a burst that must reach the limit cannot straddle a window's end (a fixed minute
   // window would split it in two now and then), and the per-window budget is the plan's as in production.
-  t = await createTestContext({ RATE_LIMIT_WINDOW_MS: String(WINDOW_MS) });
+  t = await createTestContext({}, { tune: (config) => void (config.rateLimitWindowMs = WINDOW_MS) });
   api = client(t.url);
 });
 afterAll(() => t.close());

@@ -28,17 +28,15 @@ const configHome = mkdtempSync(join(tmpdir(), 'sb-cli-'));
 const live: CliProcess[] = [];
 
 beforeAll(async () => {
-  // Four worker slots and two deliveries in flight per stream: a stalled stream could hold every slot without
-  // the in-flight limit, which the isolation test below tells apart. The workers run in a process of their own, as
-  // in production: the web process (this one) and the worker meet only through Redis.
+  // Ten worker slots, so two deliveries in flight per stream (a fifth of them): a stalled stream could hold every
+  // slot without the in-flight limit, which the isolation test below tells apart. The workers run in a process of
+  // their own, as in production: the web process (this one) and the worker meet only through Redis.
   const settings = {
-    WEBHOOK_CONCURRENCY: '4',
-    WEBHOOK_STREAM_IN_FLIGHT: '2',
+    QUEUE_CONCURRENCY: 'webhook-delivery=10',
     WEBHOOK_TIMEOUT_MS: '4000',
     WEBHOOK_RETRY_DELAYS_MS: '300',
-    WEBHOOK_STREAMS_PER_ACCOUNT: '2',
   };
-  t = await createTestContext(settings);
+  t = await createTestContext(settings, { tune: (config) => void (config.webhooks.streamsPerAccount = 2) });
   worker = spawnWorkerProcess(t, settings);
   await worker.ready;
   receiver = await startReceiver(() => ({ status: 201, body: 'taken' }));
@@ -109,7 +107,7 @@ describe('switchboard login, listen and trigger', () => {
     expect(refusals.map((r) => r.status)).toEqual([400, 400, 401]);
     expect(((await refusals[0]!.json()) as { error: { code: string } }).error.code).toBe('validation_error');
 
-    // A third stream is one more than WEBHOOK_STREAMS_PER_ACCOUNT.
+    // A third stream is one more than the two an account may open here.
     const third = await runCli(['listen', '--forward-to', receiver.url], env);
     expect(third).toMatchObject({ code: 1, stderr: expect.stringMatching(/^switchboard: rate_limited/) });
 
@@ -315,15 +313,15 @@ describe('switchboard login, listen and trigger', () => {
           token,
           body: { event: 'webhook.disabled', payload: samplePayloadOf('webhook.disabled') },
         });
-      for (let i = 0; i < 8; i++) expect((await fire(slow.token)).status).toBe(202);
+      for (let i = 0; i < 10; i++) expect((await fire(slow.token)).status).toBe(202);
       await stalled.waitFor(2);
       expect((await fire(fast.token)).status).toBe(202);
-      // The other account's delivery goes through while the stalled stream holds its two (of four worker slots);
+      // The other account's delivery goes through while the stalled stream holds its two (of ten worker slots);
       // the stalled stream was never handed a third.
       await quick.waitFor(1);
       expect(stalled.received).toHaveLength(2);
       const pending = await t.deps.db('webhook_deliveries').where({ account_id: slow.accountId, status: 'pending' });
-      expect(pending).toHaveLength(8);
+      expect(pending).toHaveLength(10);
 
       // A web process shutting down ends its streams first (its drain would wait on them forever otherwise): each
       // CLI is told why and exits 1, and each stream is closed.

@@ -23,7 +23,10 @@ function publishAll(body: { records: Rec[] }) {
 
 beforeAll(async () => {
   dns = await startTestDnsServer();
-  t = await createTestContext({ DNS_SERVERS: dns.address, SPF_INCLUDE_HOST: SPF_HOST });
+  t = await createTestContext(
+    { SPF_INCLUDE_HOST: SPF_HOST },
+    { tune: (config) => void (config.dns.servers = [dns.address]) },
+  );
   api = client(t.url);
   owner = await signupAccount(api);
   other = await signupAccount(api, 'Other');

@@ -16,7 +16,10 @@ let api: Client;
 let r: Receiver;
 
 beforeAll(async () => {
-  t = await createTestContext({ IDEMPOTENCY_LOCK_MS: '1000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  t = await createTestContext(
+    { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    { tune: (config) => void (config.idempotency.lockMs = 1000) },
+  );
   api = client(t.url);
   r = await startReceiver();
 });

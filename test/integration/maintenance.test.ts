@@ -49,7 +49,7 @@ describe('maintenance queue', () => {
   });
 
   it('gives a scheduler whose next run was lost a next run again (Redis failed as a run started)', async () => {
-    const c = await createTestContext({ SCHEDULE_INTERVALS_MS: 'relay-outbox=1000', SCHEDULE_CHECK_MS: '200' });
+    const c = await createTestContext({ SCHEDULE_INTERVALS_MS: 'relay-outbox=1000,check-schedulers=200' });
     const workers = await c.startWorkers({ schedule: true });
     const queue = c.deps.queues.maintenance;
     try {

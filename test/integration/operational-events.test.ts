@@ -31,13 +31,15 @@ const OPERATIONAL = [
 ];
 
 beforeAll(async () => {
-  t = await createTestContext({
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_RETRY_DELAYS_MS: '50,50',
-    WEBHOOK_TIMEOUT_MS: '400',
-    WEBHOOK_DISABLE_AFTER: '1',
-    RATE_LIMIT_WINDOW_MS: String(24 * 3600_000),
-  });
+  t = await createTestContext(
+    {
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '50,50',
+      WEBHOOK_TIMEOUT_MS: '400',
+      WEBHOOK_DISABLE_AFTER: '1',
+    },
+    { tune: (config) => void (config.rateLimitWindowMs = 24 * 3600_000) },
+  );
   api = client(t.url);
   await t.startWorkers();
 });

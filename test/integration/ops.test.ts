@@ -89,13 +89,13 @@ describe('ops endpoints with credentials configured', () => {
   });
 });
 
-describe('ops endpoints with WEBHOOK_PARTITIONS=3', () => {
+describe('ops endpoints with WEBHOOK_SHARDS=3', () => {
   let t: TestContext;
   beforeAll(async () => {
     t = await createTestContext({
       OPS_USERNAME: 'operator',
       OPS_PASSWORD: 'ops-password-123',
-      WEBHOOK_PARTITIONS: '3',
+      WEBHOOK_SHARDS: '3',
     });
   });
   afterAll(() => t.close());

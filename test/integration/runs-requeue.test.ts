@@ -13,13 +13,16 @@ let t: TestContext;
 let api: Client;
 
 beforeAll(async () => {
-  t = await createTestContext({ AGENT_RUNTIME_TIMEOUT_MS: '300', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  t = await createTestContext(
+    { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    { tune: (config) => void (config.runtime.timeoutMs = 300) },
+  );
   api = client(t.url);
 });
 afterAll(() => t.close());
 
 describe('requeue-stuck-work sweep', () => {
-  it('gives up on a runtime slower than AGENT_RUNTIME_TIMEOUT_MS: retried, then failed on the last attempt', async () => {
+  it('gives up on a runtime slower than its timeout: retried, then failed on the last attempt', async () => {
     const slow = await startReceiver(() => ({ stallMs: 3000, status: 200, body: '{"reply":"late"}' }));
     try {
       const owner = await signupAccount(api);

@@ -13,7 +13,7 @@ import { waitUntil } from '../helpers/wait.js';
 // and Redis prefixes); `twin` is a second runtime of `a`'s service (its database and prefix, its own connections),
 // for what runtimes of one service share on purpose through Postgres and Redis but never in memory.
 
-const LIMITS = { SIGN_IN_LIMIT_PER_EMAIL: '3', SIGN_IN_WINDOW_MS: '600000' };
+const LIMITS = { SIGN_IN_LIMITS: 'email=3' };
 
 let a: TestContext;
 let b: TestContext;

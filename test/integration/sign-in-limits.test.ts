@@ -12,9 +12,7 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 
 const PER_IP = 10;
 const LIMITS = {
-  SIGN_IN_LIMIT_PER_IP: String(PER_IP),
-  SIGN_IN_LIMIT_PER_EMAIL: '3',
-  SIGN_IN_WINDOW_MS: '600000',
+  SIGN_IN_LIMITS: `ip=${PER_IP},email=3`,
   TRUST_PROXY_HOPS: '1',
 };
 

@@ -10,7 +10,7 @@ import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // Deliveries per job (docs/adr/0080-deliveries-per-job.md), through real workers, queues and receivers: the first
-// attempts of deliveries armed together share a deliver-webhooks job of WEBHOOK_DELIVERIES_PER_JOB at most, whose
+// attempts of deliveries scheduled together share a deliver-webhooks job of `deliveriesPerJob` at most, whose
 // data is ids only; each is attempted and recorded as its own job would; a delivery its throttle holds back, and
 // every ordered one, waits in a deliver-webhook job under its own id.
 
@@ -18,11 +18,15 @@ let t: TestContext;
 let r: Receiver;
 
 beforeAll(async () => {
-  t = await createTestContext({
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_DELIVERIES_PER_JOB: '3',
-    WEBHOOK_ARM_WINDOW_MS: '50',
-  });
+  t = await createTestContext(
+    { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    {
+      tune: (config) => {
+        config.webhooks.deliveriesPerJob = 3;
+        config.webhooks.armWindowMs = 50;
+      },
+    },
+  );
   r = await startReceiver();
 });
 afterAll(async () => {
@@ -163,9 +167,9 @@ describe('deliveries per job', () => {
   });
 });
 
-describe('WEBHOOK_DELIVERIES_PER_JOB=1', () => {
+describe('WEBHOOK_BATCHING=latency', () => {
   it('gives every delivery a job of its own', async () => {
-    const one = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_DELIVERIES_PER_JOB: '1' });
+    const one = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_BATCHING: 'latency' });
     const outer = t;
     t = one;
     try {

@@ -20,7 +20,10 @@ let api: Client;
 let receiver: Receiver;
 
 beforeAll(async () => {
-  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', WEBHOOK_ARM_WINDOW_MS: String(WINDOW_MS) });
+  t = await createTestContext(
+    { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
+    { tune: (config) => void (config.webhooks.armWindowMs = WINDOW_MS) },
+  );
   api = client(t.url);
   receiver = await startReceiver();
 });

@@ -13,7 +13,7 @@ import { waitUntil } from '../helpers/wait.js';
 import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Workers consume the partitions WORKER_PARTITIONS names, and changing WEBHOOK_PARTITIONS is safe: deliveries
+// Workers consume the partitions WEBHOOK_WORKER_SHARDS names, and changing WEBHOOK_SHARDS is safe: deliveries
 // queued under the old K (waiting, and retries delayed in Redis) are still delivered by workers started with the
 // new K, which drain the old K's partitions and then forget them.
 // The workers of the new K run in a child process without the job schedulers, so no sweep schedules again anything:
@@ -35,7 +35,7 @@ afterEach(async () => {
 async function queueUnder(from: number) {
   t = await createTestContext({
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_PARTITIONS: String(from),
+    WEBHOOK_SHARDS: String(from),
     // Long enough that the first round's retries are still delayed in Redis when the old workers stop.
     WEBHOOK_RETRY_DELAYS_MS: '4000',
   });
@@ -91,8 +91,8 @@ async function deliveriesHeld(queue: Queue): Promise<number> {
 async function deliveredUnder(ctx: TestContext, to: number) {
   child = spawnWorkerProcess(ctx, {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_PARTITIONS: String(to),
-    SCHEDULE_CHECK_MS: '200',
+    WEBHOOK_SHARDS: String(to),
+    SCHEDULE_INTERVALS_MS: 'check-schedulers=200',
   });
   await child.ready;
   const rows = await waitUntil(
@@ -118,7 +118,7 @@ async function deliveredUnder(ctx: TestContext, to: number) {
 
 describe('delivery shards', () => {
   it('lets the sweep of the new K leave a job alive in an old partition alone, and schedule again one that is gone', async () => {
-    t = await createTestContext({ WEBHOOK_PARTITIONS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+    t = await createTestContext({ WEBHOOK_SHARDS: '1', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
     const owner = await setupAccount(t, { webhook: { url: 'http://127.0.0.1:9/hook' } });
     await transactWithEvents(t.deps, owner.accountId, (_trx, emit) =>
       emit({ type: 'message.received', payload: { id: 'relay' } }),
@@ -128,7 +128,7 @@ describe('delivery shards', () => {
     const queues = createQueues(t.deps.redis, t.deps.config.bullmqPrefix, () => undefined, 3);
     const config = {
       ...t.deps.config,
-      webhooks: { ...t.deps.config.webhooks, partitions: 3, workerPartitions: [0, 1, 2] },
+      webhooks: { ...t.deps.config.webhooks, shards: 3, workerShards: [0, 1, 2] },
     };
     const k3 = { ...t.deps, config, queues };
     try {
@@ -142,11 +142,11 @@ describe('delivery shards', () => {
     }
   });
 
-  it('consumes only the partitions WORKER_PARTITIONS names', async () => {
+  it('consumes only the partitions WEBHOOK_WORKER_SHARDS names', async () => {
     t = await createTestContext({
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_PARTITIONS: '3',
-      WORKER_PARTITIONS: '1',
+      WEBHOOK_SHARDS: '3',
+      WEBHOOK_WORKER_SHARDS: '1',
     });
     const ctx = t;
     receiver = await startReceiver();

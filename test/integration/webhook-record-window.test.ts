@@ -13,12 +13,15 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 let t: TestContext;
 
 beforeAll(async () => {
-  t = await createTestContext({
-    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WEBHOOK_RECORD_WINDOW_MS: '1000',
-    WEBHOOK_CONCURRENCY: '4',
-    WEBHOOK_DELIVERIES_PER_JOB: '1',
-  });
+  t = await createTestContext(
+    { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', QUEUE_CONCURRENCY: 'webhook-delivery=4' },
+    {
+      tune: (config) => {
+        config.webhooks.recordWindowMs = 1000;
+        config.webhooks.deliveriesPerJob = 1;
+      },
+    },
+  );
   await t.startWorkers();
 });
 afterAll(() => t?.close());

@@ -24,7 +24,7 @@ beforeAll(async () => {
   t = await createTestContext({
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_DELAYS_MS: '50,100',
-    WEBHOOK_RELAY_AFTER_MS: '0',
+    WEBHOOK_SWEEP_AFTER_MS: '0',
   });
 });
 afterAll(async () => {

@@ -22,10 +22,10 @@ let running: RunningWorkers;
 beforeAll(async () => {
   t = await createTestContext({
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    WORKER_STUCK_AFTER_MS: String(STUCK_AFTER_MS),
+    SCHEDULE_INTERVALS_MS: `watch-workers=${STUCK_AFTER_MS}`,
     // One delivery at a time, each in a job of its own: a stalled receiver keeps the delivery worker full.
     QUEUE_CONCURRENCY: 'webhook-delivery=1',
-    WEBHOOK_DELIVERIES_PER_JOB: '1',
+    WEBHOOK_BATCHING: 'latency',
     WEBHOOK_TIMEOUT_MS: '60000',
   });
   // Deliveries to /stall are answered only when the receiver closes.

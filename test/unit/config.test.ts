@@ -3,7 +3,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, ENV_NAMES, hashTagOf, loadConfig, loadTracingConfig } from '../../src/platform/config.js';
+import {
+  ConfigError,
+  ENV_NAMES,
+  childProcessEnv,
+  hashTagOf,
+  loadConfig,
+  loadTracingConfig,
+} from '../../src/platform/config.js';
+import { DEPRECATED } from '../../src/platform/config-retired.js';
 
 const base = { APP_SECRET: 'x'.repeat(40) };
 // Generated development files go here, never into the checkout's .data/.
@@ -141,52 +149,63 @@ describe('config', () => {
   });
 
   it.each([
-    [{ REDIS_CLUSTER_NODES: '10.0.0.1', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: expected host:port/],
-    [{ REDIS_CLUSTER_NODES: '10.0.0.1:70000', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: /],
-    [{ REDIS_CLUSTER_NODES: 'redis://10.0.0.1:7000', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES: /],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES must be host:port pairs/],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:70000', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES must be /],
+    [{ REDIS_CLUSTER_NODES: 'redis://10.0.0.1:7000', BULLMQ_PREFIX: '{sb}' }, /^REDIS_CLUSTER_NODES must be /],
     [
       { REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_URL: 'redis://10.0.0.1:6379', BULLMQ_PREFIX: '{sb}' },
-      /^REDIS_CLUSTER_NODES: set either/,
+      /^REDIS_CLUSTER_NODES must be set instead of REDIS_URL: set either, not both$/,
     ],
-    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000' }, /^BULLMQ_PREFIX: must be in \{…\} hash-tag form \(e\.g\. \{sb\}\)/],
-    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000', BULLMQ_PREFIX: '{}sb' }, /^BULLMQ_PREFIX: must be in \{…\} hash-tag form/],
-    [{ PORT: 'eighty' }, /^PORT: /],
-    [{ PORT: '70000' }, /^PORT: /],
-    [{ WEBHOOK_RETRY_DELAYS_MS: '30s,1m' }, /^WEBHOOK_RETRY_DELAYS_MS: /],
-    [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' }, /^WEBHOOK_ALLOW_PRIVATE_TARGETS: /],
-    [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL: /],
-    [{ BULLMQ_PREFIX: 'a:b' }, /^BULLMQ_PREFIX: /],
-    [{ WEBHOOK_RETENTION_DAYS: '0' }, /^WEBHOOK_RETENTION_DAYS: /],
-    [{ WEBHOOK_BATCH_WINDOW_MS: '51' }, /^WEBHOOK_BATCH_WINDOW_MS: /],
-    [{ WEBHOOK_BATCH_WINDOW_MS: '-1' }, /^WEBHOOK_BATCH_WINDOW_MS: /],
-    [{ WEBHOOK_RECORD_WINDOW_MS: '1001' }, /^WEBHOOK_RECORD_WINDOW_MS: /],
-    [{ WEBHOOK_RECORD_WINDOW_MS: 'soon' }, /^WEBHOOK_RECORD_WINDOW_MS: /],
-    [{ WEBHOOK_DELIVERIES_PER_JOB: '0' }, /^WEBHOOK_DELIVERIES_PER_JOB: /],
-    [{ WEBHOOK_DELIVERIES_PER_JOB: '51' }, /^WEBHOOK_DELIVERIES_PER_JOB: /],
-    [{ WEBHOOK_ARM_WINDOW_MS: '51' }, /^WEBHOOK_ARM_WINDOW_MS: /],
-    [{ WEBHOOK_ARM_WINDOW_MS: '2.5' }, /^WEBHOOK_ARM_WINDOW_MS: /],
-    [{ WORKER_STUCK_AFTER_MS: '99' }, /^WORKER_STUCK_AFTER_MS: /],
-    [{ WORKER_STUCK_AFTER_MS: '10s' }, /^WORKER_STUCK_AFTER_MS: /],
-    [{ WEBHOOK_RETENTION_DAYS: '2.5' }, /^WEBHOOK_RETENTION_DAYS: /],
-    [{ WEBHOOK_RETENTION_DAYS: 'thirty' }, /^WEBHOOK_RETENTION_DAYS: /],
-    [{ OPS_USERNAME: 'only-user' }, /^OPS_USERNAME\/OPS_PASSWORD: /],
-    [{ LOG_FORMAT: 'text' }, /^LOG_FORMAT: /],
-    [{ HOST: 'every-interface' }, /^HOST: expected an IP address/],
-    [{ HOST: '0.0.0.0:3000' }, /^HOST: expected an IP address/],
-    [{ METRICS_PORT: 'ninety' }, /^METRICS_PORT: expected a port number/],
-    [{ METRICS_PORT: '70000' }, /^METRICS_PORT: expected a port number/],
-    [{ WORKERS: '65' }, /^WORKERS: expected auto or an integer 0\.\.64$/],
-    [{ WORKERS: '-1' }, /^WORKERS: expected auto or an integer 0\.\.64$/],
-    [{ WORKERS: '1.5' }, /^WORKERS: expected auto or an integer 0\.\.64$/],
-    [{ WORKERS: 'all' }, /^WORKERS: expected auto or an integer 0\.\.64$/],
-    [{ SHUTDOWN_TIMEOUT_MS: 'soon' }, /^SHUTDOWN_TIMEOUT_MS: /],
-    [{ SHUTDOWN_TIMEOUT_MS: '2.5' }, /^SHUTDOWN_TIMEOUT_MS: /],
-    [{ NODE_ENV: 'production', APP_SECRET: undefined }, /^APP_SECRET: required/],
-  ])('rejects %o with one line naming the variable', (env, pattern) => {
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000' }, /^BULLMQ_PREFIX must be in \{…\} hash-tag form \(e\.g\. \{sb\}\)/],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000', BULLMQ_PREFIX: '{}sb' }, /^BULLMQ_PREFIX must be in \{…\} hash-tag form/],
+    [{ PORT: 'eighty' }, /^PORT must be a port number between 0 and 65535, got "eighty"$/],
+    [{ PORT: '70000' }, /^PORT must be a port number between 0 and 65535, got "70000"$/],
+    [{ WEBHOOK_RETRY_DELAYS_MS: '30s,1m' }, /^WEBHOOK_RETRY_DELAYS_MS must be milliseconds separated by commas/],
+    [{ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'maybe' }, /^WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false/],
+    [{ DATABASE_URL: 'not a url' }, /^DATABASE_URL must be a URL, e\.g\. postgres:.*, got 9 characters \(not shown\)$/],
+    [{ BULLMQ_PREFIX: 'a:b' }, /^BULLMQ_PREFIX must be 1 to 64 characters without ":" or spaces, got "a:b"$/],
+    [{ WEBHOOK_RETENTION_DAYS: '0' }, /^WEBHOOK_RETENTION_DAYS must be a whole number of days between 1 and 3650/],
+    [{ WEBHOOK_RETENTION_DAYS: '2.5' }, /^WEBHOOK_RETENTION_DAYS must be /],
+    [{ WEBHOOK_RETENTION_DAYS: 'thirty' }, /^WEBHOOK_RETENTION_DAYS must be /],
+    [{ WEBHOOK_BATCHING: 'fast' }, /^WEBHOOK_BATCHING must be latency, balanced or throughput, got "fast"$/],
+    [{ QUEUE_CONCURRENCY: 'webhook-delivery=0' }, /^QUEUE_CONCURRENCY must be queue=number pairs/],
+    [{ QUEUE_CONCURRENCY: 'webhooks=5' }, /^QUEUE_CONCURRENCY must be queue=number pairs/],
+    [{ SCHEDULE_INTERVALS_MS: 'watch-workers=99' }, /^SCHEDULE_INTERVALS_MS must be name=milliseconds pairs/],
+    [{ SCHEDULE_INTERVALS_MS: 'watch-workers=10s' }, /^SCHEDULE_INTERVALS_MS must be name=milliseconds pairs/],
+    [{ OPS_USERNAME: 'only-user' }, /^OPS_USERNAME and OPS_PASSWORD must be set both or neither$/],
+    [{ LOG_FORMAT: 'text' }, /^LOG_FORMAT must be pretty or json, got "text"$/],
+    [{ HOST: 'every-interface' }, /^HOST must be an IP address/],
+    [{ HOST: '0.0.0.0:3000' }, /^HOST must be an IP address/],
+    [{ METRICS_PORT: 'ninety' }, /^METRICS_PORT must be a port number between 1 and 65535, got "ninety"$/],
+    [{ METRICS_PORT: '70000' }, /^METRICS_PORT must be a port number/],
+    [{ WORKERS: '65' }, /^WORKERS must be auto or a whole number between 0 and 64, got "65"$/],
+    [{ WORKERS: '-1' }, /^WORKERS must be auto or a whole number between 0 and 64/],
+    [{ WORKERS: '1.5' }, /^WORKERS must be auto or a whole number between 0 and 64/],
+    [{ WORKERS: 'all' }, /^WORKERS must be auto or a whole number between 0 and 64/],
+    [{ SHUTDOWN_TIMEOUT_MS: 'soon' }, /^SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds/],
+    [{ SHUTDOWN_TIMEOUT_MS: '2.5' }, /^SHUTDOWN_TIMEOUT_MS must be a whole number of milliseconds/],
+    [{ NODE_ENV: 'production', APP_SECRET: undefined }, /^APP_SECRET must be set when NODE_ENV=production/],
+    [{ APP_SECRET: 'short secret' }, /^APP_SECRET must be at least 32 characters, got 12 characters \(not shown\)$/],
+  ])('rejects %o with one line saying what is wanted', (env, pattern) => {
     const err = thrownBy(() => load({ ...base, ...env }));
     expect(err).toBeInstanceOf(ConfigError);
     expect(err!.message).toMatch(pattern);
     expect(err!.message).not.toContain('\n');
+  });
+
+  it("says what a value must be in words, and what it got, never the validator's words", () => {
+    expect(thrownBy(() => load({ ...base, WEBHOOK_TIMEOUT_MS: 'abc' }))?.message).toBe(
+      'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds between 100 and 120000, got "abc"',
+    );
+    expect(thrownBy(() => load({ ...base, WEBHOOK_TIMEOUT_MS: '99' }))?.message).toBe(
+      'WEBHOOK_TIMEOUT_MS must be a whole number of milliseconds between 100 and 120000, got "99"',
+    );
+    const secret = thrownBy(() => load({ ...base, OPS_USERNAME: 'me', SMTP_URL: 'smtp://me:hunter2 host' }));
+    expect(secret?.message).toBe(
+      'SMTP_URL must be a URL, e.g. smtp://user:password@host:587, got 22 characters (not shown)',
+    );
+    const line = thrownBy(() => load({ ...base, BULLMQ_PREFIX: 'a\nb' }))?.message;
+    expect(line).toBe('BULLMQ_PREFIX must be 1 to 64 characters without ":" or spaces, got "a\\nb"');
   });
 
   it('reads WORKERS (auto by default) and SHUTDOWN_TIMEOUT_MS (25 s by default)', () => {
@@ -197,51 +216,142 @@ describe('config', () => {
     expect(load({ ...base, WORKERS: 'auto' }).workers).toBe('auto');
   });
 
-  it("reads the delivery statements' windows, and the delivery queue's concurrency a record batch is sized by", () => {
-    expect(load(base).webhooks).toMatchObject({ batchWindowMs: 0, recordWindowMs: 20 });
-    expect(load({ ...base, WEBHOOK_RECORD_WINDOW_MS: '0' }).webhooks.recordWindowMs).toBe(0);
-    expect(load(base).queueConcurrency['webhook-delivery']).toBe(50);
-    expect(load({ ...base, WEBHOOK_CONCURRENCY: '100' }).queueConcurrency['webhook-delivery']).toBe(100);
-    const overridden = load({ ...base, WEBHOOK_CONCURRENCY: '100', QUEUE_CONCURRENCY: 'webhook-delivery=8' });
-    expect(overridden.queueConcurrency['webhook-delivery']).toBe(8);
+  it('reads at most 35 variables besides OTEL_*, each with its words for the docs', () => {
+    const own = ENV_NAMES.filter((name) => !name.startsWith('OTEL_'));
+    expect(own.length).toBeLessThanOrEqual(35);
+    for (const name of ENV_NAMES) expect(Object.keys(DEPRECATED)).not.toContain(name);
   });
 
-  it('reads how many first attempts share a job (10 by default) and how long their adds wait (5 ms by default)', () => {
-    expect(load(base).webhooks).toMatchObject({ deliveriesPerJob: 10, armWindowMs: 5 });
-    const given = load({ ...base, WEBHOOK_DELIVERIES_PER_JOB: '1', WEBHOOK_ARM_WINDOW_MS: '0' });
-    expect(given.webhooks).toMatchObject({ deliveriesPerJob: 1, armWindowMs: 0 });
-  });
-
-  it('reads how long a worker with room may take no job while one is ready (10 s by default)', () => {
-    expect(load(base).workerStuckAfterMs).toBe(10_000);
-    expect(load({ ...base, WORKER_STUCK_AFTER_MS: '100' }).workerStuckAfterMs).toBe(100);
-  });
-
-  it('reads WEBHOOK_PARTITIONS (1 by default) and WORKER_PARTITIONS (every partition by default)', () => {
-    expect(load(base).webhooks).toMatchObject({ partitions: 1, workerPartitions: [0] });
-    expect(load({ ...base, WEBHOOK_PARTITIONS: '4' }).webhooks).toMatchObject({
-      partitions: 4,
-      workerPartitions: [0, 1, 2, 3],
+  it('chooses the delivery batching by profile, balanced by default', () => {
+    expect(load(base).webhooks).toMatchObject({
+      batchWindowMs: 0,
+      recordWindowMs: 20,
+      deliveriesPerJob: 10,
+      armWindowMs: 5,
     });
-    const pinned = load({ ...base, WEBHOOK_PARTITIONS: '8', WORKER_PARTITIONS: ' 5, 0-2 ,1' }).webhooks;
-    expect(pinned.workerPartitions).toEqual([0, 1, 2, 5]);
+    const latency = load({ ...base, WEBHOOK_BATCHING: 'latency' }).webhooks;
+    expect(latency).toMatchObject({ batchWindowMs: 0, recordWindowMs: 0, deliveriesPerJob: 1, armWindowMs: 0 });
+    const throughput = load({ ...base, WEBHOOK_BATCHING: 'throughput' }).webhooks;
+    expect(throughput).toMatchObject({ batchWindowMs: 5, recordWindowMs: 20, deliveriesPerJob: 20, armWindowMs: 10 });
   });
 
-  it('refuses a bad WEBHOOK_PARTITIONS or WORKER_PARTITIONS with one line naming it', () => {
-    for (const value of ['0', '257', '2.5', 'three']) {
-      expect(thrownBy(() => load({ ...base, WEBHOOK_PARTITIONS: value }))?.message).toMatch(/^WEBHOOK_PARTITIONS: /);
+  it('has one concurrency setting per queue; the old WEBHOOK_CONCURRENCY is read as its webhook-delivery entry', () => {
+    const c = load(base);
+    expect(c.queueConcurrency).toEqual({
+      'webhook-delivery': 50,
+      'webhook-fanout': 50,
+      'message-send': 20,
+      'agent-runs': 20,
+      maintenance: 5,
+    });
+    expect(c.webhooks).toMatchObject({ concurrency: 50, streamInFlight: 10, streamsPerAccount: 5 });
+    const set = load({ ...base, QUEUE_CONCURRENCY: 'webhook-delivery=100, maintenance=2' });
+    expect(set.queueConcurrency).toMatchObject({ 'webhook-delivery': 100, maintenance: 2, 'webhook-fanout': 50 });
+    expect(set.webhooks).toMatchObject({ concurrency: 100, streamInFlight: 20 });
+    expect(load({ ...base, QUEUE_CONCURRENCY: 'webhook-delivery=1' }).webhooks.streamInFlight).toBe(1);
+    const old = load({ ...base, WEBHOOK_CONCURRENCY: '100' });
+    expect(old.queueConcurrency['webhook-delivery']).toBe(100);
+    expect(old.notices).toEqual([
+      'WEBHOOK_CONCURRENCY → QUEUE_CONCURRENCY: WEBHOOK_CONCURRENCY=100 is read as QUEUE_CONCURRENCY=webhook-delivery=100; the old name is deprecated',
+    ]);
+    const both = load({ ...base, WEBHOOK_CONCURRENCY: '100', QUEUE_CONCURRENCY: 'webhook-delivery=8' });
+    expect(both.queueConcurrency['webhook-delivery']).toBe(8);
+    expect(thrownBy(() => load({ ...base, WEBHOOK_CONCURRENCY: 'many' }))?.message).toMatch(
+      /^WEBHOOK_CONCURRENCY \(read as QUEUE_CONCURRENCY\) must be queue=number pairs/,
+    );
+  });
+
+  it("reads each maintenance job's interval and each worker process's checks from SCHEDULE_INTERVALS_MS", () => {
+    const c = load(base);
+    expect(c.schedules.everyMs['relay-outbox']).toBe(30_000);
+    expect(Object.keys(c.schedules.everyMs)).not.toContain('watch-workers');
+    expect(c.schedules.checkMs).toBe(30_000);
+    expect(c.workerStuckAfterMs).toBe(10_000);
+    const set = load({ ...base, SCHEDULE_INTERVALS_MS: 'relay-outbox=1000,check-schedulers=200,watch-workers=100' });
+    expect(set.schedules.everyMs['relay-outbox']).toBe(1000);
+    expect(set.schedules.everyMs['sweep-expired-keys']).toBe(60_000);
+    expect(set).toMatchObject({ schedules: { checkMs: 200 }, workerStuckAfterMs: 100 });
+    const old = load({ ...base, SCHEDULE_CHECK_MS: '500', WORKER_STUCK_AFTER_MS: '700' });
+    expect(old).toMatchObject({ schedules: { checkMs: 500 }, workerStuckAfterMs: 700 });
+    expect(old.notices).toHaveLength(2);
+  });
+
+  it('reads WEBHOOK_SHARDS (1 by default) and WEBHOOK_WORKER_SHARDS (every shard by default)', () => {
+    expect(load(base).webhooks).toMatchObject({ shards: 1, workerShards: [0] });
+    expect(load({ ...base, WEBHOOK_SHARDS: '4' }).webhooks).toMatchObject({
+      shards: 4,
+      workerShards: [0, 1, 2, 3],
+    });
+    const pinned = load({ ...base, WEBHOOK_SHARDS: '8', WEBHOOK_WORKER_SHARDS: ' 5, 0-2 ,1' }).webhooks;
+    expect(pinned.workerShards).toEqual([0, 1, 2, 5]);
+  });
+
+  it('still reads the old names of the shards and the sweep, saying once what replaced each', () => {
+    const old = load({ ...base, WEBHOOK_PARTITIONS: '4', WORKER_PARTITIONS: '1-2', WEBHOOK_RELAY_AFTER_MS: '0' });
+    expect(old.webhooks).toMatchObject({ shards: 4, workerShards: [1, 2], sweepAfterMs: 0 });
+    expect(old.notices).toEqual([
+      'WEBHOOK_PARTITIONS → WEBHOOK_SHARDS: WEBHOOK_PARTITIONS is read as WEBHOOK_SHARDS; the old name is deprecated',
+      'WORKER_PARTITIONS → WEBHOOK_WORKER_SHARDS: WORKER_PARTITIONS is read as WEBHOOK_WORKER_SHARDS; the old name is deprecated',
+      'WEBHOOK_RELAY_AFTER_MS → WEBHOOK_SWEEP_AFTER_MS: WEBHOOK_RELAY_AFTER_MS is read as WEBHOOK_SWEEP_AFTER_MS; the old name is deprecated',
+    ]);
+    const both = load({ ...base, WEBHOOK_PARTITIONS: '4', WEBHOOK_SHARDS: '2' });
+    expect(both.webhooks.shards).toBe(2);
+    expect(both.notices).toEqual([
+      'WEBHOOK_PARTITIONS → WEBHOOK_SHARDS: WEBHOOK_PARTITIONS is ignored since WEBHOOK_SHARDS is set; the old name is deprecated',
+    ]);
+    expect(load(base).notices).toEqual([]);
+  });
+
+  it('ignores a retired variable, saying so once, and starts', () => {
+    const c = load({ ...base, WEBHOOK_ARM_WINDOW_MS: '50', IDEMPOTENCY_LOCK_MS: 'nonsense', DNS_SERVERS: '1.1.1.1' });
+    expect(c.webhooks.armWindowMs).toBe(5);
+    expect(c.idempotency.lockMs).toBe(60_000);
+    expect(c.dns.servers).toBeNull();
+    expect(c.notices).toEqual([
+      'WEBHOOK_ARM_WINDOW_MS is ignored: it is no longer a setting (set by WEBHOOK_BATCHING)',
+      "IDEMPOTENCY_LOCK_MS is ignored: it is no longer a setting (a request in flight holds its Idempotency-Key this long; a retry then takes over a dead process's key)",
+      'DNS_SERVERS is ignored: it is no longer a setting (sending-domain verification looks up public TXT records, which any resolver answers)',
+    ]);
+  });
+
+  it("gives npm start's children the new names, so that only the parent says what replaced the old", () => {
+    const saved = { ...process.env };
+    try {
+      Object.assign(process.env, { WEBHOOK_PARTITIONS: '3', WEBHOOK_ARM_WINDOW_MS: '7', WEBHOOK_CONCURRENCY: '9' });
+      const env = childProcessEnv({ REDIS_URL: 'redis://127.0.0.1:1' });
+      expect(env).toMatchObject({
+        WEBHOOK_SHARDS: '3',
+        QUEUE_CONCURRENCY: 'webhook-delivery=9',
+        REDIS_URL: 'redis://127.0.0.1:1',
+      });
+      for (const name of ['WEBHOOK_PARTITIONS', 'WEBHOOK_ARM_WINDOW_MS', 'WEBHOOK_CONCURRENCY']) {
+        expect(env).not.toHaveProperty(name);
+      }
+      expect(load({ ...(env as Record<string, string>), ...base }).notices).toEqual([]);
+    } finally {
+      for (const name of ['WEBHOOK_PARTITIONS', 'WEBHOOK_ARM_WINDOW_MS', 'WEBHOOK_CONCURRENCY'])
+        delete process.env[name];
+      Object.assign(process.env, saved);
     }
-    const beyond = thrownBy(() => load({ ...base, WEBHOOK_PARTITIONS: '3', WORKER_PARTITIONS: '0,3' }));
+  });
+
+  it('refuses a bad WEBHOOK_SHARDS or WEBHOOK_WORKER_SHARDS with one line naming it', () => {
+    for (const value of ['0', '257', '2.5', 'three']) {
+      expect(thrownBy(() => load({ ...base, WEBHOOK_SHARDS: value }))?.message).toBe(
+        `WEBHOOK_SHARDS must be a whole number between 1 and 256, got "${value}"`,
+      );
+    }
+    const beyond = thrownBy(() => load({ ...base, WEBHOOK_SHARDS: '3', WEBHOOK_WORKER_SHARDS: '0,3' }));
     expect(beyond).toBeInstanceOf(ConfigError);
     expect(beyond?.message).toBe(
-      'WORKER_PARTITIONS: partition 3 does not exist; WEBHOOK_PARTITIONS=3 has partitions 0-2',
+      'WEBHOOK_WORKER_SHARDS must be shards that exist: WEBHOOK_SHARDS=3 has shards 0-2, got shard 3',
     );
-    expect(thrownBy(() => load({ ...base, WORKER_PARTITIONS: '1' }))?.message).toMatch(
-      /^WORKER_PARTITIONS: partition 1/,
+    expect(thrownBy(() => load({ ...base, WORKER_PARTITIONS: '1' }))?.message).toBe(
+      'WORKER_PARTITIONS (read as WEBHOOK_WORKER_SHARDS) must be shards that exist: WEBHOOK_SHARDS=1 has shards 0-0, got shard 1',
     );
     for (const value of ['a', '1-', '3-1', '0;1', '300']) {
-      const err = thrownBy(() => load({ ...base, WEBHOOK_PARTITIONS: '4', WORKER_PARTITIONS: value }));
-      expect(err?.message).toMatch(/^WORKER_PARTITIONS: /);
+      const err = thrownBy(() => load({ ...base, WEBHOOK_SHARDS: '4', WEBHOOK_WORKER_SHARDS: value }));
+      expect(err?.message).toMatch(/^WEBHOOK_WORKER_SHARDS must be shard numbers or ranges/);
       expect(err?.message.split('\n')).toHaveLength(1);
     }
   });
@@ -249,14 +359,14 @@ describe('config', () => {
   it('stops npm start with one line naming WORKERS when it is not auto or 0..64', () => {
     const res = start('main', { WORKERS: 'many' });
     expect(res.status).toBe(1);
-    expect(res.stderr.trim()).toBe('switchboard: WORKERS: expected auto or an integer 0..64');
+    expect(res.stderr.trim()).toBe('switchboard: WORKERS must be auto or a whole number between 0 and 64, got "many"');
     expect(res.stdout).toBe('');
   });
 
   it('stops start-up with one clear line on a bad value', () => {
     const res = start('migrate', { PORT: 'eighty' });
     expect(res.status).toBe(1);
-    expect(res.stderr.trim()).toMatch(/^switchboard: PORT: /);
+    expect(res.stderr.trim()).toBe('switchboard: PORT must be a port number between 0 and 65535, got "eighty"');
     expect(res.stderr.trim().split('\n')).toHaveLength(1);
   });
 
@@ -264,7 +374,7 @@ describe('config', () => {
     const res = start('main', { HOST: 'my laptop' });
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe(
-      'switchboard: HOST: expected an IP address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1',
+      'switchboard: HOST must be an IP address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1, got "my laptop"',
     );
     expect(res.stdout).toBe('');
   });
@@ -272,7 +382,7 @@ describe('config', () => {
   it('stops start-up with one line naming LOG_FORMAT when it is neither pretty nor json', () => {
     const res = start('main', { LOG_FORMAT: 'colourful' });
     expect(res.status).toBe(1);
-    expect(res.stderr.trim()).toBe('switchboard: LOG_FORMAT: Invalid option: expected one of "pretty"|"json"');
+    expect(res.stderr.trim()).toBe('switchboard: LOG_FORMAT must be pretty or json, got "colourful"');
     expect(res.stdout).toBe('');
   });
 });
@@ -327,7 +437,7 @@ describe('tracing config', () => {
     for (const [name, value] of bad) {
       const err = thrownBy(() => loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', [name]: value }));
       expect(err).toBeInstanceOf(ConfigError);
-      expect(err!.message).toMatch(new RegExp(`^${name}: `));
+      expect(err!.message).toMatch(new RegExp(`^${name} must be .+, got "${value}"$`));
     }
   });
 });

@@ -40,7 +40,7 @@ export function registerWebhookDevRoutes(api: ApiRouter, deps: Deps) {
       response: streamOpenedEvent,
       errors: ['rate_limited'],
       description:
-        'A `text/event-stream` that is a subscription of its own kind for as long as it stays open: first an `opened` event (this schema: the subscription id and the session secret its deliveries are signed with), then one `delivery` event per attempt (components.schemas.WebhookStreamDelivery), each to be answered with POST /v1/webhook-streams/{webhookId}/reports. Closing the connection deletes the subscription. At most WEBHOOK_STREAMS_PER_ACCOUNT open per account (429 beyond).',
+        'A `text/event-stream` that is a subscription of its own kind for as long as it stays open: first an `opened` event (this schema: the subscription id and the session secret its deliveries are signed with), then one `delivery` event per attempt (components.schemas.WebhookStreamDelivery), each to be answered with POST /v1/webhook-streams/{webhookId}/reports. Closing the connection deletes the subscription. At most 5 open per account (429 beyond).',
     },
     async (ctx) => {
       const { events: raw } = parseInput(openStreamQuery, ctx.query);
