@@ -122,6 +122,44 @@ describe('cause 6: a refused body leaves a connection that answers the next requ
   });
 });
 
+describe('a refused body outside the JSON API leaves a connection that answers the next request', () => {
+  // About 1.1 MB of form fields, sent chunked so that no Content-Length warns the reader in advance.
+  const bigForm = (): Pick<RawRequest, 'body' | 'headers' | 'chunkSize'> => ({
+    body: `csrf=x&email=${'a'.repeat(1_100_000)}`,
+    headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+    chunkSize: 16 * 1024,
+  });
+
+  it('a chunked form over the limit on the sign-in form, a signed-in dashboard form and a portal form', async () => {
+    const session: [string, string] = ['Cookie', `sb_dash=${owner.token}`];
+    const forms: RawRequest[] = [
+      { method: 'POST', target: '/dashboard/sign-in', ...bigForm() },
+      { method: 'POST', target: '/dashboard/portal-links', ...bigForm(), headers: [...bigForm().headers!, session] },
+      { method: 'POST', target: `/portal/ca_portal_${'a'.repeat(40)}/webhooks`, ...bigForm() },
+    ];
+    for (const form of forms) {
+      const [a, b, conn] = await twoOnOneConnection(form);
+      expect(a.status, form.target).toBe(413);
+      expect(b.status, form.target).toBe(200);
+      conn.close();
+    }
+  });
+
+  it("a chunked registration body over the OAuth server's limit: refused, then the next request", async () => {
+    const metadata = JSON.stringify({ redirect_uris: ['https://example.com/cb'], padding: 'a'.repeat(1_500_000) });
+    const [a, b, conn] = await twoOnOneConnection({
+      method: 'POST',
+      target: '/oauth/reg',
+      ...json(metadata),
+      chunkSize: 64 * 1024,
+    });
+    expect(a.status).toBe(400);
+    expect(a.json.error).toBe('invalid_request');
+    expect(b.status).toBe(200);
+    conn.close();
+  });
+});
+
 describe('bytes that are not HTTP', () => {
   it('are answered in the contract shape with a request id, even after an earlier response on the connection', async () => {
     const conn = await RawConnection.open(t.url);

@@ -2,6 +2,7 @@ import type { Context, Middleware } from 'koa';
 import type { Deps } from '../../app/deps.js';
 import { OAUTH_MOUNT } from '../../oauth/resources.js';
 import { clientIp } from '../client-ip.js';
+import { readBody } from '../read-body.js';
 import type { AppState } from '../context.js';
 import type { createInteractionHandlers } from './interactions.js';
 
@@ -55,6 +56,9 @@ export function oauthServer(deps: Deps, publicUrl: string): Middleware<AppState>
     req.headers['x-forwarded-host'] = external.host;
     req.headers[CLIENT_IP_HEADER] = clientIp(ctx, deps.config.trustProxyHops);
     await callback(req, ctx.res);
+    // The provider stops reading a body past its own limit and leaves the rest in the socket, where it would hold
+    // the connection: it is drained like any refused body (src/http/read-body.ts), or the connection is ended.
+    if (!req.complete && !(await readBody(req, 0)).complete) req.socket.end();
   }
 
   return async (ctx, next) => {
