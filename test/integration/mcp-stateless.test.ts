@@ -244,8 +244,8 @@ describe("stateless MCP: bad input is refused with the revision's error, and run
   });
 });
 
-describe('stateless MCP: a progress token that is neither a string nor an integer', () => {
-  it('is answered 400 with -32602 on both endpoints, and the connection answers its next request', async () => {
+describe('stateless MCP: `_meta` values of the wrong type', () => {
+  it('a progressToken neither a string nor an integer: 400 and -32602 on both endpoints, the connection kept', async () => {
     const endpoints: Array<[string, string]> = [
       [agentPath(agentA), keyA],
       ['/v1/mcp', owner.token],
@@ -278,6 +278,28 @@ describe('stateless MCP: a progress token that is neither a string nor an intege
       } finally {
         conn.close();
       }
+    }
+  });
+
+  it('any other `_meta` field the server cannot read is refused the same way, never left unanswered', async () => {
+    const conn = await RawConnection.open(t.url);
+    try {
+      const message = request('tools/list', {}, { ...META, 'io.modelcontextprotocol/related-task': 5 });
+      await conn.send({
+        method: 'POST',
+        target: agentPath(agentA),
+        body: JSON.stringify(message),
+        headers: [
+          ['Content-Type', 'application/json'],
+          ['Authorization', `Bearer ${keyA}`],
+          ...Object.entries(headersFor(message)),
+        ],
+      });
+      const refused = await conn.read(5_000);
+      expect(refused.status).toBe(400);
+      expect(refused.json).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32602 } });
+    } finally {
+      conn.close();
     }
   });
 });
