@@ -10,6 +10,7 @@ import { drainingPartitions } from '../webhooks/partition-registry.js';
 import { basicAuthOk } from './basic-auth.js';
 import type { AppState } from './context.js';
 import type { HttpMetrics } from './metrics.js';
+import { jsonBody } from './middleware/json-body.js';
 
 export const OPS_QUEUES_PATH = '/admin/queues';
 export const OPS_METRICS_PATH = '/metrics';
@@ -63,6 +64,7 @@ async function serveBoard(board: Middleware, ctx: Context, next: Next): Promise<
  */
 export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppState> {
   const ops = deps.config.ops;
+  const readJson = jsonBody(deps.config.http.maxBodyBytes);
   let board: Middleware | null = null;
   let showDraining = async () => undefined as void;
   if (ops) {
@@ -113,6 +115,8 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
       return;
     }
     if (ctx.path.startsWith(`${OPS_QUEUES_PATH}/api/`)) await showDraining();
-    await serveBoard(board, ctx, next);
+    // The board's JSON bodies are read by the API's reader (bull-board's own parser then leaves them alone): its
+    // refusals are the API's, where bull-board's answers a body over its limit with a 500.
+    await readJson(ctx, () => serveBoard(board, ctx, next));
   };
 }

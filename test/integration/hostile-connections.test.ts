@@ -18,7 +18,7 @@ let api: Client;
 let owner: Awaited<ReturnType<typeof signupAccount>>;
 
 beforeAll(async () => {
-  t = await createTestContext();
+  t = await createTestContext({ OPS_USERNAME: 'operator', OPS_PASSWORD: 'ops-password-for-hostile-tests' });
   api = client(t.url);
   owner = await signupAccount(api);
 });
@@ -143,6 +143,19 @@ describe('a refused body outside the JSON API leaves a connection that answers t
       expect(b.status, form.target).toBe(200);
       conn.close();
     }
+  });
+
+  it("a chunked JSON body over the limit on bull-board's API: a 413 in the contract shape, never a 500", async () => {
+    const basic = Buffer.from('operator:ops-password-for-hostile-tests').toString('base64');
+    const [a, b, conn] = await twoOnOneConnection({
+      method: 'PUT',
+      target: '/admin/queues/api/queues/maintenance/pause',
+      ...json(JSON.stringify({ padding: 'a'.repeat(1_100_000) }), [['Authorization', `Basic ${basic}`]]),
+      chunkSize: 64 * 1024,
+    });
+    expectContractError(a, 413, 'payload_too_large');
+    expect(b.status).toBe(200);
+    conn.close();
   });
 
   it("a chunked registration body over the OAuth server's limit: refused, then the next request", async () => {
