@@ -173,6 +173,23 @@ describe('a refused body outside the JSON API leaves a connection that answers t
   });
 });
 
+describe('a registration body far past what is worth draining', () => {
+  it('is refused by the OAuth server, and the connection is ended rather than left waiting', async () => {
+    const conn = await RawConnection.open(t.url);
+    await conn.send({
+      method: 'POST',
+      target: '/oauth/reg',
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(100 * MiB)],
+      ],
+    });
+    await conn.write(Buffer.alloc(64 * 1024, 0x20));
+    expect((await conn.read()).status).toBe(400);
+    expect(await conn.closedWithin(10_000)).toBe(true);
+  });
+});
+
 describe('bytes that are not HTTP', () => {
   it('are answered in the contract shape with a request id, even after an earlier response on the connection', async () => {
     const conn = await RawConnection.open(t.url);
