@@ -245,7 +245,7 @@ describe("stateless MCP: bad input is refused with the revision's error, and run
 });
 
 describe('stateless MCP: `_meta` values of the wrong type', () => {
-  it('a progressToken neither a string nor an integer: 400 and -32602 on both endpoints, the connection kept', async () => {
+  it('a progressToken neither a string nor an integer: 400 and -32602 on both endpoints, connection kept', async () => {
     const endpoints: Array<[string, string]> = [
       [agentPath(agentA), keyA],
       ['/v1/mcp', owner.token],
