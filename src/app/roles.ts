@@ -15,7 +15,7 @@ export interface RunningRoles {
   /**
    * Drains: /readyz answers 503 at once, the listener closes, requests and jobs in flight finish. What is still
    * running at `deadline` is handed back instead: connections are cut, and a job's lock lapses so that BullMQ gives
-   * it to another worker (the sweep schedules again its delivery), so nothing is lost by stopping.
+   * it to another worker (the sweep schedules its delivery again), so nothing is lost by stopping.
    */
   stop(deadline: Promise<void>): Promise<void>;
 }

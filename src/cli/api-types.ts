@@ -832,6 +832,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/oauth-authorization-server/oauth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization server metadata (RFC 8414)
+         * @description Public: no credential.
+         */
+        get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/openid-configuration/oauth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Authorization server metadata (OpenID Connect Discovery form)
+         * @description Public: no credential.
+         */
+        get: operations["getOpenIdConfiguration"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/oauth-protected-resource/v1/mcp": {
         parameters: {
             query?: never;
@@ -5738,6 +5778,80 @@ export interface operations {
                     });
                 };
             };
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAuthorizationServerMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer: string;
+                        authorization_endpoint: string;
+                        token_endpoint: string;
+                        registration_endpoint?: string;
+                        jwks_uri?: string;
+                        scopes_supported?: string[];
+                        code_challenge_methods_supported?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getOpenIdConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        issuer: string;
+                        authorization_endpoint: string;
+                        token_endpoint: string;
+                        registration_endpoint?: string;
+                        jwks_uri?: string;
+                        scopes_supported?: string[];
+                        code_challenge_methods_supported?: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */

@@ -21,9 +21,9 @@ import { jobs } from '../platform/queues.js';
 // every item at once.
 //
 // Two batches also wait a little for company, where the wait costs no latency anyone sees:
-// - a commit's first attempts wait up to WEBHOOK_ARM_WINDOW_MS for other commits' to the same shard, and share
+// - a commit's first attempts wait up to the commit window (WEBHOOK_BATCHING) for other commits' to the same shard, and share
 //   jobs with them (schedule.ts, addFirstAttempts);
-// - an unordered delivery's attempt record waits up to WEBHOOK_RECORD_WINDOW_MS for others: the receiver already
+// - an unordered delivery's attempt record waits up to the record window (WEBHOOK_BATCHING) for others: the receiver already
 //   has it and only its own job waits on the record (docs/adr/0079-record-window.md). An ordered delivery's
 //   record goes at once: its key's next delivery waits on it.
 

@@ -19,6 +19,8 @@ export interface AppState {
   clientIp?: string;
   /** The origin clients reach the API at (PUBLIC_URL): the OAuth issuer and MCP resource URLs derive from it. */
   publicUrl: string;
+  /** Hands the request to the OAuth authorization server, as if it had reached `path` under its mount. */
+  authorizationServer: (path: string) => Promise<void>;
   /** Route template for metrics and logs, e.g. /v1/agents/:agentId. */
   routePath?: string;
 }

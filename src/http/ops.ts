@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { KoaAdapter } from '@bull-board/koa';
-import type { Middleware } from 'koa';
+import type { Context, Middleware, Next } from 'koa';
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { renderMetrics } from '../platform/metrics.js';
@@ -10,6 +10,7 @@ import { drainingShards } from '../delivery/shard-registry.js';
 import { basicAuthOk } from './basic-auth.js';
 import type { AppState } from './context.js';
 import type { HttpMetrics } from './metrics.js';
+import { jsonBody } from './middleware/json-body.js';
 
 export const OPS_QUEUES_PATH = '/admin/queues';
 export const OPS_METRICS_PATH = '/metrics';
@@ -22,7 +23,7 @@ const isOpsPath = (path: string) =>
  * and a job only carries its next attempt, so Retry on a completed job would do nothing ("already succeeded"), Retry
  * on a failed one would race the sweep, Promote would jump a subscription's throttle, and Clean or Remove
  * would leave a pending row to the sweep. Redelivering and recovering go through the API or the dashboard, which
- * schedule again the delivery through its state machine (docs/adr/0062-delivery-jobs-in-bull-board.md). With
+ * schedule the delivery again through its state machine (docs/adr/0062-delivery-jobs-in-bull-board.md). With
  * WEBHOOK_SHARDS > 1 each partition is a queue of its own (`webhook-delivery-p0` …), each read-only.
  */
 export const boardOptions = (queue: QueueName) =>
@@ -33,12 +34,37 @@ export const boardOptions = (queue: QueueName) =>
       }
     : {};
 
+// bull-board's page links its fonts from fonts.googleapis.com, so an operator's browser would tell a third party
+// when and from where the queues are looked at. The link is dropped (the page falls back to the system sans-serif)
+// and the policy keeps every page of the board to this origin, whatever a later bull-board links to. Its page has
+// inline styles and a JSON data block, no inline script.
+const FOREIGN_LINK = /<link\b[^>]*\bhref="(?:https?:)?\/\/[^"]*"[^>]*>\s*/g;
+const BOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+].join('; ');
+
+/** Serves a bull-board request, its page without links to other origins. */
+async function serveBoard(board: Middleware, ctx: Context, next: Next): Promise<void> {
+  await board(ctx, next);
+  ctx.set('Content-Security-Policy', BOARD_CSP);
+  if (typeof ctx.body === 'string' && ctx.response.is('html')) ctx.body = ctx.body.replace(FOREIGN_LINK, '');
+}
+
 /**
  * bull-board and Prometheus metrics, behind HTTP Basic. When OPS_USERNAME/OPS_PASSWORD are unset both paths
  * answer 404, as if they did not exist.
  */
 export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppState> {
   const ops = deps.config.ops;
+  const readJson = jsonBody(deps.config.http.maxBodyBytes);
   let board: Middleware | null = null;
   let showDraining = async () => undefined as void;
   if (ops) {
@@ -89,6 +115,8 @@ export function opsMiddleware(deps: Deps, metrics: HttpMetrics): Middleware<AppS
       return;
     }
     if (ctx.path.startsWith(`${OPS_QUEUES_PATH}/api/`)) await showDraining();
-    await board(ctx, next);
+    // The board's JSON bodies are read by the API's reader (bull-board's own parser then leaves them alone): its
+    // refusals are the API's, where bull-board's answers a body over its limit with a 500.
+    await readJson(ctx, () => serveBoard(board, ctx, next));
   };
 }

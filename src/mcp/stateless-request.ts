@@ -68,6 +68,9 @@ const requestMeta = z.object({
   [META_CLIENT]: z.looseObject({ name: text(), version: text() }).optional(),
 });
 
+// https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/progress
+const progressToken = z.union([text(), z.number().int()]);
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
@@ -153,6 +156,15 @@ export function readStatelessRequest(headers: IncomingHttpHeaders, body: unknown
   const meta = requestMeta.safeParse(params._meta);
   if (!meta.success) {
     const message = `Invalid params: _meta must carry ${META_VERSION} and ${META_CAPABILITIES}`;
+    return fail(rpcError(400, id, rpcCode.invalidParams, message));
+  }
+
+  // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/progress#progress-flow
+  // "Progress tokens **MUST** be a string or integer value": any other value is malformed `_meta`, answered as a
+  // missing field is. The SDK server drops a request whose token it cannot parse and never answers it.
+  const rawMeta = params._meta as Record<string, unknown>;
+  if ('progressToken' in rawMeta && !progressToken.safeParse(rawMeta.progressToken).success) {
+    const message = 'Invalid params: _meta.progressToken must be a string or an integer';
     return fail(rpcError(400, id, rpcCode.invalidParams, message));
   }
 

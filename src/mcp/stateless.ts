@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCRequest, LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { text } from '../platform/input.js';
 import {
@@ -140,6 +140,12 @@ export async function answerStatelessRequest(
     if (!METHODS.has(request.method)) {
       return rpcError(404, request.id, rpcCode.methodNotFound, `Method not found: ${request.method}`);
     }
+    // The SDK server drops, unanswered, a request its own schema refuses (a `_meta` field it knows, of the wrong
+    // type): such params are malformed, refused like a malformed `_meta` before anything runs.
+    if (!isJSONRPCRequest({ jsonrpc: '2.0', id: request.id, method: request.method, params: request.params })) {
+      return rpcError(400, request.id, rpcCode.invalidParams, 'Invalid params: a _meta field has the wrong type');
+    }
+
     if (request.method === 'subscriptions/listen') return listen(request);
     // https://modelcontextprotocol.io/specification/2026-07-28/server/tools#error-handling
     // An unknown tool is a protocol error, -32602 (the SDK answers a tool error instead: that is the initialize

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP, type Socket } from 'node:net';
 import type { IncomingHttpHeaders } from 'node:http';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
@@ -136,7 +137,18 @@ function parseTarget(config: Config, url: string): URL | string {
   if (parsed.protocol !== 'https:' && !(allowHttp && parsed.protocol === 'http:')) return 'must use https://';
   if (parsed.username || parsed.password) return 'must not contain a user name or password';
   if (!parsed.hostname) return 'must have a host';
+  if (!isValidIdnaHost(parsed.hostname)) return 'must have a host name that is valid IDNA';
+  if (parsed.port === '0') return 'must not use port 0';
   return parsed;
+}
+
+/**
+ * The WHATWG parser passes an `xn--` label through even when its Punycode decodes to a name IDNA refuses
+ * (`xn--vuhdqncpe6aj`); decoding leaves such a label as it is, and a valid name survives the round trip.
+ */
+function isValidIdnaHost(hostname: string): boolean {
+  const unicode = domainToUnicode(hostname);
+  return !unicode.split('.').some((label) => label.startsWith('xn--')) && domainToASCII(unicode) === hostname;
 }
 
 /**

@@ -101,7 +101,7 @@ describe('worker processes killed mid-delivery', () => {
     for (const d of rows) expect(arrived.has(d.id)).toBe(true);
     // The marked one: its first job stalled twice and BullMQ failed it; the sweep armed a new job, which
     // delivered it with the first recorded attempt. Usually that is job 2 on the third arrival; kills 3 and 4 may
-    // land between a sweep's schedule again and its enqueue (job 3 then) or while job 2 sends it (one arrival more).
+    // land between a sweep's new job_seq and its add (job 3 then) or while job 2 sends it (one arrival more).
     const markedId = receiver.received.find((r) => r.body.payload.id === 'marked')!.body.id as string;
     const marked = rows.find((d) => d.id === markedId);
     expect(marked.attempts).toBe(1);

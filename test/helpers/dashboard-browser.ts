@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { getBrowser } from './browser.js';
 import { client, type Client } from './http.js';
 import { startReceiver, type Receiver } from './receiver.js';
@@ -17,8 +17,12 @@ export interface PageContext {
   problems: string[];
 }
 
-export async function openPageContext(browser: Browser, origin: string): Promise<PageContext> {
-  const context = await browser.newContext();
+export async function openPageContext(
+  browser: Browser,
+  origin: string,
+  options: BrowserContextOptions = {},
+): Promise<PageContext> {
+  const context = await browser.newContext(options);
   const problems: string[] = [];
   await context.route('**/*', (route) => {
     const url = route.request().url();

@@ -18,7 +18,7 @@ let api: Client;
 let owner: Awaited<ReturnType<typeof signupAccount>>;
 
 beforeAll(async () => {
-  t = await createTestContext();
+  t = await createTestContext({ OPS_USERNAME: 'operator', OPS_PASSWORD: 'ops-password-for-hostile-tests' });
   api = client(t.url);
   owner = await signupAccount(api);
 });
@@ -119,6 +119,74 @@ describe('cause 6: a refused body leaves a connection that answers the next requ
     await next.send(health);
     expect((await next.read()).status).toBe(200);
     next.close();
+  });
+});
+
+describe('a refused body outside the JSON API leaves a connection that answers the next request', () => {
+  // About 1.1 MB of form fields, sent chunked so that no Content-Length warns the reader in advance.
+  const bigForm = (): Pick<RawRequest, 'body' | 'headers' | 'chunkSize'> => ({
+    body: `csrf=x&email=${'a'.repeat(1_100_000)}`,
+    headers: [['Content-Type', 'application/x-www-form-urlencoded']],
+    chunkSize: 16 * 1024,
+  });
+
+  it('a chunked form over the limit on the sign-in form, a signed-in dashboard form and a portal form', async () => {
+    const session: [string, string] = ['Cookie', `sb_dash=${owner.token}`];
+    const forms: RawRequest[] = [
+      { method: 'POST', target: '/dashboard/sign-in', ...bigForm() },
+      { method: 'POST', target: '/dashboard/portal-links', ...bigForm(), headers: [...bigForm().headers!, session] },
+      { method: 'POST', target: `/portal/ca_portal_${'a'.repeat(40)}/webhooks`, ...bigForm() },
+    ];
+    for (const form of forms) {
+      const [a, b, conn] = await twoOnOneConnection(form);
+      expect(a.status, form.target).toBe(413);
+      expect(b.status, form.target).toBe(200);
+      conn.close();
+    }
+  });
+
+  it("a chunked JSON body over the limit on bull-board's API: a 413 in the contract shape, never a 500", async () => {
+    const basic = Buffer.from('operator:ops-password-for-hostile-tests').toString('base64');
+    const [a, b, conn] = await twoOnOneConnection({
+      method: 'PUT',
+      target: '/admin/queues/api/queues/maintenance/pause',
+      ...json(JSON.stringify({ padding: 'a'.repeat(1_100_000) }), [['Authorization', `Basic ${basic}`]]),
+      chunkSize: 64 * 1024,
+    });
+    expectContractError(a, 413, 'payload_too_large');
+    expect(b.status).toBe(200);
+    conn.close();
+  });
+
+  it("a chunked registration body over the OAuth server's limit: refused, then the next request", async () => {
+    const metadata = JSON.stringify({ redirect_uris: ['https://example.com/cb'], padding: 'a'.repeat(1_500_000) });
+    const [a, b, conn] = await twoOnOneConnection({
+      method: 'POST',
+      target: '/oauth/reg',
+      ...json(metadata),
+      chunkSize: 64 * 1024,
+    });
+    expect(a.status).toBe(400);
+    expect(a.json.error).toBe('invalid_request');
+    expect(b.status).toBe(200);
+    conn.close();
+  });
+});
+
+describe('a registration body far past what is worth draining', () => {
+  it('is refused by the OAuth server, and the connection is ended rather than left waiting', async () => {
+    const conn = await RawConnection.open(t.url);
+    await conn.send({
+      method: 'POST',
+      target: '/oauth/reg',
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['Content-Length', String(100 * MiB)],
+      ],
+    });
+    await conn.write(Buffer.alloc(64 * 1024, 0x20));
+    expect((await conn.read()).status).toBe(400);
+    expect(await conn.closedWithin(10_000)).toBe(true);
   });
 });
 

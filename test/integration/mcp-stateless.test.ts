@@ -5,6 +5,7 @@ import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import { createAccountKey, createAgent, createAgentKey, ALL_AGENT_SCOPES } from '../helpers/keys.js';
 import { connectMcp, toolNames, AGENT_TOOLS } from '../helpers/mcp.js';
 import { startServer } from '../../src/http/server.js';
+import { RawConnection } from '../helpers/raw-http.js';
 
 // The stateless MCP revision (2026-07-28) over raw HTTP, as its pages describe the wire (docs/mcp-2026.md), on the
 // same URLs that keep answering the initialize era's SDK client.
@@ -239,6 +240,66 @@ describe("stateless MCP: bad input is refused with the revision's error, and run
       expect(await toolNames(conn)).toEqual(AGENT_TOOLS);
     } finally {
       await conn.close();
+    }
+  });
+});
+
+describe('stateless MCP: `_meta` values of the wrong type', () => {
+  it('a progressToken neither a string nor an integer: 400 and -32602 on both endpoints, connection kept', async () => {
+    const endpoints: Array<[string, string]> = [
+      [agentPath(agentA), keyA],
+      ['/v1/mcp', owner.token],
+    ];
+    const raw = (message: Message, token: string, path: string) => ({
+      method: 'POST',
+      target: path,
+      body: JSON.stringify(message),
+      headers: [
+        ['Content-Type', 'application/json'],
+        ['Authorization', `Bearer ${token}`],
+        ...Object.entries(headersFor(message)),
+      ] as Array<[string, string]>,
+    });
+    for (const [path, token] of endpoints) {
+      const conn = await RawConnection.open(t.url);
+      try {
+        for (const progressToken of [1.5, null, { a: 1 }]) {
+          for (const message of [request('tools/list'), callTool('get_agent_config')]) {
+            const where = `${path} ${message.method} ${JSON.stringify(progressToken)}`;
+            message.params!._meta = { ...META, progressToken };
+            await conn.send(raw(message, token, path));
+            const refused = await conn.read(5_000);
+            expect(refused.status, where).toBe(400);
+            expect(refused.json, where).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32602 } });
+            await conn.send(raw(request('server/discover'), token, path));
+            expect((await conn.read(5_000)).status, where).toBe(200);
+          }
+        }
+      } finally {
+        conn.close();
+      }
+    }
+  });
+
+  it('any other `_meta` field the server cannot read is refused the same way, never left unanswered', async () => {
+    const conn = await RawConnection.open(t.url);
+    try {
+      const message = request('tools/list', {}, { ...META, 'io.modelcontextprotocol/related-task': 5 });
+      await conn.send({
+        method: 'POST',
+        target: agentPath(agentA),
+        body: JSON.stringify(message),
+        headers: [
+          ['Content-Type', 'application/json'],
+          ['Authorization', `Bearer ${keyA}`],
+          ...Object.entries(headersFor(message)),
+        ],
+      });
+      const refused = await conn.read(5_000);
+      expect(refused.status).toBe(400);
+      expect(refused.json).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32602 } });
+    } finally {
+      conn.close();
     }
   });
 });

@@ -59,7 +59,7 @@ describe('GET /openapi.json', () => {
     expect(doc.servers).toEqual([{ url: t.url }]);
   });
 
-  it('lists every route of the router, and nothing else', () => {
+  it('lists every route of the router, and nothing else, discovery documents included', async () => {
     const { api: router } = createApp(t.deps);
     // An alias (another spelling of a route's path) answers as its route and is not listed.
     const routed = router.router.stack
@@ -74,6 +74,21 @@ describe('GET /openapi.json', () => {
       .sort();
     expect(documented).toEqual(routed);
     expect(documented).toContain('GET /openapi.json');
+
+    // The discovery documents are routes like any other: each one a client finds from the MCP endpoint's 401
+    // (RFC 9728, then RFC 8414 and OpenID Connect Discovery at the issuer's path-suffixed URLs) is served and listed.
+    const prm = await api.get('/.well-known/oauth-protected-resource/v1/mcp');
+    const issuerPath = new URL(prm.body.authorization_servers[0]).pathname;
+    const discovery = [
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/v1/mcp',
+      `/.well-known/oauth-authorization-server${issuerPath}`,
+      `/.well-known/openid-configuration${issuerPath}`,
+    ];
+    for (const path of discovery) {
+      expect((await api.get(path)).status, path).toBe(200);
+      expect(documented, path).toContain(`GET ${path}`);
+    }
   });
 
   it('gives each operation its credentials and scopes, and the errors its access brings', () => {

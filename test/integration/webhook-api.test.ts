@@ -83,6 +83,26 @@ describe('webhook subscriptions', () => {
     }
   });
 
+  it('refuses a host that is not valid IDNA and port 0, at create and at PATCH', async () => {
+    const { body: wh } = await create({});
+    for (const url of [
+      // xn-- labels whose Punycode decodes to a name IDNA does not allow.
+      'https://xn--vuhdqncpe6aj/x',
+      'https://xn--mi7cdqncpe6aj/x',
+      'https://93.184.216.34:0/hook',
+    ]) {
+      const created = await create({ url });
+      expect(created.status, url).toBe(400);
+      expect(created.body.error.code, url).toBe('invalid_webhook_url');
+      const patched = await api.patch(`/v1/webhooks/${wh.id}`, { token: owner.token, body: { url } });
+      expect(patched.status, url).toBe(400);
+      expect(patched.body.error.code, url).toBe('invalid_webhook_url');
+    }
+    // A valid internationalized name stays accepted (not resolvable here, so judged again at each send).
+    expect((await create({ url: 'https://xn--bcher-kva.example/hook' })).status).toBe(201);
+    expect((await api.get(`/v1/webhooks/${wh.id}`, { token: owner.token })).body.url).toBe(PUBLIC_URL);
+  });
+
   it('updates, validates a new url, replaces and removes the legacy secret; never returns it', async () => {
     const { body: wh } = await create({ legacySecret: 'legacy-secret-0123456789' });
     expect(wh.legacySecret).toBeUndefined();

@@ -1,8 +1,9 @@
 import type { Context } from 'koa';
 import { isStorableText } from '../../platform/text.js';
+import { drainLimit, readBody, unread } from '../read-body.js';
 
 // The login and consent forms post application/x-www-form-urlencoded, a few fields. Anything else is refused
-// with a clear page before the service reads more than `maxBytes`: a wrong type 415, too large 413, bytes that
+// with a clear page, keeping no more than `maxBytes`: a wrong type 415, too large 413, bytes that
 // are not UTF-8 or fields with NUL or broken surrogates 400.
 
 export class FormError extends Error {
@@ -17,21 +18,19 @@ export class FormError extends Error {
 export type FormFields = Map<string, string[]>;
 
 export async function readForm(ctx: Context, maxBytes: number): Promise<FormFields> {
-  if (!ctx.is('application/x-www-form-urlencoded')) {
-    throw new FormError(415, 'This form must be sent as application/x-www-form-urlencoded.');
-  }
   const declared = Number(ctx.get('content-length') || 0);
-  if (declared > maxBytes) throw new FormError(413, `This form is limited to ${maxBytes} bytes.`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new FormError(413, `This form is limited to ${maxBytes} bytes.`);
-    chunks.push(chunk as Buffer);
-  }
+  const refusal = !ctx.is('application/x-www-form-urlencoded')
+    ? new FormError(415, 'This form must be sent as application/x-www-form-urlencoded.')
+    : null;
+  // The shared reader, so that a refused form is drained and its connection carries the next request.
+  const read = declared > drainLimit(maxBytes) ? unread : await readBody(ctx.req, refusal ? 0 : maxBytes);
+  if (!read.complete) ctx.set('Connection', 'close');
+  if (refusal) throw refusal;
+  if (read.aborted) throw new FormError(400, 'The form ended before it was complete.');
+  if (read.body === null) throw new FormError(413, `This form is limited to ${maxBytes} bytes.`);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(read.body);
   } catch {
     throw new FormError(400, 'The form is not valid UTF-8.');
   }

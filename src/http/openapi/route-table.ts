@@ -70,7 +70,6 @@ const OUTSIDE_THE_ROUTER: Array<[route: string, access: string]> = [
     '`/oauth/*`: the authorization server (`auth`, `token`, `reg`, `token/revocation`, `jwks`, `interaction/:uid`)',
     "public (OAuth's own client authentication, PKCE and the consent page)",
   ],
-  ['`GET /.well-known/oauth-authorization-server/oauth`', "public: the authorization server's metadata (RFC 8414)"],
   ['`GET /metrics`, `/admin/queues` (bull-board)', 'HTTP Basic `OPS_USERNAME`/`OPS_PASSWORD`; 404 when unset'],
   [
     '`/dashboard/*`: the pages of [dashboard.md](dashboard.md)',

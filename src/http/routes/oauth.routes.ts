@@ -6,7 +6,14 @@ import { listOAuthGrants, revokeOAuthGrant } from '../../oauth/grants.service.js
 import { grantResponse, toGrantResponse } from '../../oauth/grants.schema.js';
 import { outText, pageOf } from '../../platform/output.js';
 import { z } from 'zod';
-import { ACCOUNT_MCP_PATH, agentMcpPath, issuerOf, resourceOfPath, scopesOf } from '../../oauth/resources.js';
+import {
+  ACCOUNT_MCP_PATH,
+  agentMcpPath,
+  issuerOf,
+  OAUTH_MOUNT,
+  resourceOfPath,
+  scopesOf,
+} from '../../oauth/resources.js';
 import { notFound } from '../../platform/errors.js';
 import type { AppContext } from '../context.js';
 import { callerOf, principalOf } from '../middleware/authenticate.js';
@@ -41,7 +48,45 @@ const prmDoc = {
   }),
 };
 
+// RFC 8414 §3: the authorization server's metadata, written by the provider (src/http/oauth/mount.ts). The fields
+// a client needs to start are required here; the provider adds the others it supports.
+const asMetadataDoc = {
+  tag: 'OAuth' as const,
+  response: z.looseObject({
+    issuer: outText(),
+    authorization_endpoint: outText(),
+    token_endpoint: outText(),
+    registration_endpoint: outText().optional(),
+    jwks_uri: outText().optional(),
+    scopes_supported: z.array(outText()).optional(),
+    code_challenge_methods_supported: z.array(outText()).optional(),
+  }),
+};
+const PROVIDER_METADATA_PATH = '/.well-known/openid-configuration';
+
 export function registerOAuthRoutes(api: ApiRouter, deps: Deps) {
+  // The path-suffixed forms of the issuer PUBLIC_URL/oauth: RFC 8414 §3.1, and OpenID Connect Discovery's.
+  api.get(
+    `/.well-known/oauth-authorization-server${OAUTH_MOUNT}`,
+    publicAccess,
+    {
+      ...asMetadataDoc,
+      operationId: 'getAuthorizationServerMetadata',
+      summary: 'Authorization server metadata (RFC 8414)',
+    },
+    (ctx) => ctx.state.authorizationServer(PROVIDER_METADATA_PATH),
+  );
+  api.get(
+    `${PROVIDER_METADATA_PATH}${OAUTH_MOUNT}`,
+    publicAccess,
+    {
+      ...asMetadataDoc,
+      operationId: 'getOpenIdConfiguration',
+      summary: 'Authorization server metadata (OpenID Connect Discovery form)',
+    },
+    (ctx) => ctx.state.authorizationServer(PROVIDER_METADATA_PATH),
+  );
+
   // The path-suffixed forms (RFC 9728 §3.1) for each MCP endpoint; the root form describes /v1/mcp, for
   // clients that only look at the root.
   api.get(
