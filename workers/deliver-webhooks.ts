@@ -1,6 +1,7 @@
 import { jobs } from '../src/platform/queues.js';
 import { attemptDelivery } from '../src/delivery/attempt.js';
 import { addDeliveryJobs } from '../src/delivery/schedule.js';
+import { withJobSpan } from '../src/platform/tracing.js';
 import { defineProcessor } from './processor.js';
 
 /**
@@ -13,8 +14,20 @@ import { defineProcessor } from './processor.js';
  */
 export const deliverWebhooksProcessor = defineProcessor({
   job: jobs.deliverWebhooks,
-  async process(deps, data) {
-    const settled = await Promise.allSettled(data.deliveries.map((d) => attemptDelivery(deps, d.deliveryId, d.seq)));
+  async process(deps, data, job) {
+    // Each attempt continues its own delivery's trace: the deliveries of one job come from many commits.
+    const attempt = (d: (typeof data.deliveries)[number]) =>
+      withJobSpan(
+        {
+          queue: job.queueName,
+          name: jobs.deliverWebhook.name,
+          id: `${d.deliveryId}.${d.seq}`,
+          attempt: 1,
+          traceparent: d.traceparent,
+        },
+        () => attemptDelivery(deps, d.deliveryId, d.seq),
+      );
+    const settled = await Promise.allSettled(data.deliveries.map(attempt));
     const outcomes: Record<string, string> = {};
     const held: Array<Promise<void>> = [];
     settled.forEach((s, i) => {

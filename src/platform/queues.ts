@@ -63,7 +63,8 @@ export const jobs = {
     schema: z
       .object({
         deliveries: z
-          .array(z.object({ deliveryId: z.string().uuid(), seq: z.number().int().positive() }).strict())
+          // Each delivery carries the trace it was scheduled in (a shared job's deliveries come from many commits).
+          .array(z.object({ deliveryId: z.string().uuid(), seq: z.number().int().positive(), traceparent }).strict())
           .min(2)
           .max(50),
         traceparent,
