@@ -4,7 +4,7 @@ import { everyQueue, type QueueName } from '../src/platform/queues.js';
 import type { Processor } from './processor.js';
 import { ensureSchedules, watchSchedules } from './schedules.js';
 import { watchWorkers, type Watched } from './watchdog.js';
-import { createWorkerPool } from './worker-pool.js';
+import { WorkerPool } from './worker-pool.js';
 import { drainRetiredShards } from './drain-retired-shards.js';
 import { sweepExpiredSessionsProcessor } from './sweep-expired-sessions.js';
 import { sweepExpiredKeysProcessor } from './sweep-expired-keys.js';
@@ -48,7 +48,7 @@ export interface RunningWorkers {
 
 /** Starts a watched worker per queue this process consumes, the drain of retired shards and the job schedulers. */
 export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}): Promise<RunningWorkers> {
-  const pool = createWorkerPool(deps, processors, queueSettings);
+  const pool = new WorkerPool(deps, processors, queueSettings);
   // Each delivery shard is a queue with the delivery queue's concurrency: a subscription's deliveries are all in
   // one shard, so a busy subscription keeps the throughput it had with one queue (docs/adr/0070-shard-routing.md).
   const consumed = new Set(deps.config.webhooks.workerShards.map((i) => deps.queues.deliveryShards[i]));
@@ -71,7 +71,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
   const retired = await drainRetiredShards(
     deps,
     (queue) => pool.consume('webhook-delivery', queue, concurrencyOf('webhook-delivery')),
-    pool.closeWorker,
+    (worker) => pool.closeWorker(worker),
   );
   let stopWatching = () => undefined as void;
   if (opts.schedule !== false) {
@@ -83,7 +83,7 @@ export async function startWorkers(deps: Deps, opts: { schedule?: boolean } = {}
     close: async () => {
       stopWatchdog();
       stopWatching();
-      await Promise.all([...workers.map(pool.closeWorker), retired.close()]);
+      await Promise.all([...workers.map((worker) => pool.closeWorker(worker)), retired.close()]);
       await pool.close();
     },
   };

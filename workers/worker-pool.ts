@@ -15,17 +15,6 @@ import type { JobCounts } from './watchdog.js';
 /** How long a worker, or a connection's QUIT, may take to close with nothing left to wait for before it is dropped. */
 const CLOSE_GRACE_MS = 5000;
 
-export interface WorkerPool {
-  /** A worker consuming `queue` with the processors of `queueName`; `counts` is shared with its replacements. */
-  consume(queueName: QueueName, queue: Queue, concurrency: number, counts?: JobCounts): Worker;
-  /** Leaves a stuck worker behind: its close may never end, so its connection goes now. */
-  abandon(worker: Worker): void;
-  /** Closes a worker once its jobs in flight have ended; one idle that does not close is left behind. */
-  closeWorker(worker: Worker): Promise<void>;
-  /** Closes the connections still open (after every worker was closed). */
-  close(): Promise<void>;
-}
-
 /** Runs one job: the processor its catalog name picks, given its parsed data, in a consumer span when traced. */
 async function runJob(deps: Deps, byName: Map<string, Processor>, label: string, job: Job, token?: string) {
   const processor = byName.get(catalogNameOf(job.name));
@@ -47,29 +36,31 @@ async function quit(connection: RedisClient): Promise<void> {
   connection.disconnect();
 }
 
-export function createWorkerPool(
-  deps: Deps,
-  processors: Processor[],
-  settings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>>,
-): WorkerPool {
-  const connections = new Set<RedisClient>();
-  const quitting: Array<Promise<unknown>> = [];
-  const connectionOf = new Map<Worker, RedisClient>();
-  const countsOf = new Map<Worker, JobCounts>();
+/**
+ * The BullMQ workers of one process. `consume` starts one; `abandon` leaves a stuck one behind (its close may never
+ * end, so its connection goes now); `closeWorker` closes one once its jobs in flight have ended; `close` ends the
+ * connections still open, after every worker was closed.
+ */
+export class WorkerPool {
+  private readonly connections = new Set<RedisClient>();
+  private readonly quitting: Array<Promise<unknown>> = [];
+  private readonly connectionOf = new Map<Worker, RedisClient>();
+  private readonly countsOf = new Map<Worker, JobCounts>();
   // Recorded on every job as processedBy: which process ran it (bull-board shows it; the multi-process test counts it).
-  const name = `${hostname()}:${process.pid}`;
+  private readonly name = `${hostname()}:${process.pid}`;
 
-  const forget = (worker: Worker) => {
-    const connection = connectionOf.get(worker);
-    connectionOf.delete(worker);
-    countsOf.delete(worker);
-    return connection && connections.delete(connection) ? connection : undefined;
-  };
+  constructor(
+    private readonly deps: Deps,
+    private readonly processors: Processor[],
+    private readonly settings: Partial<Record<QueueName, (deps: Deps) => Partial<WorkerOptions>>>,
+  ) {}
 
-  const consume: WorkerPool['consume'] = (queueName, queue, concurrency, counts = { started: 0, finished: 0 }) => {
-    const byName = new Map(processors.filter((p) => p.job.queue === queueName).map((p) => [p.job.name, p]));
+  /** A worker consuming `queue` with the processors of `queueName`; `counts` is shared with its replacements. */
+  consume(queueName: QueueName, queue: Queue, concurrency: number, counts: JobCounts = { started: 0, finished: 0 }) {
+    const { deps } = this;
+    const byName = new Map(this.processors.filter((p) => p.job.queue === queueName).map((p) => [p.job.name, p]));
     const connection = createWorkerRedis(deps.config.redis);
-    connections.add(connection);
+    this.connections.add(connection);
     const label = queue.name;
     const handle = async (job: Job, token: string | undefined) => {
       counts.started++;
@@ -79,10 +70,10 @@ export function createWorkerPool(
         counts.finished++;
       }
     };
-    const options = { connection, name, prefix: queue.opts.prefix, concurrency, ...settings[queueName]?.(deps) };
-    const worker = new Worker(queue.name, handle, options);
-    connectionOf.set(worker, connection);
-    countsOf.set(worker, counts);
+    const options = { connection, name: this.name, prefix: queue.opts.prefix, concurrency };
+    const worker = new Worker(queue.name, handle, { ...options, ...this.settings[queueName]?.(deps) });
+    this.connectionOf.set(worker, connection);
+    this.countsOf.set(worker, counts);
     worker.on('failed', (job, err) =>
       deps.logger.warn(
         { queue: label, job: job?.name, jobId: job?.id, attempt: job?.attemptsMade, err: err.message },
@@ -92,31 +83,33 @@ export function createWorkerPool(
     worker.on('error', (err) => deps.logger.error({ queue: label, err: err.message }, 'worker error'));
     // A drained shard's worker closes long before the process does: its connection goes with it.
     worker.once('closed', () => {
-      const closed = forget(worker);
-      if (closed) quitting.push(quit(closed));
+      const closed = this.forget(worker);
+      if (closed) this.quitting.push(quit(closed));
     });
     return worker;
-  };
+  }
 
-  const abandon: WorkerPool['abandon'] = (worker) => {
+  abandon(worker: Worker): void {
     worker.removeAllListeners().on('error', () => undefined);
     void worker.close(true).catch(() => undefined);
-    forget(worker)?.disconnect();
-  };
+    this.forget(worker)?.disconnect();
+  }
 
-  // BullMQ's close waits for the worker's blocking connection to end, which a wedged one never does: a worker with
-  // no job running that has not closed CLOSE_GRACE_MS later is left behind, as the watchdog leaves a stuck one,
-  // instead of holding the shutdown until SHUTDOWN_TIMEOUT_MS.
-  const closeWorker: WorkerPool['closeWorker'] = (worker) =>
-    new Promise<void>((resolve) => {
-      const counts = countsOf.get(worker) ?? { started: 0, finished: 0 };
+  /**
+   * BullMQ's close waits for the worker's blocking connection to end, which a wedged one never does: a worker with
+   * no job running that has not closed CLOSE_GRACE_MS later is left behind, as the watchdog leaves a stuck one,
+   * instead of holding the shutdown until SHUTDOWN_TIMEOUT_MS.
+   */
+  closeWorker(worker: Worker): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const counts = this.countsOf.get(worker) ?? { started: 0, finished: 0 };
       let idleSince: number | null = null;
       const tick = setInterval(() => {
         if (counts.started !== counts.finished) return void (idleSince = null);
         idleSince ??= now().getTime();
         if (now().getTime() - idleSince < CLOSE_GRACE_MS) return;
-        deps.logger.warn({ queue: worker.name }, 'a worker with no job running did not close; left behind');
-        abandon(worker);
+        this.deps.logger.warn({ queue: worker.name }, 'a worker with no job running did not close; left behind');
+        this.abandon(worker);
         stop();
       }, 100);
       const stop = () => {
@@ -128,13 +121,17 @@ export function createWorkerPool(
         .catch(() => undefined)
         .finally(stop);
     });
+  }
 
-  return {
-    consume,
-    abandon,
-    closeWorker,
-    close: async () => {
-      await Promise.all([...quitting, ...[...connections].map(quit)]);
-    },
-  };
+  async close(): Promise<void> {
+    await Promise.all([...this.quitting, ...[...this.connections].map(quit)]);
+  }
+
+  /** Drops a worker's records; answers its connection if it was still open. */
+  private forget(worker: Worker): RedisClient | undefined {
+    const connection = this.connectionOf.get(worker);
+    this.connectionOf.delete(worker);
+    this.countsOf.delete(worker);
+    return connection && this.connections.delete(connection) ? connection : undefined;
+  }
 }

@@ -3,13 +3,11 @@ import { createCoalescer, type Coalesced, type CoalescerOptions } from '../platf
 import { isBackendUnavailable } from '../platform/outage.js';
 import { exhaustWithEvents, type Exhaustion, type ExhaustionOutcome } from './exhaust.js';
 import { advanceDistinctKeys } from './ordering.js';
-import { addFirstAttempts, scheduleDeliveries, shardOf, type JobRef } from './schedule.js';
+import { addFirstAttempts, scheduleDeliveries, shardOf, withScheduleSpan, type JobRef } from './schedule.js';
 import { loadSendContexts, type SendContext } from './sql/load.js';
 import type { OrderingKey } from './sql/ordering-keys.js';
 import { recordRetries, recordSuccesses, type AttemptRecord } from './sql/record.js';
 import type { ScheduledDelivery } from './sql/rows.js';
-import { withEnqueueSpan } from '../platform/tracing.js';
-import { jobs } from '../platform/queues.js';
 
 // The delivery path's one batching point. Every step that many concurrent jobs (or commits) of one process take at
 // once goes through a batch built here, with the runtime, so no batch outlives its runtime or is shared by two:
@@ -35,7 +33,7 @@ export interface AttemptRecords {
 }
 
 export interface DeliveryBatches {
-  /** After commit: the jobs of first attempts, batched per shard with other commits' (never throws for Redis). */
+  /** After commit: the jobs of first attempts, batched per shard with other commits'. Throws when Redis refuses. */
   scheduleFirstAttempts(refs: JobRef[]): Promise<void>;
   load: Coalesced<string, SendContext | undefined>;
   /** Records of a delivery with an ordering key: no window, the key's next delivery waits on them. */
@@ -79,10 +77,9 @@ export function createDeliveryBatches(deps: Connections): DeliveryBatches {
 
   return {
     // Each commit's producer span is made in its own context before its deliveries join a batch, and each job
-    // carries its delivery's trace, so batching never mixes traces (docs/tracing.md).
+    // carries its delivery's trace, so batching never mixes traces.
     scheduleFirstAttempts: (refs) =>
-      withEnqueueSpan('webhook-delivery', jobs.deliverWebhook.name, refs.length, async (traceparent) => {
-        const traced = traceparent ? refs.map((d) => ({ ...d, traceparent })) : refs;
+      withScheduleSpan(refs, async (traced) => {
         const ordered = traced.filter((d) => d.ordering_key != null);
         await Promise.all([
           ordered.length > 0 && addFirstAttempts(deps, ordered),

@@ -174,15 +174,18 @@ export async function scheduleCommitted(deps: Deps, events: FannedOutEvent[]): P
   }
 }
 
+/**
+ * Runs `add` in a producer span made in the caller's context (docs/tracing.md), each delivery carrying that span's
+ * traceparent: its job continues the trace it was scheduled in, even when a batch adds it with other commits'.
+ */
+export const withScheduleSpan = <T>(refs: JobRef[], add: (traced: JobRef[]) => Promise<T>): Promise<T> =>
+  withEnqueueSpan('webhook-delivery', jobs.deliverWebhook.name, refs.length, (traceparent) =>
+    add(traceparent ? refs.map((d) => ({ ...d, traceparent })) : refs),
+  );
+
 /** The fan-out job of a large event: the jobs of its pending deliveries, in bulk. Safe to re-run. */
 export async function fanOutEvent(deps: Deps, eventId: string): Promise<number> {
   const due = await findPendingDeliveriesOfEvent(deps.db, eventId);
-  await addFirstAttemptsInTrace(deps, due);
+  await withScheduleSpan(due, (traced) => addFirstAttempts(deps, traced));
   return due.length;
 }
-
-/** First attempts added in bulk from a job's own trace (the fan-out job runs in its consumer span). */
-const addFirstAttemptsInTrace = (deps: Scheduling, refs: JobRef[]) =>
-  withEnqueueSpan('webhook-delivery', jobs.deliverWebhook.name, refs.length, (traceparent) =>
-    addFirstAttempts(deps, traceparent ? refs.map((d) => ({ ...d, traceparent })) : refs),
-  );

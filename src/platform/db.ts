@@ -96,11 +96,17 @@ export const startupBound = (param: string): string => `(${param}::timestamptz +
  */
 export async function runPrepared<Row>(conn: Conn, statement: Prepared<Row>, values: unknown[]): Promise<Row[]> {
   const { client } = conn;
+  const query = { name: statement.name, text: statement.text, values };
+  const send = async (connection: PgConnection) => {
+    client.emit('query', { sql: statement.text, bindings: values, options: { name: statement.name } });
+    return (await connection.query(query)).rows as Row[];
+  };
+  // A transaction's statements go on its own connection (src/platform/transaction.ts).
+  const own = (conn as { pgConnection?: PgConnection }).pgConnection;
+  if (own) return send(own);
   const connection = (await client.acquireConnection()) as PgConnection;
   try {
-    client.emit('query', { sql: statement.text, bindings: values, options: { name: statement.name } });
-    const { rows } = await connection.query({ name: statement.name, text: statement.text, values });
-    return rows as Row[];
+    return await send(connection);
   } finally {
     await client.releaseConnection(connection);
   }

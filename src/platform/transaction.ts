@@ -8,13 +8,15 @@ export interface Trx extends Conn {
   isCompleted(): boolean;
   /** `work` under a savepoint: rolled back alone when it throws (and the error passed on), released when not. */
   transaction<T>(work: (savepoint: Trx) => Promise<T>): Promise<T>;
+  /** The transaction's node-postgres connection, refusing statements once it is over: runPrepared sends on it. */
+  readonly pgConnection: PgConnection;
 }
 
 /**
  * Runs `work` in one transaction on one of the pool's connections: BEGIN, then COMMIT when `work` resolves, or
- * ROLLBACK when it throws (the error passed on). What `work` gets builds its statements with knex on that connection,
- * as a knex transaction's would, without what `db.transaction` builds for each one, a whole knex instance of a
- * hundred or so closures. Measured on one event's commit, that instance cost a third more node CPU and five times
+ * ROLLBACK when it throws (the error passed on). What `work` gets builds its statements with the pool's knex and runs
+ * them on that connection (knex's `.connection()`), without what `db.transaction` builds for each one, a whole knex
+ * instance of a hundred or so closures. Measured on one event's commit, that instance cost a third more node CPU and five times
  * the collector's pauses, which at hundreds of commits a second set the delivery pipeline's tail
  * (docs/performance.md#delivery-pipeline-cost-per-event).
  */
@@ -48,18 +50,16 @@ async function within<T>(
   };
   await send(begin);
   let completed = false;
-  // A client for this transaction alone: knex's own, but every statement built on it runs on `connection`, and none
-  // once the transaction is over (knex refuses them the same way).
-  const client = Object.create(db.client) as Knex.Client;
-  client.acquireConnection = () =>
-    completed ? Promise.reject(new Error('Transaction query already complete')) : Promise.resolve(connection);
-  client.releaseConnection = () => Promise.resolve();
-  const trx = ((table: string) => client.queryBuilder().table(table)) as Trx;
+  // Every statement built on the transaction runs on its connection, and none once the transaction is over: the
+  // connection knex is handed refuses them then, as knex's own transactions do.
+  const own = refusingOnceOver(connection, () => completed);
+  const trx = ((table: string) => db(table).connection(own)) as unknown as Trx;
   Object.assign(trx, {
-    client,
+    client: db.client,
+    pgConnection: own,
     isTransaction: true,
-    raw: client.raw.bind(client),
-    ref: client.ref.bind(client),
+    raw: (...args: Parameters<Knex.RawBuilder>) => (db.raw as (...a: unknown[]) => Knex.Raw)(...args).connection(own),
+    ref: db.ref.bind(db),
     fn: db.fn,
     isCompleted: () => completed,
     transaction: <S>(inner: (savepoint: Trx) => Promise<S>) => {
@@ -85,4 +85,25 @@ async function within<T>(
   completed = true;
   await send(end);
   return result;
+}
+
+/**
+ * `connection` as the transaction's statements see it: its queries refused with knex's own message once `over()`,
+ * whether sent with a callback (knex) or awaited (runPrepared); everything else is the connection's own.
+ */
+function refusingOnceOver(connection: PgConnection, over: () => boolean): PgConnection {
+  return new Proxy(connection, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (property !== 'query') return typeof value === 'function' ? value.bind(target) : value;
+      return (...args: unknown[]) => {
+        if (!over()) return (target.query as (...a: unknown[]) => unknown)(...args);
+        const refused = new Error('Transaction query already complete');
+        const callback = args.find((a): a is (err: Error) => void => typeof a === 'function');
+        if (!callback) return Promise.reject(refused);
+        callback(refused);
+        return undefined;
+      };
+    },
+  });
 }

@@ -35,64 +35,90 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]) + 1000)
 return 1
 `;
 
+/** This process's reply channel: the CLI's reports come back on it, each settling the wait its token names. */
+interface Replies {
+  processId: string;
+  /** Subscribes at the first call; answers once subscribed. */
+  listen(): Promise<unknown>;
+  /** The report for `token`, or null after `timeoutMs`; `end` stops waiting. */
+  wait(
+    token: string,
+    webhookId: string,
+    deliveryId: string,
+    timeoutMs: number,
+  ): { report: Promise<Report>; end(): void };
+  close(): void;
+}
+
+type Report = RoutedStreamReport | null;
+
+function createReplies(config: Config, logger: Logger): Replies {
+  const processId = randomUUID();
+  const waiting = new Map<string, { webhookId: string; deliveryId: string; done: (r: Report) => void }>();
+  let subscriber: RedisClient | undefined;
+  let ready: Promise<unknown> | undefined;
+  const onMessage = (_channel: string, message: string) => {
+    let report: RoutedStreamReport & { token: string };
+    try {
+      report = JSON.parse(message);
+    } catch {
+      return;
+    }
+    const w = waiting.get(report.token);
+    // Only the delivery this token was given for, on the stream it was sent down, settles the wait.
+    if (w && w.webhookId === report.webhookId && w.deliveryId === report.deliveryId) w.done(report);
+  };
+  return {
+    processId,
+    listen() {
+      if (ready) return ready;
+      subscriber = createWorkerRedis(config.redis);
+      subscriber.on('error', (err: Error) => logger.warn({ err: err.message }, 'stream reply subscription error'));
+      subscriber.on('message', onMessage);
+      ready = subscriber.subscribe(replyChannel(config.bullmqPrefix, processId)).catch((err: unknown) => {
+        ready = undefined;
+        throw err;
+      });
+      return ready;
+    },
+    wait(token, webhookId, deliveryId, timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const report = new Promise<Report>((resolve) => {
+        timer = setTimeout(() => resolve(null), timeoutMs);
+        waiting.set(token, { webhookId, deliveryId, done: resolve });
+      });
+      return {
+        report,
+        end: () => {
+          clearTimeout(timer);
+          waiting.delete(token);
+        },
+      };
+    },
+    close: () => subscriber?.disconnect(),
+  };
+}
+
 /**
  * Built with the runtime; connects nothing until the first stream delivery (web-only processes never do). `redis`
  * is the runtime's command connection; the reply subscription gets a connection of its own. A stream that no web
  * process holds any more (its session ended unclosed) is closed at its first attempt, so its retries stop.
  */
 export function createStreamTransport(config: Config, db: Db, redis: RedisClient, logger: Logger): Transport {
-  const timeoutMs = config.webhooks.timeoutMs;
+  const { timeoutMs, streamInFlight } = config.webhooks;
   const prefix = config.bullmqPrefix;
-  const processId = randomUUID();
-  const waiting = new Map<string, { webhookId: string; deliveryId: string; done: (r: RoutedStreamReport) => void }>();
-  let subscriber: RedisClient | undefined;
-  let ready: Promise<unknown> | undefined;
-
-  const listen = () => {
-    if (ready) return ready;
-    const sub = createWorkerRedis(config.redis);
-    subscriber = sub;
-    sub.on('error', (err: Error) => logger.warn({ err: err.message }, 'stream reply subscription error'));
-    sub.on('message', (_channel: string, message: string) => {
-      let report: RoutedStreamReport & { token: string };
-      try {
-        report = JSON.parse(message);
-      } catch {
-        return;
-      }
-      const w = waiting.get(report.token);
-      // Only the delivery this token was given for, on the stream it was sent down, settles the wait.
-      if (w && w.webhookId === report.webhookId && w.deliveryId === report.deliveryId) w.done(report);
-    });
-    ready = sub.subscribe(replyChannel(prefix, processId)).catch((err: unknown) => {
-      ready = undefined;
-      throw err;
-    });
-    return ready;
-  };
-
+  const replies = createReplies(config, logger);
   return {
     async send({ accountId, webhookId, deliveryId, event, attempt, headers, body }) {
-      await listen();
-      const token = `${processId}.${randomUUID()}`;
+      await replies.listen();
+      const token = `${replies.processId}.${randomUUID()}`;
       const inFlight = `${prefix}:stream-in-flight:${webhookId}`;
-      const admitted = await redis.eval(
-        ADMIT,
-        1,
-        inFlight,
-        token,
-        String(timeoutMs),
-        String(config.webhooks.streamInFlight),
-      );
+      const admitted = await redis.eval(ADMIT, 1, inFlight, token, String(timeoutMs), String(streamInFlight));
       if (Number(admitted) !== 1) return { busy: true, waitMs: STREAM_FULL_WAIT_MS + Math.floor(Math.random() * 100) };
       const started = performance.now();
       const elapsed = () => Math.round(performance.now() - started);
-      let timer: NodeJS.Timeout | undefined;
+      const { report, end } = replies.wait(token, webhookId, deliveryId, timeoutMs);
       try {
-        const report = new Promise<RoutedStreamReport | null>((resolve) => {
-          timer = setTimeout(() => resolve(null), timeoutMs);
-          waiting.set(token, { webhookId, deliveryId, done: resolve });
-        });
         const message = JSON.stringify({ token, deliveryId, event, attempt, headers, body });
         const receivers = await redis.publish(streamChannel(prefix, webhookId), message);
         // On a Redis Cluster a node counts only its own subscribers: there a missing holder shows as a timeout.
@@ -101,23 +127,16 @@ export function createStreamTransport(config: Config, db: Db, redis: RedisClient
           return { ok: false, error: 'connection_refused', message: NO_HOLDER, durationMs: elapsed() };
         }
         const answer = await report;
-        if (!answer) {
-          return {
-            ok: false,
-            error: 'timeout',
-            message: `The listening CLI did not report within ${timeoutMs} ms`,
-            durationMs: elapsed(),
-          };
-        }
-        return toSafeResponse(answer);
+        if (answer) return toSafeResponse(answer);
+        const silent = `The listening CLI did not report within ${timeoutMs} ms`;
+        return { ok: false, error: 'timeout', message: silent, durationMs: elapsed() };
       } finally {
-        clearTimeout(timer);
-        waiting.delete(token);
+        end();
         await redis.zrem(inFlight, token).catch(() => undefined);
       }
     },
     async close() {
-      subscriber?.disconnect();
+      replies.close();
     },
   };
 }
