@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Context, Middleware } from 'koa';
 import type { AppState } from './context.js';
+import { selfOnlyPolicy } from './content-security-policy.js';
 
 // The API reference at /docs: Swagger UI (the swagger-ui-dist package) rendering /openapi.json. The page and every
 // asset come from this server, out of the installed package, so it works with no internet; the validator badge
@@ -50,17 +51,7 @@ const PAGE = `<!doctype html>
 
 // Scripts only from this origin, and no inline script. Swagger UI sets style attributes and draws icons from data:
 // URIs; "Try it out" calls the API on this origin (connect-src).
-const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
+const CSP = selfOnlyPolicy("'none'");
 
 function send(ctx: Context, type: string, body: string | Buffer, cacheControl: string): void {
   ctx.set('Content-Security-Policy', CSP);

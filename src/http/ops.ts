@@ -11,6 +11,7 @@ import { basicAuthOk } from './basic-auth.js';
 import type { AppState } from './context.js';
 import type { HttpMetrics } from './metrics.js';
 import { jsonBody } from './middleware/json-body.js';
+import { selfOnlyPolicy } from './content-security-policy.js';
 
 export const OPS_QUEUES_PATH = '/admin/queues';
 export const OPS_METRICS_PATH = '/metrics';
@@ -39,17 +40,7 @@ export const boardOptions = (queue: QueueName) =>
 // and the policy keeps every page of the board to this origin, whatever a later bull-board links to. Its page has
 // inline styles and a JSON data block, no inline script.
 const FOREIGN_LINK = /<link\b[^>]*\bhref="(?:https?:)?\/\/[^"]*"[^>]*>\s*/g;
-const BOARD_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "connect-src 'self'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "base-uri 'self'",
-].join('; ');
+const BOARD_CSP = selfOnlyPolicy("'self'");
 
 /** Serves a bull-board request, its page without links to other origins. */
 async function serveBoard(board: Middleware, ctx: Context, next: Next): Promise<void> {
