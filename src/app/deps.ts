@@ -52,7 +52,7 @@ export interface Deps {
   eventFanOut: EventFanOut;
   /** This process's Prometheus metrics (served at /metrics, and on METRICS_PORT by worker processes). */
   metrics: ServiceMetrics;
-  /** Work no caller waits for (a commit's advance to the queue, endpoint figures); closeDeps waits for it. */
+  /** Work no caller waits for (a commit's schedule of its deliveries, endpoint figures); closeDeps waits for it. */
   background: Background;
   /** Set once this process starts shutting down: /readyz answers 503 from then on (docs/processes.md). */
   lifecycle: { draining: boolean };

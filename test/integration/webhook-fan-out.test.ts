@@ -9,7 +9,7 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 
 // Fan-out at commit: an event and its delivery rows are written by the emitting transaction; after commit (its
 // caller already answered: webhook-schedule.test.ts) the delivery jobs are added (or one fan-out job for a large
-// fan-out), and the sweep adds the jobs of rows that missed that schedule (webhook-relay.test.ts). Workers
+// fan-out), and the sweep adds the jobs of rows that missed that schedule (webhook-sweep.test.ts). Workers
 // are started per test, so the queue can be inspected before they run.
 
 let t: TestContext;

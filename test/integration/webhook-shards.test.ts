@@ -59,7 +59,7 @@ async function queueUnder(from: number) {
         emit({ type: 'message.received', payload: { id: `${round}-${i}`, round } }),
       );
     }
-    // Their jobs added: a commit's caller is answered before its advance to the queue.
+    // Their jobs added: a commit's caller is answered before its deliveries are scheduled.
     await ctx.deps.background.settled();
   };
 

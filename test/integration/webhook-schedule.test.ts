@@ -9,10 +9,10 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
 // A request that commits an event is answered at commit: the jobs of its deliveries are added after it, in the
-// background, where the arm window may hold them for other commits' deliveries. A runtime that closes adds what it
+// background, where the commit window may hold them for other commits' deliveries. A runtime that closes adds what it
 // still holds before it closes Redis (docs/adr/0082-the-response-does-not-wait-for-the-queue.md).
 
-/** The longest arm window there is: a commit that follows another this closely waits for it in full. */
+/** The longest commit window there is: a commit that follows another this closely waits for it in full. */
 const WINDOW_MS = 50;
 
 let t: TestContext;
@@ -52,7 +52,7 @@ async function queued(deliveryId: string): Promise<boolean> {
   return false;
 }
 
-describe('the advance to the queue after commit', () => {
+describe('the schedule after commit', () => {
   it('answers POST /v1/contacts while its delivery job is still being added', async () => {
     const { token, accountId } = await subscribedAccount();
     const stalled = await withStalledQueue(t.deps);
@@ -73,8 +73,8 @@ describe('the advance to the queue after commit', () => {
       await server.close();
       await stalled.release();
     }
-    // Released, the add failed and the advance is over; the row, still pending, is the sweep's
-    // (webhook-relay.test.ts).
+    // Released, the add failed and the schedule is over; the row, still pending, is the sweep's
+    // (webhook-sweep.test.ts).
     expect(handedOff).toBe(true);
   }, 60_000);
 
@@ -83,7 +83,7 @@ describe('the advance to the queue after commit', () => {
     const deps = await t.createRuntime();
     const commit = (id: string) =>
       transactWithEvents(deps, accountId, (_trx, emit) => emit({ type: 'contact.created', payload: { id } }));
-    // The first commit's job goes at once; the second, close behind it, waits in the arm window.
+    // The first commit's job goes at once; the second, close behind it, waits in the commit window.
     await commit('first');
     await commit('held');
     await closeDeps(deps);

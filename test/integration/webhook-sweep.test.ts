@@ -58,7 +58,7 @@ async function setup(respond?: Parameters<typeof startReceiver>[0]) {
   return { ...owner, r, wh, actor: { principal, ip: null } };
 }
 
-/** One event committed, and its advance to the queue done (or failed): the caller is answered before it. */
+/** One event committed, and its deliveries' schedule done (or failed): the caller is answered before it. */
 async function emit(deps: TestContext['deps'], accountId: string, id: string): Promise<string> {
   const eventId = await transactWithEvents(deps, accountId, (_trx, e) =>
     e({ type: 'message.received', payload: { id } }),
