@@ -10,7 +10,8 @@ import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.j
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createBackground } from '../platform/background.js';
 import { createSealers } from '../platform/crypto.js';
-import { createDb, ensureDatabase, migrateLatest, type Db } from '../platform/db.js';
+import { createDb, DatabaseMissingError, ensureDatabase, migrateLatest, type Db } from '../platform/db.js';
+import { withoutPassword } from '../platform/url-password.js';
 import type { Connections, Deps } from './deps.js';
 import { createHttpClient } from '../platform/http-client.js';
 import { ensureLocalServices, StartupError, type LocalServices } from '../platform/local-services.js';
@@ -108,7 +109,10 @@ export async function prepareServices(
     database: { ...config.database, url: local.databaseUrl },
     redis: { ...config.redis, url: local.redisUrl },
   };
-  await ensureDatabase(resolved.database.url);
+  await ensureDatabase(resolved.database.url).catch((err: unknown) => {
+    if (!(err instanceof DatabaseMissingError)) throw err;
+    throw new StartupError(`Postgres at ${withoutPassword(resolved.database.url)}: ${err.message}`);
+  });
   return { resolved, local };
 }
 
