@@ -220,7 +220,11 @@ describe('npm start with a worker process', () => {
     expect(code).toBe(0);
     for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
     // One process speaks for all: one warning, one "shutting down", one "stopped" (the children's are debug lines).
-    const lines = (msg: string) => app.stdout().split('\n').filter((l) => l.includes(`"msg":"${msg}`)).length;
+    const lines = (msg: string) =>
+      app
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes(`"msg":"${msg}`)).length;
     expect(lines('shutting down: finishing requests and jobs in flight')).toBe(1);
     expect(lines('stopped')).toBe(1);
     expect(lines('WEBHOOK_ALLOW_PRIVATE_TARGETS=true')).toBe(1);
