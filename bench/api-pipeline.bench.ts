@@ -47,7 +47,7 @@ interface Service {
 async function startService(bench: BenchDeps, workers: string): Promise<Service> {
   const { config } = bench.deps;
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const proc = spawn(process.execPath, ['src/main.ts'], {
     env: serviceEnv(config, { NODE_ENV: 'production', LOG_FORMAT: 'json', PORT: String(port), WORKERS: workers }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -68,7 +68,7 @@ async function startService(bench: BenchDeps, workers: string): Promise<Service>
     180_000,
     'npm start to listen',
   );
-  const pids: Record<string, number> = workers === '0' ? { all: proc.pid! } : { supervisor: proc.pid! };
+  const pids: Record<string, number> = { supervisor: proc.pid! };
   for (const m of title.matchAll(/(api|workers \+ scheduler) pids? ([\d, ]+)/g)) {
     const role = m[1]!.split(' ')[0]!;
     const found = m[2]!
@@ -76,6 +76,11 @@ async function startService(bench: BenchDeps, workers: string): Promise<Service>
       .map((p) => Number(p.trim()))
       .filter(Boolean);
     found.forEach((pid, i) => (pids[`${role}${i || ''}`] = pid));
+  }
+  // WORKERS=0: "api + workers + scheduler pid N", one process that runs everything.
+  if (workers === '0') {
+    pids.all = pids.workers!;
+    delete pids.workers;
   }
   return {
     proc,

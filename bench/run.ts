@@ -8,6 +8,7 @@ import { partitionsBenchmark } from './partitions.bench.js';
 import { scaleBenchmark } from './scale.bench.js';
 import { sizingBenchmark } from './sizing.bench.js';
 import { enqueueOneBenchmark } from './enqueue-one.bench.js';
+import { footprintBenchmark } from './footprint.bench.js';
 import { orderedBenchmark } from './ordered.bench.js';
 import { outboundPostBenchmark } from './outbound-post.bench.js';
 import { webhookBudgetBenchmark } from './webhook-budget.bench.js';
@@ -43,6 +44,7 @@ export const benchmarks: Benchmark[] = [
   apiPipelineBenchmark,
   orderedBenchmark,
   partitionsBenchmark,
+  footprintBenchmark,
 ];
 
 async function main() {

@@ -4,7 +4,7 @@ import type { Deps } from '../app/deps.js';
 import type { Conn } from '../platform/db.js';
 import { AppError } from '../platform/errors.js';
 import { now } from '../platform/clock.js';
-import { findUserByEmail } from './accounts.repository.js';
+import { findUserByEmail, findUserById } from './accounts.repository.js';
 import type { UserRow } from './accounts.schema.js';
 import type { SessionPrincipal } from '../auth/principal.js';
 import { deleteExpiredSessions, deleteSession, findSessionByHash, insertSession } from './sessions.repository.js';
@@ -55,6 +55,11 @@ export async function resolveSession(deps: Deps, token: string): Promise<Session
   if (row.expires_at.getTime() <= now().getTime())
     throw new AppError('session_expired', 'The session has expired; log in again');
   return { type: 'session', accountId: row.account_id, userId: row.user_id, sessionId: row.id, role: row.role };
+}
+
+/** The email of the person a session belongs to, for pages that name who is signed in. */
+export async function sessionEmail(deps: Pick<Deps, 'db'>, principal: SessionPrincipal): Promise<string | null> {
+  return (await findUserById(deps.db, principal.userId))?.email ?? null;
 }
 
 export const sweepExpiredSessions = (deps: Pick<Deps, 'db'>) => deleteExpiredSessions(deps.db, now());

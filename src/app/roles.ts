@@ -1,6 +1,4 @@
 import { startMetricsServer } from '../http/metrics-server.js';
-import { startServer } from '../http/server.js';
-import { startWorkers } from '../../workers/index.js';
 import { registerShards } from '../delivery/shard-registry.js';
 import type { Runtime } from './runtime.js';
 
@@ -20,11 +18,15 @@ export interface RunningRoles {
   stop(deadline: Promise<void>): Promise<void>;
 }
 
-/** Starts the API and/or every queue's worker with the job schedulers on one runtime. */
+/**
+ * Starts the API and/or every queue's worker with the job schedulers on one runtime. Each role's code is loaded
+ * only by a process that runs it: a worker process holds none of the HTTP surface, and the API none of the
+ * workers (docs/processes.md#memory).
+ */
 export async function startRoles(runtime: Runtime, roles: RoleSet): Promise<RunningRoles> {
   const { deps } = runtime;
   // The API listens first: a port in use refuses before any worker has taken a job.
-  const server = roles.api ? await startServer(deps, deps.config.port) : null;
+  const server = roles.api ? await (await import('../http/server.js')).startServer(deps, deps.config.port) : null;
   // Recorded by the API too: what it adds under its WEBHOOK_SHARDS is drained by workers of another K (a
   // rolling deploy), not left for workers of its own K only (docs/scaling.md#changing-k).
   if (server) {
@@ -38,7 +40,7 @@ export async function startRoles(runtime: Runtime, roles: RoleSet): Promise<Runn
   let workersRunning = false;
   const healthy = () => workersRunning && !deps.lifecycle.draining && workers!.workers.every((w) => w.isRunning());
   const metrics = metricsPort === null ? null : await startMetricsServer(deps, metricsPort, healthy);
-  const workers = roles.workers ? await startWorkers(deps) : null;
+  const workers = roles.workers ? await (await import('../../workers/index.js')).startWorkers(deps) : null;
   workersRunning = workers !== null;
   if (metrics) deps.logger.info({ metrics: `${metrics.url}/metrics` }, 'worker metrics and health served');
   return {

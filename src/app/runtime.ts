@@ -10,7 +10,8 @@ import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createBackground } from '../platform/background.js';
 import { createSealers } from '../platform/crypto.js';
 import { createUsageMemo } from '../platform/usage-memo.js';
-import { createDb, ensureDatabase, migrateLatest, type Db } from '../platform/db.js';
+import { createDb, DatabaseMissingError, ensureDatabase, migrateLatest, type Db } from '../platform/db.js';
+import { withoutPassword } from '../platform/url-password.js';
 import type { Connections, Deps } from './deps.js';
 import { createHttpClient } from '../platform/http-client.js';
 import { ensureLocalServices, StartupError, type LocalServices } from '../platform/local-services.js';
@@ -47,9 +48,16 @@ function reportTracing(config: Config, logger: Logger): void {
  * Connects to (or starts, in development) Postgres and Redis, and applies migrations when asked to. `name` is what
  * Postgres shows for this process's connections (docs/operations.md#which-process-holds-a-connection).
  */
-export async function bootRuntime(opts: { name: ProcessName; migrate: boolean; config?: Config }): Promise<Runtime> {
+export async function bootRuntime(opts: {
+  name: ProcessName;
+  migrate: boolean;
+  config?: Config;
+  /** false in npm start's API and worker processes: their first child already warned (src/supervised.ts). */
+  warnings?: boolean;
+}): Promise<Runtime> {
   const config = opts.config ?? loadConfig();
   const logger = createServiceLogger(config.logLevel, config.logFormat);
+  if (opts.warnings !== false) warnAboutSettings(config, logger);
   const { resolved, local } = await prepareServices(config, logger);
   const db = createDb(resolved.database.url, { logger, applicationName: opts.name });
   if (opts.migrate) await migrate(db, logger);
@@ -78,6 +86,17 @@ export async function bootRuntime(opts: { name: ProcessName; migrate: boolean; c
   };
 }
 
+/** What a person must not leave on in production, said once by each process that starts the service. */
+export function warnAboutSettings(config: Config, logger: Logger): void {
+  // Deprecated names and retired variables found set (src/platform/config-retired.ts).
+  for (const notice of config.notices) logger.warn(notice);
+  if (config.webhooks.allowPrivateTargets) {
+    logger.warn(
+      'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may target http:// and private addresses. Never in production',
+    );
+  }
+}
+
 /**
  * Finds Postgres and Redis (starting the development fallbacks when nothing answers and no URL is set) and
  * creates the database: the config returned names the URLs actually used.
@@ -86,19 +105,16 @@ export async function prepareServices(
   config: Config,
   logger: Logger,
 ): Promise<{ resolved: Config; local: LocalServices }> {
-  for (const notice of config.notices) logger.warn(notice);
-  if (config.webhooks.allowPrivateTargets) {
-    logger.warn(
-      'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may target http:// and private addresses. Never in production',
-    );
-  }
   const local = await ensureLocalServices(config, logger);
   const resolved: Config = {
     ...config,
     database: { ...config.database, url: local.databaseUrl },
     redis: { ...config.redis, url: local.redisUrl },
   };
-  await ensureDatabase(resolved.database.url);
+  await ensureDatabase(resolved.database.url).catch((err: unknown) => {
+    if (!(err instanceof DatabaseMissingError)) throw err;
+    throw new StartupError(`Postgres at ${withoutPassword(resolved.database.url)}: ${err.message}`);
+  });
   return { resolved, local };
 }
 
@@ -173,18 +189,21 @@ export function runMain(main: () => Promise<void>): void {
 /**
  * Calls `stop` once, on SIGTERM or SIGINT or when the returned function is called, then exits. `stop` is handed
  * a deadline (at 80 % of SHUTDOWN_TIMEOUT_MS) by which it gives up waiting; at 90 % the process exits whatever
- * is still open, so that it is gone within the timeout even when `stop` hangs.
+ * is still open, so that it is gone within the timeout even when `stop` hangs. With `quiet` (a child of npm start,
+ * whose supervisor says both for all its processes) "shutting down" and "stopped" are debug lines.
  */
 export function onShutdown(
   logger: Logger,
   timeoutMs: number,
   stop: (deadline: Promise<void>) => Promise<void>,
+  opts: { quiet?: boolean } = {},
 ): (reason: string) => void {
   let stopping = false;
+  const say = (facts: object, msg: string) => (opts.quiet ? logger.debug(facts, msg) : logger.info(facts, msg));
   const shutdown = (reason: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ reason, timeoutMs }, 'shutting down: finishing requests and jobs in flight');
+    say({ reason, timeoutMs }, 'shutting down: finishing requests and jobs in flight');
     const deadline = new Promise<void>((resolve) => setTimeout(resolve, Math.floor(timeoutMs * 0.8)));
     setTimeout(
       () => {
@@ -196,7 +215,10 @@ export function onShutdown(
     stop(deadline)
       // The spans of the last requests and jobs, within what is left before the forced exit.
       .then(() => flushTraces(Math.floor(timeoutMs * 0.08)))
-      .then(() => process.exit(0))
+      .then(() => {
+        say({ reason }, 'stopped');
+        process.exit(0);
+      })
       .catch((err) => {
         logger.error({ err }, 'shutdown failed');
         process.exit(1);

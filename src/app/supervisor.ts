@@ -1,21 +1,37 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { availableParallelism } from 'node:os';
-import { extname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { now } from '../platform/clock.js';
-import { childProcessEnv, type Config } from '../platform/config.js';
-import { StartupError } from '../platform/local-services.js';
-import type { Logger } from '../platform/logger.js';
+import { once } from 'node:events';
+import { now } from '../platform/clock.ts';
+import { createServiceLogger, type Logger } from '../platform/logger.ts';
+import { writeBanner, type Banner } from '../platform/startup-banner.ts';
+import { childLaunch, type ChildLaunch } from './child-launch.ts';
 
-// npm start with WORKERS ≠ 0 (docs/processes.md): this process runs migrations and supervises one API process and
-// N worker processes. A child that dies is started again; one that keeps dying waits longer each time.
+// npm start with its defaults (docs/processes.md): this process loads nothing of the application. A first child
+// reads the configuration, finds (or starts) Postgres and Redis and migrates; then one API process and N worker
+// processes are started on what it resolved. A child that dies is started again; one that keeps dying waits
+// longer each time. Node runs this file as it is (type stripping): its imports stay within node: and the small
+// modules above, written with the .ts extension.
 
-export type ChildRole = 'api' | 'workers';
+export type ChildRole = 'prepare' | 'api' | 'workers';
 
-export const CHILD_ROLES: readonly ChildRole[] = ['api', 'workers'];
+/** What the first child found: the worker count, the log settings, and what the API and worker processes get. */
+export interface PreparedMessage {
+  type: 'prepared';
+  workers: number;
+  log: { level: string; format: 'pretty' | 'json' };
+  /** DATABASE_URL and REDIS_URL as resolved, so that no child starts a development fallback of its own. */
+  env: Record<string, string>;
+  shutdownTimeoutMs: number;
+  metricsPort: number | null;
+  /** What the first child started (an embedded Postgres, a redis-server): it stays to own them until shutdown. */
+  started: { postgres: boolean; redis: boolean };
+}
 
-/** The child entry point next to this file's folder, as .ts under tsx and .js in a compiled build. */
-const CHILD_ENTRY = fileURLToPath(new URL(`../supervised${extname(fileURLToPath(import.meta.url))}`, import.meta.url));
+/** What a child sends once it serves (the API) or takes jobs (the workers); the API adds the banner's rows. */
+export interface ReadyMessage {
+  type: 'ready';
+  publicUrl: string | null;
+  banner: Banner | null;
+}
 
 /** A child that ran this long before dying starts again at once; shorter lives count towards a crash loop. */
 const HEALTHY_AFTER_MS = 30_000;
@@ -24,19 +40,11 @@ const MAX_RESTART_DELAY_MS = 30_000;
 /** From this many quick deaths in a row on, each restart is logged as an error: a crash loop. */
 const CRASH_LOOP_AFTER = 3;
 
-/** What a child sends its parent once it serves (the API) or takes jobs (the workers). */
-export interface ReadyMessage {
-  type: 'ready';
-  publicUrl: string | null;
-}
-
-/** WORKERS=auto: one worker process per core the API process leaves free, at least one. */
-export function resolveWorkerCount(workers: Config['workers']): number {
-  return workers === 'auto' ? Math.max(1, availableParallelism() - 1) : workers;
-}
+export class ChildExitError extends Error {}
 
 interface Slot {
   role: ChildRole;
+  args: string[];
   /** This slot's own environment on top of the shared one (a worker's METRICS_PORT). */
   env: Record<string, string>;
   proc: ChildProcess | null;
@@ -45,65 +53,123 @@ interface Slot {
   restart: NodeJS.Timeout | null;
 }
 
-export interface Supervisor {
-  /** The origin clients reach the API at, as the API process reported it. */
-  publicUrl: string;
-  /** "api pid 11; workers + scheduler pids 12, 13": what runs where, for the banner. */
-  describe(): string;
-  /** SIGTERM to every child; a child still running at `deadline` is killed. */
-  stop(deadline: Promise<void>): Promise<void>;
+/** Starts one child and resolves with its first message of `type`; rejects when it exits before sending it. */
+function forkChild<M extends { type: string }>(
+  launch: ChildLaunch,
+  slot: Slot,
+  env: NodeJS.ProcessEnv,
+  type: M['type'],
+): Promise<M> {
+  const proc = fork(launch.entry, [slot.role, ...slot.args], {
+    execArgv: launch.execArgv,
+    env: { ...env, ...slot.env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  slot.proc = proc;
+  slot.startedAt = now().getTime();
+  const message = new Promise<M>((resolve, reject) => {
+    proc.on('message', (m: M) => m?.type === type && resolve(m));
+    proc.once('exit', (code, signal) =>
+      reject(new ChildExitError(`the ${slot.role} process exited (${signal ?? `code ${code}`}) before it was ready`)),
+    );
+  });
+  message.catch(() => undefined);
+  return message;
 }
 
-/**
- * Starts the children and resolves once every one is ready. The children get `env` on top of this process's
- * environment: the database and Redis this process resolved, so that none starts a development fallback.
- */
-export async function startSupervisor(opts: {
-  logger: Logger;
-  workers: number;
-  env: Record<string, string>;
-  /** Worker k (from 0) serves /metrics and /healthz on this port + k: the ports must not collide. */
-  metricsPort: number | null;
-}): Promise<Supervisor> {
-  const { logger } = opts;
-  const env = childProcessEnv(opts.env);
-  const roles: ChildRole[] = ['api', ...Array.from({ length: opts.workers }, () => 'workers' as const)];
-  const slotEnv = (role: ChildRole, i: number): Record<string, string> =>
-    role === 'workers' && opts.metricsPort !== null ? { METRICS_PORT: `${opts.metricsPort + i - 1}` } : {};
-  const slots: Slot[] = roles.map((role, i) => ({
-    role,
-    env: slotEnv(role, i),
-    proc: null,
-    startedAt: 0,
-    quickDeaths: 0,
-    restart: null,
-  }));
-  let stopping = false;
+const newSlot = (role: ChildRole, args: string[] = [], env: Record<string, string> = {}): Slot => ({
+  role,
+  args,
+  env,
+  proc: null,
+  startedAt: 0,
+  quickDeaths: 0,
+  restart: null,
+});
 
-  const spawnChild = (slot: Slot): Promise<ReadyMessage> => {
-    // fork: process.execPath with process.execArgv (the tsx loader under tsx), and an IPC channel for "ready".
-    const proc = fork(CHILD_ENTRY, [slot.role], {
-      execPath: process.execPath,
-      execArgv: process.execArgv,
-      env: { ...env, ...slot.env },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    slot.proc = proc;
-    slot.startedAt = now().getTime();
-    const ready = new Promise<ReadyMessage>((resolve, reject) => {
-      proc.on('message', (m: ReadyMessage) => m?.type === 'ready' && resolve(m));
-      proc.once('exit', (code, signal) =>
-        reject(
-          new StartupError(
-            `the ${slot.role} process exited (${signal ?? `code ${code}`}) before it was ready; its error is above`,
-          ),
-        ),
-      );
-    });
-    proc.once('exit', (code, signal) => onExit(slot, proc, code, signal));
-    ready.catch(() => undefined);
-    return ready;
+const isRunning = (proc: ChildProcess | null): proc is ChildProcess =>
+  proc !== null && proc.exitCode === null && proc.signalCode === null;
+
+/** SIGTERM to each running child; one still running at `deadline` is killed. Resolves once all are gone. */
+async function stopChildren(procs: ChildProcess[], deadline: Promise<void>, logger: Logger | null): Promise<void> {
+  const running = procs.filter(isRunning);
+  const exits = running.map((p) => once(p, 'exit'));
+  for (const p of running) p.kill('SIGTERM');
+  const allGone = Promise.all(exits).then(() => true);
+  if (await Promise.race([allGone, deadline.then(() => false)])) return;
+  const left = running.filter(isRunning);
+  logger?.error({ childPids: left.map((p) => p.pid) }, 'children still running at the shutdown deadline: killed');
+  for (const p of left) p.kill('SIGKILL');
+  await allGone;
+}
+
+/** npm start: prepares through the first child, starts the API and workers, prints the banner, stops on a signal. */
+export async function runSupervisor(): Promise<void> {
+  const launch = childLaunch();
+  const env = { ...process.env };
+  const first = newSlot('prepare');
+  let logger: Logger | null = null;
+  let stopping = false;
+  const slots: Slot[] = [];
+
+  const stopAll = async (deadline: Promise<void>) => {
+    stopping = true;
+    for (const s of slots) if (s.restart) clearTimeout(s.restart);
+    await stopChildren(
+      slots.map((s) => s.proc).filter((p) => p !== null),
+      deadline,
+      logger,
+    );
+    // The first child owns the development fallbacks: stopped after every process that used them.
+    await stopChildren(first.proc ? [first.proc] : [], deadline, logger);
   };
+
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    if (!logger) {
+      // Still preparing: the first child got the same signal from the terminal, or gets it now.
+      first.proc?.kill(signal);
+      return;
+    }
+    void shutdown(signal);
+  };
+  let shutdown: (reason: string) => Promise<void> = async () => undefined;
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+
+  const prepared = await forkChild<PreparedMessage>(launch, first, env, 'prepared');
+  logger = createServiceLogger(prepared.log.level, prepared.log.format);
+  const log = logger;
+  const timeoutMs = prepared.shutdownTimeoutMs;
+  shutdown = async (reason) => {
+    log.info({ reason, timeoutMs }, 'shutting down: finishing requests and jobs in flight');
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, Math.floor(timeoutMs * 0.8)));
+    setTimeout(
+      () => {
+        log.error({ timeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS: exiting');
+        process.exit(1);
+      },
+      Math.floor(timeoutMs * 0.9),
+    ).unref();
+    await stopAll(deadline);
+    log.info('stopped');
+    process.exit(0);
+  };
+  if (stopping) return shutdown('SIGTERM');
+
+  const stays = prepared.workers === 0 || prepared.started.postgres || prepared.started.redis;
+  // WORKERS=0: the first child goes on to run the API, every worker and the scheduler itself.
+  const childEnv = { ...env, ...prepared.env };
+  const started = [prepared.started.postgres && 'postgres', prepared.started.redis && 'redis'].filter(Boolean);
+  const startedArg = started.join(',') || '-';
+  if (prepared.workers > 0) {
+    slots.push(newSlot('api', [startedArg]));
+    for (let i = 0; i < prepared.workers; i++) {
+      const port = prepared.metricsPort === null ? null : prepared.metricsPort + i;
+      slots.push(newSlot('workers', [], port === null ? {} : { METRICS_PORT: String(port) }));
+    }
+  }
 
   const onExit = (slot: Slot, proc: ChildProcess, code: number | null, signal: NodeJS.Signals | null) => {
     if (stopping || slot.proc !== proc) return;
@@ -113,54 +179,71 @@ export async function startSupervisor(opts: {
     const delayMs = Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (slot.quickDeaths - 1));
     const facts = { role: slot.role, childPid: proc.pid, code, signal, livedMs: lived, restartInMs: delayMs };
     if (slot.quickDeaths >= CRASH_LOOP_AFTER) {
-      const message = `the ${slot.role} process keeps dying: restarting with backoff`;
-      logger.error({ ...facts, deathsInARow: slot.quickDeaths }, message);
+      log.error(
+        { ...facts, deathsInARow: slot.quickDeaths },
+        `the ${slot.role} process keeps dying: restarting with backoff`,
+      );
     } else {
-      logger.warn(facts, `the ${slot.role} process exited: restarting it`);
+      log.warn(facts, `the ${slot.role} process exited: restarting it`);
     }
     slot.restart = setTimeout(() => {
       slot.restart = null;
-      if (stopping) return;
-      spawnChild(slot).then(
-        () => logger.info({ role: slot.role, childPid: slot.proc?.pid }, `the ${slot.role} process is back`),
-        () => undefined, // its exit is handled (and the next restart scheduled) by onExit
-      );
+      if (!stopping)
+        void spawn(slot).then(
+          () => log.info({ role: slot.role, childPid: slot.proc?.pid }, `the ${slot.role} process is back`),
+          () => undefined,
+        );
     }, delayMs);
   };
-
-  const stopAll = async (deadline: Promise<void>) => {
-    stopping = true;
-    const running = slots.filter((s) => s.proc && s.proc.exitCode === null && s.proc.signalCode === null);
-    for (const s of slots) if (s.restart) clearTimeout(s.restart);
-    const exits = running.map((s) => new Promise<void>((resolve) => s.proc!.once('exit', () => resolve())));
-    for (const s of running) s.proc!.kill('SIGTERM');
-    const allGone = Promise.all(exits).then(() => true);
-    if (!(await Promise.race([allGone, deadline.then(() => false)]))) {
-      const left = running.filter((s) => s.proc!.exitCode === null && s.proc!.signalCode === null);
-      const childPids = left.map((s) => s.proc!.pid);
-      logger.error({ childPids }, 'children still running at the shutdown deadline: killed');
-      for (const s of left) s.proc!.kill('SIGKILL');
-      await allGone;
-    }
+  const spawn = (slot: Slot) => {
+    const ready = forkChild<ReadyMessage>(launch, slot, childEnv, 'ready');
+    const proc = slot.proc!;
+    proc.once('exit', (code, signal) => onExit(slot, proc, code, signal));
+    return ready;
   };
 
   let readies: ReadyMessage[];
   try {
-    readies = await Promise.all(slots.map(spawnChild));
+    readies =
+      prepared.workers > 0
+        ? await Promise.all(slots.map(spawn))
+        : [await waitForMessage<ReadyMessage>(first.proc!, 'ready', 'the process')];
   } catch (err) {
+    stopping = true;
     await stopAll(new Promise((resolve) => setTimeout(resolve, 5000)));
     throw err;
   }
+  // The first child stays while it runs everything (WORKERS=0) or owns a development fallback; it is not restarted.
+  first.proc?.once('exit', (code, signal) => {
+    if (stopping || !stays) return;
+    log.error(
+      { childPid: first.proc?.pid, code, signal },
+      `the ${prepared.workers ? 'services' : 'switchboard'} process exited`,
+    );
+    void shutdown('a child exited');
+  });
 
-  return {
-    publicUrl: readies[0]!.publicUrl!,
-    describe: () => {
-      const pids = (role: ChildRole) => slots.filter((s) => s.role === role).map((s) => s.proc?.pid ?? '(restarting)');
-      const workers = pids('workers');
-      const plural = workers.length > 1 ? 's' : '';
-      const api = `api pid ${pids('api')[0]}`;
-      return `supervisor pid ${process.pid}; ${api}; workers + scheduler pid${plural} ${workers.join(', ')}`;
-    },
-    stop: stopAll,
-  };
+  const api = readies.find((r) => r.banner)!;
+  const title =
+    prepared.workers > 0
+      ? describeSlots(slots)
+      : `supervisor pid ${process.pid}; api + workers + scheduler pid ${first.proc?.pid}`;
+  writeBanner(log, prepared.log.format, `switchboard listening (${title})`, api.banner!);
+}
+
+function waitForMessage<M extends { type: string }>(proc: ChildProcess, type: M['type'], who: string): Promise<M> {
+  return new Promise<M>((resolve, reject) => {
+    proc.on('message', (m: M) => m?.type === type && resolve(m));
+    proc.once('exit', (code, signal) =>
+      reject(new ChildExitError(`${who} exited (${signal ?? `code ${code}`}) before it was ready`)),
+    );
+  });
+}
+
+/** "supervisor pid 11; api pid 12; workers + scheduler pids 13, 14": what runs where, for the banner. */
+function describeSlots(slots: Slot[]): string {
+  const pids = (role: ChildRole) => slots.filter((s) => s.role === role).map((s) => s.proc?.pid ?? '(restarting)');
+  const workers = pids('workers');
+  const plural = workers.length > 1 ? 's' : '';
+  return `supervisor pid ${process.pid}; api pid ${pids('api')[0]}; workers + scheduler pid${plural} ${workers.join(', ')}`;
 }

@@ -1427,7 +1427,9 @@ export interface paths {
         put?: never;
         /**
          * Send a webhook.test event to this subscription
-         * @description Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         * @description Always a webhook.test event; a body, if sent, is empty: a field such as `event` is refused.
+         *
+         *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
         post: operations["sendWebhookTest"];
         delete?: never;
@@ -7403,7 +7405,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Success */
             202: {

@@ -4,6 +4,8 @@ import { withoutPassword } from '../platform/url-password.js';
 import type { LocalServices } from '../platform/local-services.js';
 import type { Logger } from '../platform/logger.js';
 import { describeRedis } from '../platform/redis.js';
+import { writeBanner, type Banner } from '../platform/startup-banner.js';
+import { DASHBOARD_PATH } from './dashboard/session.js';
 import { OPS_METRICS_PATH, OPS_QUEUES_PATH } from './ops.js';
 import { DOCS_PATH } from './docs.js';
 
@@ -20,7 +22,7 @@ export interface StartupFacts {
   started: LocalServices['started'];
 }
 
-export type Banner = Record<'api' | 'docs' | 'bullBoard' | 'metrics' | 'postgres' | 'redis', string>;
+export type { Banner };
 
 export function describeStartup({ config, url, started }: StartupFacts): Banner {
   const { ops } = config;
@@ -37,6 +39,7 @@ export function describeStartup({ config, url, started }: StartupFacts): Banner 
       : `external, ${describeRedis(config.redis.url)}`;
   return {
     api: url,
+    dashboard: `${url}${DASHBOARD_PATH} (sign in with an account's email and password)`,
     docs: `${url}${DOCS_PATH}`,
     bullBoard: ops ? `${url}${OPS_QUEUES_PATH} (${who})` : `(${who})`,
     metrics: ops ? `${url}${OPS_METRICS_PATH} (the same credentials)` : `(${who})`,
@@ -47,23 +50,7 @@ export function describeStartup({ config, url, started }: StartupFacts): Banner 
   };
 }
 
-const LABELS: Record<keyof Banner, string> = {
-  api: 'API',
-  docs: 'Docs',
-  bullBoard: 'Bull-board',
-  metrics: 'Metrics',
-  postgres: 'Postgres',
-  redis: 'Redis',
-};
-
-/** Pretty logs get an aligned block a person can read; JSON logs get one record with a field per line. */
+/** The banner's title and rows, written as the log format wants them. */
 export function logStartup(logger: Logger, facts: StartupFacts): void {
-  const banner = describeStartup(facts);
-  const title = `switchboard listening (${facts.roles})`;
-  if (facts.config.logFormat === 'json') {
-    logger.info(banner, title);
-    return;
-  }
-  const rows = (Object.keys(LABELS) as Array<keyof Banner>).map((k) => `  ${LABELS[k].padEnd(11)} ${banner[k]}`);
-  logger.info([title, ...rows].join('\n'));
+  writeBanner(logger, facts.config.logFormat, `switchboard listening (${facts.roles})`, describeStartup(facts));
 }

@@ -146,7 +146,10 @@ export async function adminQuery(url: string, sql: string, params: unknown[] = [
   }
 }
 
-/** Creates the database named in the URL when it does not exist yet. */
+/**
+ * Creates the database named in the URL when it does not exist yet. A role that may not create it gets a
+ * DatabaseMissingError: the start-up line says the database is missing, not only that a CREATE was refused.
+ */
 export async function ensureDatabase(url: string): Promise<void> {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
   if (!name) throw new Error('DATABASE_URL names no database');
@@ -154,8 +157,43 @@ export async function ensureDatabase(url: string): Promise<void> {
     const { rowCount } = await adminQuery(url, 'SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) await adminQuery(url, `CREATE DATABASE ${pg.escapeIdentifier(name)}`);
   } catch (err) {
+    const code = (err as { code?: string }).code;
     // Two processes starting at once may both try; the loser sees duplicate_database.
-    if ((err as { code?: string }).code !== '42P04') throw err;
+    if (code === '42P04') return;
+    if (code === '42501') {
+      const user = decodeURIComponent(new URL(url).username) || 'this role';
+      throw new DatabaseMissingError(`database "${name}" does not exist, and role "${user}" may not create it`);
+    }
+    throw err;
+  }
+}
+
+export class DatabaseMissingError extends Error {}
+
+/**
+ * How Postgres at `url` answered a login to its maintenance database: `listening: false` when nothing answered
+ * (refused, unreachable, timed out), else Postgres's own reason for refusing it (a wrong password, a missing role,
+ * no pg_hba.conf entry), or ok.
+ */
+export type PostgresProbe = { ok: true } | { ok: false; listening: boolean; reason: string };
+
+/** Postgres's SQLSTATE classes 28 (authorization) and 3D (no such database), and 53/57 (not accepting now). */
+const ANSWERED = /^(28|3D|53|57)/;
+
+export async function probePostgres(url: string): Promise<PostgresProbe> {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return { ok: true };
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    const answered = typeof e.code === 'string' && ANSWERED.test(e.code);
+    const reason = answered ? `${e.message} (SQLSTATE ${e.code})` : (e.message ?? String(err));
+    return { ok: false, listening: answered, reason: reason.split('\n')[0]! };
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }
 

@@ -158,13 +158,18 @@ function isValidIdnaHost(hostname: string): boolean {
  */
 export async function checkTargetUrl(config: Config, url: string): Promise<void> {
   const parsed = parseTarget(config, url);
-  const fail = (reason: string) => new AppError('invalid_webhook_url', `The url ${reason}.`, { url });
-  if (typeof parsed === 'string') throw fail(parsed);
+  const fail = (reason: string, hint = '') => new AppError('invalid_webhook_url', `The url ${reason}.${hint}`, { url });
+  // Outside production the refusal says how to receive on one's own machine; the rule itself stays.
+  const local =
+    config.env === 'production'
+      ? ''
+      : ' To receive on your own machine in development, set WEBHOOK_ALLOW_PRIVATE_TARGETS=true (never in production).';
+  if (typeof parsed === 'string') throw fail(parsed, parsed === 'must use https://' ? local : '');
   if (config.webhooks.allowPrivateTargets) return;
   try {
     await pickAddress(parsed.hostname, false);
   } catch (err) {
-    if (err instanceof BlockedAddressError) throw fail(`is not a public address: ${err.message}`);
+    if (err instanceof BlockedAddressError) throw fail(`is not a public address: ${err.message}`, local);
     // DNS failure: not provably internal; checked again on the address dialled.
   }
 }

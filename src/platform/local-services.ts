@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import { canConnect } from './db.js';
+import { probePostgres } from './db.js';
 import { withoutPassword } from './url-password.js';
 import type { Logger } from './logger.js';
 import { describeRedis, redisAnswers } from './redis.js';
@@ -30,9 +30,14 @@ export async function ensureLocalServices(config: Config, logger: Logger): Promi
   let redisUrl = config.redis.url;
   const started = { postgres: false, redis: false };
 
-  if (!(await canConnect(databaseUrl))) {
-    if (config.database.explicit)
-      throw new StartupError(`Postgres does not answer at DATABASE_URL (${withoutPassword(databaseUrl)})`);
+  const probe = await probePostgres(databaseUrl);
+  if (!probe.ok) {
+    const where = config.database.explicit
+      ? `DATABASE_URL (${withoutPassword(databaseUrl)})`
+      : `the default address (${withoutPassword(databaseUrl)}; DATABASE_URL is not set)`;
+    // A server that answers and refuses is the one meant: the embedded fallback is for no server at all.
+    if (probe.listening) throw new StartupError(`Postgres at ${where} refused the login: ${probe.reason}`);
+    if (config.database.explicit) throw new StartupError(`Postgres does not answer at ${where}: ${probe.reason}`);
     const embedded = await startEmbeddedPostgres(config.dataDir, logger);
     databaseUrl = embedded.url;
     stops.push(embedded.stop);

@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { pino, stdTimeFunctions, type Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 // Paths whose values never reach a log line, wherever they appear.
 const REDACT = [
@@ -39,6 +40,8 @@ export type LogFormat = 'pretty' | 'json';
  */
 export function createServiceLogger(level: string, format: LogFormat): Logger {
   if (format === 'json') return createLogger(level);
+  // Loaded for pretty output only: a process that logs JSON does not hold it.
+  const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   return createLogger(
     level,
     'switchboard',

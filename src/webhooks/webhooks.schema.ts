@@ -72,6 +72,9 @@ export const deliveriesQuery = pageQuery.extend({
   event: text().max(100).optional(),
 });
 
+/** POST /v1/webhooks/:webhookId/test: nothing to choose, the event is always webhook.test. */
+export const testWebhookInput = z.object({}).strict();
+
 export const enableWebhookInput = z.object({ recoverSince: z.iso.datetime({ offset: true }).optional() }).strict();
 
 /** GET /v1/webhooks/:webhookId/stats?window=1h|24h|7d (default 24h). */

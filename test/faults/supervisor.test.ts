@@ -218,7 +218,15 @@ describe('npm start with a worker process', () => {
     expect(performance.now() - signalled).toBeLessThan(timeoutMs + 10_000);
     expect(code).toBe(0);
     for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
-    expect(app.stdout()).toContain('"msg":"shutting down: finishing requests and jobs in flight"');
+    // One process speaks for all: one warning, one "shutting down", one "stopped" (the children's are debug lines).
+    const lines = (msg: string) =>
+      app
+        .stdout()
+        .split('\n')
+        .filter((l) => l.includes(`"msg":"${msg}`)).length;
+    expect(lines('shutting down: finishing requests and jobs in flight')).toBe(1);
+    expect(lines('stopped')).toBe(1);
+    expect(lines('WEBHOOK_ALLOW_PRIVATE_TARGETS=true')).toBe(1);
 
     // Whatever had not been sent waits in the queue (or is scheduled again by the sweep) for the next worker.
     onArrival = () => undefined;
@@ -236,7 +244,8 @@ describe('npm start with WORKERS=0', () => {
   it('runs everything in one process, and delivers', async () => {
     const app = await startAppProcess('main', { cwd, env: env({ WORKERS: '0' }) });
     try {
-      expect((await bannerOf(app)).msg).toBe('switchboard listening (api + workers + scheduler)');
+      const title = /^switchboard listening \(supervisor pid \d+; api \+ workers \+ scheduler pid \d+\)$/;
+      expect((await bannerOf(app)).msg).toMatch(title);
       const { webhookId, create } = await subscribedAccount(app);
       await create('single');
       await expectAllDelivered(webhookId, 1);

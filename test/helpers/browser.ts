@@ -1,14 +1,12 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { chromium, type Browser } from 'playwright-core';
 
 // A real headless browser for tests (OAuth consent, docs pages): Debian's chromium driven by playwright-core.
-// When /usr/bin/chromium is missing it is installed with apt-get; a test that cannot get one skips with the
-// reason (call `await getBrowser()` in beforeAll with a timeout of a few minutes, then `it.skipIf`).
+// No test installs it: .ci/run does (apt-get install chromium), and a developer does once. A test that cannot get
+// one skips with the reason on a developer's machine (call `await getBrowser()` in beforeAll, then skip when it
+// says so), and fails under CI=true, where a skipped browser test would pass unseen.
 
 const CHROMIUM = '/usr/bin/chromium';
-const run = promisify(execFile);
 
 // Playwright passes --headless and its own fresh, temporary --user-data-dir (removed on close); these are
 // the rest of the flags, so no test depends on the network, a GPU, a sandbox or a profile.
@@ -22,31 +20,21 @@ const FLAGS = [
   '--disable-sync',
 ];
 
-async function installChromium(): Promise<string | null> {
-  if (existsSync(CHROMIUM)) return null;
-  try {
-    // A concurrent install (another test run) holds the dpkg lock: wait for it rather than fail.
-    await run('apt-get', ['update', '-qq'], { timeout: 300_000 });
-    await run('apt-get', ['install', '-y', '-qq', '-o', 'DPkg::Lock::Timeout=300', 'chromium'], {
-      timeout: 600_000,
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-  } catch (err) {
-    return `chromium is not installed and apt-get could not install it: ${(err as Error).message.split('\n')[0]}`;
-  }
-  return existsSync(CHROMIUM) ? null : 'chromium is not installed and apt-get did not provide /usr/bin/chromium';
-}
-
 export type BrowserResult = { browser: Browser; skip: null } | { browser: null; skip: string };
 
-/** Launches headless chromium (installing it first if needed), or says why it cannot. */
+/** Launches headless chromium, or says why it cannot; under CI=true it throws instead, so the test fails. */
 export async function getBrowser(): Promise<BrowserResult> {
-  const problem = await installChromium();
-  if (problem) return { browser: null, skip: problem };
+  const problem = await launch();
+  if (typeof problem !== 'string') return { browser: problem, skip: null };
+  if (process.env.CI === 'true') throw new Error(`CI=true and no browser: ${problem}`);
+  return { browser: null, skip: problem };
+}
+
+async function launch(): Promise<Browser | string> {
+  if (!existsSync(CHROMIUM)) return `${CHROMIUM} is missing: install it with apt-get install chromium (.ci/run does)`;
   try {
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 60_000 });
-    return { browser, skip: null };
+    return await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS, timeout: 60_000 });
   } catch (err) {
-    return { browser: null, skip: `chromium could not be started: ${(err as Error).message.split('\n')[0]}` };
+    return `chromium could not be started: ${(err as Error).message.split('\n')[0]}`;
   }
 }

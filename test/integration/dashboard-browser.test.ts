@@ -45,6 +45,8 @@ describe('the dashboard in a real browser', () => {
     expect(await page.locator('[role=alert]').textContent()).toMatch(/incorrect/);
     await signIn(owner.email, owner.password);
     expect(page.url()).toBe(`${t.url}/dashboard/webhooks`);
+    // The header names the person signed in, not only their role.
+    expect(await page.locator('header .who').textContent()).toBe(`Signed in as ${owner.email} (owner)`);
     const cookie = (await pc.context.cookies()).find((c) => c.name === 'sb_dash')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/dashboard' });
 
@@ -216,6 +218,9 @@ describe('the dashboard in a real browser', () => {
     await page.click('button:text("Sign out")');
     expect(page.url()).toBe(`${t.url}/dashboard/sign-in`);
     await signIn(`member-${owner.accountId}@example.com`, 'member password');
+    // Emails are stored lower-cased; the account id in this one is not.
+    const who = `Signed in as member-${owner.accountId.toLowerCase()}@example.com (member)`;
+    expect(await page.locator('header .who').textContent()).toBe(who);
     await page.goto(`${t.url}/dashboard/keys`);
     expect(await page.locator('button:text("Deactivate")').first().isDisabled()).toBe(true);
     await page.goto(`${t.url}/dashboard/agents`);

@@ -81,6 +81,7 @@ describe('first run in development, nothing configured but where Postgres and Re
     const base = `http://localhost:${app.port}`;
     expect(banner).toMatchObject({
       api: base,
+      dashboard: `${base}/dashboard (sign in with an account's email and password)`,
       docs: `${base}/docs`,
       bullBoard: `${base}/admin/queues (user "ops", password in .data/ops-credentials)`,
       metrics: `${base}/metrics (the same credentials)`,
@@ -109,6 +110,7 @@ describe('LOG_FORMAT', () => {
       const base = `http://localhost:${app.port}`;
       expect(out).toMatch(/^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: switchboard listening \(api\)$/m);
       expect(out).toContain(`\n  API         ${base}\n`);
+      expect(out).toContain(`\n  Dashboard   ${base}/dashboard (sign in with an account's email and password)\n`);
       expect(out).toContain(`\n  Docs        ${base}/docs\n`);
       expect(out).toContain(`\n  Bull-board  ${base}/admin/queues (user "ops", password in .data/ops-credentials)\n`);
       expect(out).toContain(`\n  Metrics     ${base}/metrics (the same credentials)\n`);

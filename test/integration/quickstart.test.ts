@@ -119,6 +119,18 @@ describe('the README quickstart', () => {
       'npm start to answer',
     );
 
+    // The banner npm start prints names the dashboard beside the API.
+    const banner = await waitUntil(
+      () =>
+        server!
+          .output()
+          .split('\n')
+          .find((l) => l.includes('switchboard listening')),
+      60_000,
+      'the banner',
+    );
+    expect(JSON.parse(banner)).toMatchObject({ dashboard: expect.stringContaining(`:${port}/dashboard`) });
+
     const script = blocks
       .filter((b) => b.kind === 'client')
       .map((b) => b.code)
@@ -144,12 +156,20 @@ describe('the README quickstart', () => {
       expect(JSON.parse(line!)).toMatchObject({ id: expect.stringMatching(/^ct_/) });
       expect(output).toMatch(/^Triggered contact\.created/m);
       expect(output).not.toContain('REJECTED');
+      // Its wait loops print nothing while they wait.
+      expect(output).not.toContain('curl:');
       await expect(fetch(`http://127.0.0.1:${receiverPort}/`)).rejects.toThrow();
     }
 
     // The files it wrote are in its temporary directory, not in the working directory.
     const mcpPath = /^MCP client config: (.+)$/m.exec(client!.output())?.[1];
     expect(mcpPath?.startsWith(dir) && mcpPath !== join(dir, 'mcp.json'), client!.output()).toBe(true);
+
+    // As the README says, listen --json wrote the secret, then the delivery with the receiver's 204.
+    const listened = readFileSync(join(dirname(mcpPath!), 'listen.log'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(JSON.parse(listened.at(-1)!)).toMatchObject({ type: 'delivery', event: 'contact.created', status: 204 });
 
     // The README's receiver refuses what is not signed with the subscription's secret.
     const receiverFile = JSON.stringify(join(dirname(mcpPath!), 'receiver.mjs'));

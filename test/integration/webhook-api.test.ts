@@ -103,6 +103,24 @@ describe('webhook subscriptions', () => {
     expect((await api.get(`/v1/webhooks/${wh.id}`, { token: owner.token })).body.url).toBe(PUBLIC_URL);
   });
 
+  it('outside production, a local http:// target is refused with the setting that allows it named', async () => {
+    const res = await create({ url: 'http://127.0.0.1:4100/hooks' });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/^The url must use https:\/\/\. .*WEBHOOK_ALLOW_PRIVATE_TARGETS=true/);
+    const local = await create({ url: 'https://127.0.0.1:4100/hooks' });
+    expect(local.body.error.message).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
+  });
+
+  it('POST /v1/webhooks/:id/test sends webhook.test and refuses a field it does not read', async () => {
+    const { body: wh } = await create({});
+    const path = `/v1/webhooks/${wh.id}/test`;
+    const named = await api.post(path, { token: owner.token, body: { event: 'contact.created' } });
+    expect(named.status).toBe(400);
+    expect(named.body.error.code).toBe('validation_error');
+    expect((await api.post(path, { token: owner.token })).status).toBe(202);
+    expect((await api.post(path, { token: owner.token, body: {} })).status).toBe(202);
+  });
+
   it('updates, validates a new url, replaces and removes the legacy secret; never returns it', async () => {
     const { body: wh } = await create({ legacySecret: 'legacy-secret-0123456789' });
     expect(wh.legacySecret).toBeUndefined();

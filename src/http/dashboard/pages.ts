@@ -1,6 +1,6 @@
 import type { Context, Middleware } from 'koa';
 import type { Deps } from '../../app/deps.js';
-import { resolveSession } from '../../accounts/sessions.service.js';
+import { resolveSession, sessionEmail } from '../../accounts/sessions.service.js';
 import { isAdminSession } from '../../auth/principal.js';
 import { AppError } from '../../platform/errors.js';
 import { FormError, readForm, type FormFields } from '../oauth/form-body.js';
@@ -40,12 +40,14 @@ export function pageSetup(deps: Deps) {
     const token = sessionTokenOf(ctx);
     if (!token) return null;
     try {
-      // The API's own session check, for the role only: it greys out what the person may not do.
+      // The API's own session check, for the role (it greys out what the person may not do) and the header's email.
       const principal = await resolveSession(deps, token);
+      const canAdmin = isAdminSession(principal);
+      const email = await sessionEmail(deps, principal);
       return {
         token,
         api: apiFor(ctx, token),
-        viewer: { role: principal.role, canAdmin: isAdminSession(principal), csrf: csrfForSession(key, token) },
+        viewer: { role: principal.role, email, canAdmin, csrf: csrfForSession(key, token) },
       };
     } catch (err) {
       if (err instanceof AppError && err.status === 401) return null;

@@ -60,7 +60,7 @@ export function portalRouter(deps: Deps): Middleware {
           form = await readForm(ctx, FORM_MAX_BYTES);
           checkSessionCsrf(key, `portal:${token}`, form.get('csrf')?.[0] ?? '');
         }
-        const viewer = { role: 'portal', canAdmin: false, csrf: csrfForSession(key, `portal:${token}`) };
+        const viewer = { role: 'portal', email: null, canAdmin: false, csrf: csrfForSession(key, `portal:${token}`) };
         await handler(ctx, { token, api: apiFor(ctx, token), base: `/portal/${token}`, viewer, form });
       } catch (err) {
         const shown =

@@ -20,7 +20,6 @@ import type {
   WebhookStats,
   WebhookWithSecret,
 } from './api-types.js';
-import { attemptsChartDataUri } from './chart.js';
 import { html } from './html.js';
 import { registerAccountPages } from './account-routes.js';
 import { registerAgentPages } from './agent-routes.js';
@@ -158,6 +157,8 @@ export function dashboardRouter(deps: Deps): Middleware {
     ]);
     for (const answer of [webhook, stats, deliveries])
       if (answer.status !== 200) throw refusal(answer, 'This subscription');
+    // vega is loaded by the first page that draws a chart, not by every API process at start.
+    const { attemptsChartDataUri } = await import('./chart.js');
     const chart = await attemptsChartDataUri(stats.body.buckets);
     const note = noticeOf(ctx, NOTICES);
     const data = {

@@ -6,6 +6,8 @@ import { html, type SafeHtml } from './html.js';
 
 export interface Viewer {
   role: string;
+  /** The signed-in person's email, named in the header; null where there is no person (a portal link). */
+  email: string | null;
   canAdmin: boolean;
   csrf: string;
 }
@@ -17,7 +19,7 @@ export const nav = (v: Viewer) =>
     <strong>Switchboard</strong> <a href="/dashboard/webhooks">Subscriptions</a
     ><a href="/dashboard/portal-links">Portal links</a><a href="/dashboard/agents">Agents</a
     ><a href="/dashboard/keys">API keys</a><a href="/dashboard/grants">OAuth grants</a>
-    <span class="who">Signed in as ${v.role}</span>
+    <span class="who">Signed in as ${v.email ? `${v.email} (${v.role})` : v.role}</span>
     <form method="post" action="/dashboard/sign-out">${csrfField(v.csrf)}<button type="submit">Sign out</button></form>
   </header>`;
 

@@ -9,6 +9,7 @@ import {
   createWebhookInput,
   deliveriesQuery,
   enableWebhookInput,
+  testWebhookInput,
   redeliveryResponse,
   rotatedSecretResponse,
   statsQuery,
@@ -297,12 +298,17 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     {
       operationId: 'sendWebhookTest',
       summary: 'Send a webhook.test event to this subscription',
+      description: 'Always a webhook.test event; a body, if sent, is empty: a field such as `event` is refused.',
       tag,
+      body: testWebhookInput,
+      bodyOptional: true,
+      examples: { request: {} },
       response: testDeliveryResponse,
       status: 202,
       errors: ['conflict'],
     },
     async (ctx) => {
+      parseInput(testWebhookInput, ctx.request.body ?? {});
       ctx.status = 202;
       ctx.body = await sendTestEvent(deps, callerOf(ctx), param(ctx, 'webhookId'));
     },
