@@ -3,6 +3,7 @@ import { transactWithEvents } from '../../src/events/emit.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { waitUntil } from '../helpers/wait.js';
 
 let t: TestContext;
 let api: Client;
@@ -17,6 +18,17 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** Waits until the database's clock is past the millisecond of the newest event. */
+async function nextMillisecond(): Promise<void> {
+  const newest = async () => {
+    const { rows } = await t.deps.db.raw(
+      `SELECT clock_timestamp() > coalesce(max(created_at), '-infinity') + interval '1 millisecond' AS past FROM events`,
+    );
+    return rows[0].past as boolean;
+  };
+  await waitUntil(newest, 5000, 'a millisecond after the newest event');
+}
+
 describe('GET /v1/feed', () => {
   it('is empty for a new account', async () => {
     const res = await api.get('/v1/feed', { token: owner.token });
@@ -27,6 +39,9 @@ describe('GET /v1/feed', () => {
   it('lists the events written with the outbox, newest first, with the envelope fields', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
+      // An event's time is its commit's millisecond, and events of one millisecond have no order between them:
+      // each event here gets a millisecond of its own, so that newest first is one order.
+      await nextMillisecond();
       await transactWithEvents(t.deps, owner.accountId, async (_trx, emit) => {
         ids.push(
           await emit({
