@@ -17,6 +17,7 @@ import { findStaleQueuedMessages } from '../../src/messages/messages.repository.
 import { createDb, type Db } from '../../src/platform/db.js';
 import { findStaleQueuedRuns } from '../../src/runs/runs.repository.js';
 import * as fanOut from '../../src/delivery/sql/fan-out.js';
+import { findStrandedOrderingKeys } from '../../src/delivery/sql/ordering-keys.js';
 import * as loadSql from '../../src/delivery/sql/load.js';
 import * as recordSql from '../../src/delivery/sql/record.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
@@ -95,6 +96,7 @@ const page = { limit: 20 };
 const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
   ['sweep: overdue deliveries', (trx) => sweep.findOverdueDeliveries(trx, 10_000, 1000)],
   ['sweep: schedule again a batch', (trx) => sweep.bumpDeliveryJobSeqs(trx, ref.batch)],
+  ['sweep: stranded ordering keys', (trx) => findStrandedOrderingKeys(trx, 0, 1000)],
   [
     'worker: load a batch of send contexts',
     (trx) =>

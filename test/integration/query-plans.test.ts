@@ -17,6 +17,7 @@ import * as recordSql from '../../src/delivery/sql/record.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
 import * as rows from '../../src/delivery/sql/rows.js';
 import * as sweep from '../../src/delivery/sql/sweep.js';
+import { findStrandedOrderingKeys } from '../../src/delivery/sql/ordering-keys.js';
 import {
   addStats,
   findHealth,
@@ -140,6 +141,7 @@ const HOT: Array<[string, (trx: Trx) => Promise<unknown>]> = [
   ],
   ['sweep: overdue deliveries', (trx) => sweep.findOverdueDeliveries(trx, 10_000, 1000)],
   ['sweep: schedule again', (trx) => sweep.bumpDeliveryJobSeqs(trx, [ref.pending])],
+  ['sweep: stranded ordering keys', (trx) => findStrandedOrderingKeys(trx, 0, 1000)],
   ['redeliver: find the delivery', (trx) => deliveries.findDelivery(trx, A, W, ref.succeeded.id, since())],
   ['redeliver: reopen', (trx) => deliveries.reopenDelivery(trx, A, ref.succeeded)],
   ['redeliver: hasten', (trx) => deliveries.hastenDelivery(trx, A, ref.pending)],

@@ -59,13 +59,17 @@ export async function advanceOrderingKeys(
   return keys.map((k) => byKey.get(keyId(k)));
 }
 
-// Prepared, as the sweep's other read: the anti-join probes every day partition's primary key.
+// Driven from the keys, the small table: each key's head is looked up by primary key in the one day partition
+// its head_created_at names (pruned as each key comes). The LIMIT 1 changes no answer (the key is unique); it keeps
+// the planner from turning the lookup into an anti-join, which may hash every day partition's pending deliveries
+// to compare a handful of keys: a sequential scan of the whole day while the day has no statistics
+// (docs/plans.md#the-stranded-key-check). Prepared, as the sweep's other read.
 const FIND_STRANDED_KEYS = prepare<OrderingKey>(
   'find_stranded_ordering_keys',
   `SELECT k.webhook_id, k.ordering_key FROM webhook_ordering_keys k
-    WHERE k.updated_at < now() - $1::int * interval '1 millisecond'
-      AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-                       WHERE d.id = k.head_id AND d.created_at = k.head_created_at AND d.status = 'pending')
+     LEFT JOIN LATERAL (SELECT d.status FROM webhook_deliveries d
+                         WHERE d.id = k.head_id AND d.created_at = k.head_created_at LIMIT 1) head ON true
+    WHERE k.updated_at < now() - $1::int * interval '1 millisecond' AND head.status IS DISTINCT FROM 'pending'
     LIMIT $2`,
 );
 
