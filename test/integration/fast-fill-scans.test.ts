@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteExpiredSessions } from '../../src/accounts/sessions.repository.js';
 import { listEvents } from '../../src/events/events.repository.js';
-import { deleteExpiredKeys } from '../../src/idempotency/idempotency.repository.js';
-import { clearEndedGraces, claimKeysToWarn, expireDueKeys } from '../../src/keys/keys-sweep.repository.js';
 import {
   createDayPartition,
   dayStart,
@@ -18,9 +15,10 @@ import * as recordSql from '../../src/delivery/sql/record.js';
 import type { ScheduledDelivery } from '../../src/delivery/sql/rows.js';
 import * as sweepSql from '../../src/delivery/sql/sweep.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
-import { findHealth, findStatBuckets, pruneStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
+import { findHealth, findStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
 import { sequentialReads, type SequentialRead } from '../helpers/explain.js';
 import { failedAttemptOf, seedAccountId, seedAccounts, seedWebhookId } from '../helpers/seed-traffic.js';
+import { runIdleSweeps } from '../helpers/idle-sweeps.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -83,17 +81,7 @@ const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
     'endpoint stats',
     async (trx) => [await findStatBuckets(trx, A, W, new Date(Date.now() - 7 * DAY_MS)), await findHealth(trx, A, W)],
   ],
-  [
-    'other idle sweeps',
-    async (trx) => [
-      await expireDueKeys(trx, new Date(), 500),
-      await clearEndedGraces(trx, new Date(), 500),
-      await claimKeysToWarn(trx, new Date(), new Date(Date.now() + 7 * DAY_MS), 500),
-      await deleteExpiredSessions(trx, new Date()),
-      await deleteExpiredKeys(trx, 1000),
-      await pruneStatBuckets(trx, new Date(Date.now() - 8 * DAY_MS), 1000),
-    ],
-  ],
+  ['other idle sweeps', runIdleSweeps],
 ];
 const SWEEP = STATEMENTS.slice(0, 2);
 

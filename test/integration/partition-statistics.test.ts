@@ -1,9 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteExpiredSessions } from '../../src/accounts/sessions.repository.js';
 import { listEvents } from '../../src/events/events.repository.js';
-import { deleteExpiredKeys } from '../../src/idempotency/idempotency.repository.js';
-import { clearEndedGraces, claimKeysToWarn, expireDueKeys } from '../../src/keys/keys-sweep.repository.js';
 import {
   createDayPartition,
   dayStart,
@@ -13,9 +10,7 @@ import {
 import { FILLING_ANALYZE_SCALE_FACTOR, FILLING_ANALYZE_THRESHOLD } from '../../src/maintenance/partition-statistics.js';
 import { maintainPartitions } from '../../src/maintenance/partitions.service.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
-import { findStaleQueuedMessages } from '../../src/messages/messages.repository.js';
 import { createDb, type Db } from '../../src/platform/db.js';
-import { findStaleQueuedRuns } from '../../src/runs/runs.repository.js';
 import * as fanOut from '../../src/delivery/sql/fan-out.js';
 import { findStrandedOrderingKeys } from '../../src/delivery/sql/ordering-keys.js';
 import * as loadSql from '../../src/delivery/sql/load.js';
@@ -23,10 +18,11 @@ import * as recordSql from '../../src/delivery/sql/record.js';
 import * as deliveries from '../../src/webhooks/deliveries.repository.js';
 import * as rows from '../../src/delivery/sql/rows.js';
 import * as sweep from '../../src/delivery/sql/sweep.js';
-import { findHealth, findStatBuckets, pruneStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
+import { findHealth, findStatBuckets } from '../../src/webhooks/endpoint-stats.repository.js';
 import { captureStatements, explain, sequentialReads } from '../helpers/explain.js';
 import { failedAttemptOf, seedAccountId, seedTraffic, seedWebhookId } from '../helpers/seed-traffic.js';
 import { waitUntil } from '../helpers/wait.js';
+import { runIdleSweeps } from '../helpers/idle-sweeps.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import type { Trx } from '../../src/platform/transaction.js';
 
@@ -138,19 +134,7 @@ const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
     'endpoint stats',
     async (trx) => [await findStatBuckets(trx, A, W, new Date(Date.now() - 7 * DAY_MS)), await findHealth(trx, A, W)],
   ],
-  [
-    'other idle sweeps',
-    async (trx) => [
-      await expireDueKeys(trx, new Date(), 500),
-      await clearEndedGraces(trx, new Date(), 500),
-      await claimKeysToWarn(trx, new Date(), new Date(Date.now() + 7 * DAY_MS), 500),
-      await deleteExpiredSessions(trx, new Date()),
-      await deleteExpiredKeys(trx, 1000),
-      await pruneStatBuckets(trx, new Date(Date.now() - 8 * DAY_MS), 1000),
-      await findStaleQueuedRuns(trx, new Date(), 500),
-      await findStaleQueuedMessages(trx, new Date(), 500),
-    ],
-  ],
+  ['other idle sweeps', runIdleSweeps],
 ];
 
 async function pickRefs(db: Db, from: Date): Promise<typeof ref> {
