@@ -13,6 +13,7 @@ import { createUsageMemo } from '../platform/usage-memo.js';
 import { createDb, DatabaseMissingError, ensureDatabase, migrateLatest, type Db } from '../platform/db.js';
 import { withoutPassword } from '../platform/url-password.js';
 import type { Connections, Deps } from './deps.js';
+import { startShutdownClock } from './shutdown-clock.js';
 import { createHttpClient } from '../platform/http-client.js';
 import { ensureLocalServices, StartupError, type LocalServices } from '../platform/local-services.js';
 import { createServiceLogger, type Logger } from '../platform/logger.js';
@@ -204,14 +205,7 @@ export function onShutdown(
     if (stopping) return;
     stopping = true;
     say({ reason, timeoutMs }, 'shutting down: finishing requests and jobs in flight');
-    const deadline = new Promise<void>((resolve) => setTimeout(resolve, Math.floor(timeoutMs * 0.8)));
-    setTimeout(
-      () => {
-        logger.error({ timeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS: exiting');
-        process.exit(1);
-      },
-      Math.floor(timeoutMs * 0.9),
-    );
+    const deadline = startShutdownClock(timeoutMs, logger);
     stop(deadline)
       // The spans of the last requests and jobs, within what is left before the forced exit.
       .then(() => flushTraces(Math.floor(timeoutMs * 0.08)))

@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { now } from '../platform/clock.ts';
 import { createServiceLogger, type Logger } from '../platform/logger.ts';
+import { startShutdownClock } from './shutdown-clock.ts';
 import { writeBanner, type Banner } from '../platform/startup-banner.ts';
 import { childLaunch, type ChildLaunch } from './child-launch.ts';
 
@@ -144,14 +145,7 @@ export async function runSupervisor(): Promise<void> {
   const timeoutMs = prepared.shutdownTimeoutMs;
   shutdown = async (reason) => {
     log.info({ reason, timeoutMs }, 'shutting down: finishing requests and jobs in flight');
-    const deadline = new Promise<void>((resolve) => setTimeout(resolve, Math.floor(timeoutMs * 0.8)));
-    setTimeout(
-      () => {
-        log.error({ timeoutMs }, 'shutdown did not finish within SHUTDOWN_TIMEOUT_MS: exiting');
-        process.exit(1);
-      },
-      Math.floor(timeoutMs * 0.9),
-    ).unref();
+    const deadline = startShutdownClock(timeoutMs, log);
     await stopAll(deadline);
     log.info('stopped');
     process.exit(0);
