@@ -197,16 +197,7 @@ export async function probePostgres(url: string): Promise<PostgresProbe> {
   }
 }
 
+/** Whether Postgres at `url` takes a connection now. */
 export async function canConnect(url: string): Promise<boolean> {
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString(), connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+  return (await probePostgres(url)).ok;
 }
