@@ -217,6 +217,7 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
       response: rotatedSecretResponse,
       ...portal,
       errors: [...portal.errors, 'conflict'],
+      examples: { request: { signatureScheme: 'ed25519' } },
     },
     async (ctx) => {
       const { scope, webhook } = await scopedWebhook(ctx);
