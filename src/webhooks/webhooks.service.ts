@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Caller } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { orderingKeyPath, TEST_EVENT, type EventType } from '../events/event-types.js';
-import { iso, now } from '../platform/clock.js';
+import { iso } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import { transaction, type Trx } from '../platform/transaction.js';
 import { AppError, notFound } from '../platform/errors.js';
@@ -23,7 +23,7 @@ import { insertEventWithDeliveries } from '../delivery/sql/fan-out.js';
 import { disableWebhookOnce } from '../delivery/sql/subscriptions.js';
 import { toAttemptResponse, toDeliveryResponse, toDeliveryWithEnvelopeResponse } from './deliveries.schema.js';
 import { scheduleDeliveries, scheduleCommitted } from '../delivery/schedule.js';
-import { newSigningKey } from './signing-keys.js';
+import { newSigningKey, replaceKeyOrConflict, requireNoLegacySecret } from './signing-keys.js';
 import { rejoinOrderingKeys } from '../delivery/ordering.js';
 import { releaseOrderingKeys } from '../delivery/sql/ordering-keys.js';
 import type {
@@ -38,18 +38,13 @@ import {
   findWebhook,
   insertWebhook,
   listWebhooks,
-  replaceSigningKey,
   softDeleteWebhook,
   toWebhookResponse,
   updateWebhook,
-  type NewSigningKey,
   type WebhookRow,
 } from './webhooks.repository.js';
-import type { SignatureScheme } from '../delivery/sign.js';
 
 type AttemptsQuery = z.infer<typeof attemptsQuery>;
-
-export const PREVIOUS_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
 
 /** The audit row of a change, written in the change's transaction: a change never commits without its record. */
 const audit = (trx: Trx, caller: Caller, action: string, id: string, details?: Record<string, unknown>) =>
@@ -71,19 +66,6 @@ function requireOrderingKeys(ordering: WebhookRow['ordering'], events: string[])
   const message = `ordering "key" needs an ordering key for every event; ${unkeyed.join(', ')} has none (GET /v1/event-types)`;
   throw new AppError('validation_error', `Invalid request: ordering: ${message}`, {
     fields: [{ field: 'ordering', message }],
-  });
-}
-
-/**
- * A legacy secret is a shared HMAC secret: an ed25519 subscription, whose receiver holds nothing that can sign,
- * refuses one (docs/adr/0084-ed25519-signatures.md). 400 naming `legacySecret`.
- */
-function requireNoLegacySecret(scheme: SignatureScheme, hasLegacySecret: boolean): void {
-  if (scheme !== 'ed25519' || !hasLegacySecret) return;
-  const message =
-    'an ed25519 subscription carries no legacy HMAC signature; leave legacySecret out (or null to remove it)';
-  throw new AppError('validation_error', `Invalid request: legacySecret: ${message}`, {
-    fields: [{ field: 'legacySecret', message }],
   });
 }
 
@@ -201,25 +183,6 @@ export async function deleteWebhook(deps: Deps, caller: Caller, id: string): Pro
     if (!(await softDeleteWebhook(trx, caller.principal.accountId, id))) throw notFound('Webhook');
     await audit(trx, caller, 'webhook.deleted', id);
   });
-}
-
-/**
- * The new key in place of the current one, which keeps signing until now + the overlap. The statement names the
- * scheme the key was made to replace: another request that changed the scheme meanwhile wins, and this one is a
- * 409 (nothing written), never a key of one scheme under the other's name.
- */
-async function replaceKeyOrConflict(
-  trx: Trx,
-  accountId: string,
-  id: string,
-  from: SignatureScheme,
-  key: NewSigningKey,
-): Promise<WebhookRow> {
-  const expiresAt = new Date(now().getTime() + PREVIOUS_SECRET_OVERLAP_MS);
-  const row = await replaceSigningKey(trx, accountId, id, from, key, expiresAt);
-  if (row) return row;
-  if (!(await findWebhook(trx, accountId, id))) throw notFound('Webhook');
-  throw new AppError('conflict', 'The signature scheme of this webhook changed meanwhile; read it and try again');
 }
 
 /**

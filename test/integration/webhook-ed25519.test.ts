@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { verifyAsync } from '@noble/ed25519';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/events/event-types.js';
 import { transactWithEvents } from '../../src/events/emit.js';
@@ -377,6 +378,45 @@ describe('bad input changes nothing', () => {
     const setAgain = await send('PATCH', `/v1/webhooks/${hmac.body.id}`, token, { legacySecret });
     expect(setAgain.status).toBe(400);
     expect(setAgain.body.error.details.fields[0].field).toBe('legacySecret');
+  });
+});
+
+describe('a rotation racing a change of scheme', () => {
+  it('the rotation that finds the scheme changed under it is a 409 and writes no key', async () => {
+    const { token } = await signupAccount(api);
+    const made = await send('POST', '/v1/webhooks', token, {
+      url: 'https://example.com/hook',
+      events: ['message.received'],
+    });
+    const id = made.body.id as string;
+    // Another change of scheme, holding the row until it commits: the rotation has read 'hmac-sha256' and waits.
+    const other = new pg.Client({ connectionString: t.deps.config.database.url });
+    await other.connect();
+    try {
+      await other.query('BEGIN');
+      await other.query(`UPDATE webhooks SET signature_scheme = 'ed25519', public_key = 'whpk_other' WHERE id = $1`, [
+        id,
+      ]);
+      const rotation = send('POST', `/v1/webhooks/${id}/rotate-secret`, token);
+      await waitUntil(
+        async () =>
+          (
+            await other.query(
+              `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          ).rowCount,
+        10_000,
+        'the rotation waiting on the row',
+      );
+      await other.query('COMMIT');
+      const res = await rotation;
+      expect(res.status).toBe(409);
+      expect(res.body.error.code).toBe('conflict');
+    } finally {
+      await other.end();
+    }
+    const row = await rowOf(id);
+    expect(row).toMatchObject({ signature_scheme: 'ed25519', public_key: 'whpk_other', previous_secret_sealed: null });
   });
 });
 
