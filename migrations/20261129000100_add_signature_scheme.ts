@@ -4,8 +4,9 @@ import type { Knex } from 'knex';
 // 'hmac-sha256' (a whsec_ secret, every existing row) or 'ed25519' (a whsk_ key pair whose secret half is sealed in
 // secret_sealed like any secret). The public halves are not secret and are read by every GET of the subscription,
 // so they are kept in the clear: public_key for the current key, previous_public_key for the one that keeps
-// signing until previous_secret_expires_at after a rotation. A catalog change only: the defaults are constants and
-// the new columns nullable, so no row is rewritten.
+// signing until previous_secret_expires_at after a rotation or a change of scheme. No row is rewritten (the default
+// is a constant, the new columns nullable); the two CHECKs are validated by one scan of webhooks, the table of
+// subscriptions (not of deliveries), under its ACCESS EXCLUSIVE lock.
 
 export async function up(knex: Knex): Promise<void> {
   await knex.raw(`ALTER TABLE webhooks
