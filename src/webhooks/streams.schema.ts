@@ -2,12 +2,15 @@ import { z } from 'zod';
 import { EVENT_NAMES } from '../events/event-types.js';
 import { text } from '../platform/input.js';
 import { idString, jsonRecord, outText, uuidString } from '../platform/output.js';
-import { eventList } from './webhooks.schema.js';
+import { eventList, signatureScheme } from './webhooks.schema.js';
 
 /** GET /v1/webhook-streams?events=a,b (default: every event type). */
 export const openStreamQuery = z
   .object({
     events: text().max(2000).optional().describe('Comma-separated event names; every event type when left out'),
+    signatureScheme: signatureScheme
+      .optional()
+      .describe('How the deliveries of this stream are signed; hmac-sha256 when left out'),
   })
   .strict();
 
@@ -17,12 +20,18 @@ export const streamEvents = text()
   .transform((v) => (v ? v.split(',').map((e) => e.trim()) : [...EVENT_NAMES]))
   .pipe(eventList);
 
-/** The first event of a stream: the subscription it is and the secret its deliveries are signed with. */
+/** The first event of a stream: the subscription it is and the key that verifies its deliveries. */
 export const streamOpenedEvent = z
   .object({
     webhookId: idString('wh'),
     events: z.array(outText()),
-    secret: outText().describe('whsec_…: the session secret; every delivery of this stream is signed with it'),
+    secret: outText()
+      .nullable()
+      .describe('whsec_…: the session secret; every delivery of this stream is signed with it (null for ed25519)'),
+    signatureScheme,
+    publicKey: outText()
+      .nullable()
+      .describe('ed25519: the whpk_ public key that verifies every delivery of this stream; null for hmac-sha256'),
   })
   .meta({ id: 'WebhookStreamOpened' });
 

@@ -7,7 +7,8 @@ import { newId } from '../platform/ids.js';
 import { insertEventWithDeliveries } from '../delivery/sql/fan-out.js';
 import { closeStreams } from '../delivery/sql/subscriptions.js';
 import { scheduleCommitted } from '../delivery/schedule.js';
-import { generateWebhookSecret } from '../delivery/sign.js';
+import type { SignatureScheme } from '../delivery/sign.js';
+import { newSigningKey } from './signing-keys.js';
 import type { StreamSink } from './stream-hub.js';
 import type { StreamReport } from '../delivery/transports/stream-messages.js';
 import { findWebhook, insertWebhook, lockOpenStreams } from './webhooks.repository.js';
@@ -20,7 +21,10 @@ import { transaction } from '../platform/transaction.js';
 export interface OpenedStream {
   webhookId: string;
   events: string[];
-  secret: string;
+  /** The whsec_ of an hmac-sha256 stream, shown in its opened event; null for ed25519. */
+  secret: string | null;
+  signatureScheme: SignatureScheme;
+  publicKey: string | null;
   close(reason: string): Promise<void>;
 }
 
@@ -28,11 +32,12 @@ export async function openStream(
   deps: Deps,
   caller: Caller,
   events: string[],
+  signatureScheme: SignatureScheme,
   sink: StreamSink,
 ): Promise<OpenedStream> {
   const accountId = caller.principal.accountId;
   const webhookId = newId('wh');
-  const secret = generateWebhookSecret();
+  const key = newSigningKey(deps.sealers.webhook, signatureScheme);
   await deps.streamHub.attach(webhookId, sink);
   try {
     await transaction(deps.db, async (trx) => {
@@ -51,7 +56,9 @@ export async function openStream(
         url: `stream://${webhookId}`,
         events,
         description: 'switchboard listen',
-        secret_sealed: deps.sealers.webhook.seal(secret),
+        signature_scheme: signatureScheme,
+        secret_sealed: key.secretSealed,
+        public_key: key.publicKey,
         legacy_secret_sealed: null,
         rate_limit_per_second: null,
         tenant: null,
@@ -61,7 +68,7 @@ export async function openStream(
         targetType: 'webhook',
         targetId: webhookId,
         ip: caller.ip,
-        details: { events },
+        details: { events, signatureScheme },
       });
     });
   } catch (err) {
@@ -72,7 +79,9 @@ export async function openStream(
   return {
     webhookId,
     events,
-    secret,
+    secret: key.sharedSecret,
+    signatureScheme,
+    publicKey: key.publicKey,
     close(reason) {
       closed ??= (async () => {
         // The row first: a worker that finds the subscription deleted stops its delivery instead of sending it.

@@ -1,6 +1,7 @@
 import type { Conn } from '../platform/db.js';
 import { iso, now } from '../platform/clock.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
+import type { SignatureScheme } from '../delivery/sign.js';
 
 export interface WebhookRow {
   id: string;
@@ -14,8 +15,15 @@ export interface WebhookRow {
    * (docs/adr/0054-stream-destinations.md).
    */
   kind: 'http' | 'stream';
+  /** How deliveries are signed: secret_sealed holds a whsec_ (hmac-sha256) or a whsk_ (ed25519). */
+  signature_scheme: SignatureScheme;
   secret_sealed: string;
+  /** ed25519: the whpk_ of secret_sealed's key (public, so kept in the clear); null for hmac-sha256. */
+  public_key: string | null;
+  /** The signing key before the last rotation or change of scheme, of either scheme, until its expiry. */
   previous_secret_sealed: string | null;
+  /** The whpk_ of previous_secret_sealed when that key is ed25519. */
+  previous_public_key: string | null;
   previous_secret_expires_at: Date | null;
   legacy_secret_sealed: string | null;
   consecutive_failures: number;
@@ -41,7 +49,7 @@ export type NewWebhook = Pick<
   | 'rate_limit_per_second'
   | 'tenant'
 > &
-  Partial<Pick<WebhookRow, 'ordering'>>;
+  Partial<Pick<WebhookRow, 'ordering' | 'signature_scheme' | 'public_key'>>;
 
 export async function insertWebhook(
   conn: Conn,
@@ -94,27 +102,41 @@ export async function softDeleteWebhook(conn: Conn, accountId: string, id: strin
   return n > 0;
 }
 
+/** A signing key the service made: its sealed secret, and its whpk_ when ed25519. */
+export interface NewSigningKey {
+  scheme: SignatureScheme;
+  secretSealed: string;
+  publicKey: string | null;
+}
+
 /**
- * A new secret; the current one becomes the previous one until `previousExpiresAt`. One statement reads and
- * writes the row, so two concurrent rotations each keep the other's secret (the later one's previous is the
- * earlier one's new secret) instead of both demoting the same old one.
+ * A new signing key (a rotation, or a change of scheme); the current one becomes the previous one until
+ * `previousExpiresAt`. One statement reads and writes the row, so two concurrent rotations each keep the other's
+ * key (the later one's previous is the earlier one's new key) instead of both demoting the same old one; and it
+ * names the scheme it leaves (`from`), so a key made for one scheme never lands on a row another request has
+ * meanwhile moved to the other: the caller that gets no row lost that race.
  */
-export async function rotateWebhookSecret(
+export async function replaceSigningKey(
   conn: Conn,
   accountId: string,
   id: string,
-  secretSealed: string,
+  from: SignatureScheme,
+  next: NewSigningKey,
   previousExpiresAt: Date,
-): Promise<boolean> {
-  const n = await live(conn, accountId)
-    .where({ id })
+): Promise<WebhookRow | undefined> {
+  const [row] = await live(conn, accountId)
+    .where({ id, signature_scheme: from })
     .update({
       previous_secret_sealed: conn.ref('secret_sealed') as unknown as string,
-      secret_sealed: secretSealed,
+      previous_public_key: conn.ref('public_key') as unknown as string,
+      signature_scheme: next.scheme,
+      secret_sealed: next.secretSealed,
+      public_key: next.publicKey,
       previous_secret_expires_at: previousExpiresAt,
       updated_at: conn.fn.now() as unknown as Date,
-    });
-  return n > 0;
+    })
+    .returning('*');
+  return row;
 }
 
 /** Active: zero the count. Returns the row (also when it was already active). */
@@ -126,6 +148,10 @@ export async function activateWebhook(conn: Conn, accountId: string, id: string)
     disabled_reason: null,
   });
 }
+
+/** Whether the key before the last rotation or change of scheme still signs beside the current one. */
+const previousKeySigns = (w: WebhookRow) =>
+  w.previous_secret_sealed !== null && w.previous_secret_expires_at !== null && w.previous_secret_expires_at > now();
 
 export const toWebhookResponse = (w: WebhookRow) => ({
   id: w.id,
@@ -139,10 +165,12 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   rateLimitPerSecond: w.rate_limit_per_second,
   tenant: w.tenant,
   ordering: w.ordering,
+  signatureScheme: w.signature_scheme,
+  publicKey: w.public_key,
+  previousPublicKey: previousKeySigns(w) ? w.previous_public_key : null,
   disabledAt: iso(w.disabled_at),
   disabledReason: w.disabled_reason,
-  previousSecretExpiresAt:
-    w.previous_secret_expires_at && w.previous_secret_expires_at > now() ? iso(w.previous_secret_expires_at) : null,
+  previousSecretExpiresAt: previousKeySigns(w) ? iso(w.previous_secret_expires_at) : null,
   createdAt: iso(w.created_at),
   updatedAt: iso(w.updated_at),
 });

@@ -4,6 +4,7 @@ import { EVENT_NAMES } from '../events/event-types.js';
 import { text } from '../platform/input.js';
 import { idString, outText, timestamp, uuidString } from '../platform/output.js';
 import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
+import { SIGNATURE_SCHEMES } from '../delivery/sign.js';
 
 // The refinement keeps the 400 validation_error a typo gets, with its message; the document shows the registry's
 // names as an enum (components.schemas.EventName), so a typo fails type-checking in a generated client too.
@@ -39,6 +40,13 @@ const ordering = z
     'key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel',
   );
 
+// How deliveries are signed (docs/webhooks.md#signature-schemes): the service makes the key; none is imported.
+export const signatureScheme = z
+  .enum(SIGNATURE_SCHEMES)
+  .describe(
+    'hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign',
+  );
+
 export const createWebhookInput = z
   .object({
     url,
@@ -48,6 +56,7 @@ export const createWebhookInput = z
     rateLimitPerSecond: rateLimitPerSecond.optional(),
     tenant: tenant.optional(),
     ordering: ordering.optional(),
+    signatureScheme: signatureScheme.optional(),
   })
   .strict();
 
@@ -60,6 +69,16 @@ export const updateWebhookInput = z
     rateLimitPerSecond: rateLimitPerSecond.optional(),
     tenant: tenant.nullable().optional(),
     ordering: ordering.optional(),
+    signatureScheme: signatureScheme.optional(),
+  })
+  .strict();
+
+/** POST /v1/webhooks/:webhookId/rotate-secret: optionally, the scheme the caller expects the new key to be of. */
+export const rotateSecretInput = z
+  .object({
+    signatureScheme: signatureScheme
+      .optional()
+      .describe("The subscription's own scheme (a check: another one is refused; PATCH changes the scheme)"),
   })
   .strict();
 
@@ -84,6 +103,7 @@ export const statsQuery = z
 
 export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
 export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
+export type RotateSecretInput = z.infer<typeof rotateSecretInput>;
 export type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
 
 export const webhookResponse = z
@@ -103,6 +123,17 @@ export const webhookResponse = z
     rateLimitPerSecond: z.number().int().nullable(),
     tenant: outText().nullable().describe('The label a portal link is scoped by (POST /v1/portal-links)'),
     ordering,
+    signatureScheme,
+    publicKey: outText()
+      .nullable()
+      .describe(
+        'ed25519: whpk_ + base64 of the 32-byte public key that verifies webhook-signature `v1a,` (public, shown on every read); null for hmac-sha256',
+      ),
+    previousPublicKey: outText()
+      .nullable()
+      .describe(
+        'The whpk_ of the key that still signs beside the current one until previousSecretExpiresAt (after a rotation or a change of scheme); null when that key is not ed25519 or its overlap is over',
+      ),
     disabledAt: timestamp().nullable(),
     disabledReason: outText().nullable(),
     previousSecretExpiresAt: timestamp().nullable(),
@@ -111,17 +142,25 @@ export const webhookResponse = z
   })
   .meta({ id: 'Webhook' });
 
-const secret = outText().describe('whsec_ followed by the base64 of 32 random bytes; shown this once');
+const secret = outText()
+  .nullable()
+  .describe('whsec_ followed by the base64 of 32 random bytes, shown this once; null for an ed25519 subscription');
 
 export const webhookWithSecretResponse = webhookResponse
   .extend({
-    secret: secret
-      .nullable()
-      .describe(
-        'whsec_…, shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)',
-      ),
+    secret: secret.describe(
+      'whsec_…, shown this once (null for an ed25519 subscription, which has `publicKey` instead, and in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)',
+    ),
   })
   .meta({ id: 'WebhookWithSecret' });
+
+export const webhookChangedResponse = webhookResponse
+  .extend({
+    secret: secret.describe(
+      'The new whsec_ when this change made one (signatureScheme changed to hmac-sha256), shown this once; null otherwise',
+    ),
+  })
+  .meta({ id: 'WebhookChanged' });
 
 export const webhookEnabledResponse = webhookResponse
   .extend({ recovered: z.number().int().describe('Failed deliveries re-queued because of recoverSince') })
@@ -131,7 +170,9 @@ export const rotatedSecretResponse = z
   .object({
     id: idString('wh'),
     secret,
-    previousSecretExpiresAt: timestamp().describe('Deliveries are signed with both secrets until then'),
+    signatureScheme,
+    publicKey: outText().nullable().describe('ed25519: the new whpk_ public key; null for hmac-sha256'),
+    previousSecretExpiresAt: timestamp().describe('Deliveries are signed with both keys until then'),
   })
   .meta({ id: 'WebhookSecretRotated' });
 

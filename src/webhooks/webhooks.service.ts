@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { Caller } from '../auth/principal.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { orderingKeyPath, TEST_EVENT, type EventType } from '../events/event-types.js';
-import { iso, now } from '../platform/clock.js';
+import { iso } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import { transaction, type Trx } from '../platform/transaction.js';
 import { AppError, notFound } from '../platform/errors.js';
@@ -23,16 +23,21 @@ import { insertEventWithDeliveries } from '../delivery/sql/fan-out.js';
 import { disableWebhookOnce } from '../delivery/sql/subscriptions.js';
 import { toAttemptResponse, toDeliveryResponse, toDeliveryWithEnvelopeResponse } from './deliveries.schema.js';
 import { scheduleDeliveries, scheduleCommitted } from '../delivery/schedule.js';
-import { generateWebhookSecret } from '../delivery/sign.js';
+import { newSigningKey, replaceKeyOrConflict, requireNoLegacySecret } from './signing-keys.js';
 import { rejoinOrderingKeys } from '../delivery/ordering.js';
 import { releaseOrderingKeys } from '../delivery/sql/ordering-keys.js';
-import type { attemptsQuery, CreateWebhookInput, DeliveriesQuery, UpdateWebhookInput } from './webhooks.schema.js';
+import type {
+  attemptsQuery,
+  CreateWebhookInput,
+  DeliveriesQuery,
+  RotateSecretInput,
+  UpdateWebhookInput,
+} from './webhooks.schema.js';
 import {
   activateWebhook,
   findWebhook,
   insertWebhook,
   listWebhooks,
-  rotateWebhookSecret as rotateSecretOf,
   softDeleteWebhook,
   toWebhookResponse,
   updateWebhook,
@@ -40,8 +45,6 @@ import {
 } from './webhooks.repository.js';
 
 type AttemptsQuery = z.infer<typeof attemptsQuery>;
-
-export const PREVIOUS_SECRET_OVERLAP_MS = 24 * 3600 * 1000;
 
 /** The audit row of a change, written in the change's transaction: a change never commits without its record. */
 const audit = (trx: Trx, caller: Caller, action: string, id: string, details?: Record<string, unknown>) =>
@@ -67,17 +70,21 @@ function requireOrderingKeys(ordering: WebhookRow['ordering'], events: string[])
 }
 
 export async function createWebhook(deps: Deps, caller: Caller, input: CreateWebhookInput) {
+  const scheme = input.signatureScheme ?? 'hmac-sha256';
   requireOrderingKeys(input.ordering ?? 'none', input.events);
+  requireNoLegacySecret(scheme, Boolean(input.legacySecret));
   await checkTargetUrl(deps.config, input.url);
   const sealer = deps.sealers.webhook;
-  const secret = generateWebhookSecret();
+  const key = newSigningKey(sealer, scheme);
   const row = await transaction(deps.db, async (trx) => {
     const inserted = await insertWebhook(trx, caller.principal.accountId, {
       id: newId('wh'),
       url: input.url,
       events: input.events,
       description: input.description ?? null,
-      secret_sealed: sealer.seal(secret),
+      signature_scheme: scheme,
+      secret_sealed: key.secretSealed,
+      public_key: key.publicKey,
       legacy_secret_sealed: input.legacySecret ? sealer.seal(input.legacySecret) : null,
       rate_limit_per_second: input.rateLimitPerSecond ?? null,
       tenant: input.tenant ?? null,
@@ -86,7 +93,7 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
     await audit(trx, caller, 'webhook.created', inserted.id, { url: inserted.url, events: inserted.events });
     return inserted;
   });
-  return { ...toWebhookResponse(row), secret };
+  return { ...toWebhookResponse(row), secret: key.sharedSecret };
 }
 
 /** The account's subscriptions as the API shows them (never a secret). REST and MCP both list through here. */
@@ -141,7 +148,12 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   const current = await requireWebhook(deps, accountId, id);
   requireHttpKind(current);
   requireOrderingKeys(input.ordering ?? current.ordering, input.events ?? current.events);
+  const scheme = input.signatureScheme ?? current.signature_scheme;
+  const legacy = input.legacySecret === undefined ? current.legacy_secret_sealed !== null : input.legacySecret !== null;
+  requireNoLegacySecret(scheme, legacy);
   if (input.url !== undefined) await checkTargetUrl(deps.config, input.url);
+  // A new scheme is a new key; the old one keeps signing beside it for the overlap, as after a rotation.
+  const key = scheme !== current.signature_scheme ? newSigningKey(deps.sealers.webhook, scheme) : null;
   const patch: Partial<WebhookRow> = {};
   if (input.url !== undefined) patch.url = input.url;
   if (input.events !== undefined) patch.events = input.events;
@@ -152,17 +164,18 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   if (input.legacySecret !== undefined)
     patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
   const { row, released } = await transaction(deps.db, async (trx) => {
-    const updated = Object.keys(patch).length
+    let updated = Object.keys(patch).length
       ? await updateWebhook(trx, accountId, id, patch)
       : await findWebhook(trx, accountId, id);
     if (!updated) throw notFound('Webhook');
+    if (key) updated = await replaceKeyOrConflict(trx, accountId, id, current.signature_scheme, key);
     // Made unordered: what waited in its keys goes now, in parallel.
     const freed = input.ordering === 'none' && current.ordering === 'key' ? await releaseOrderingKeys(trx, id) : [];
     await audit(trx, caller, 'webhook.updated', id, { fields: Object.keys(input) });
     return { row: updated, released: freed };
   });
   await scheduleDeliveries(deps, released);
-  return toWebhookResponse(row);
+  return { ...toWebhookResponse(row), secret: key?.sharedSecret ?? null };
 }
 
 export async function deleteWebhook(deps: Deps, caller: Caller, id: string): Promise<void> {
@@ -172,18 +185,34 @@ export async function deleteWebhook(deps: Deps, caller: Caller, id: string): Pro
   });
 }
 
-/** A new secret; the old one keeps signing (as a second v1) for 24 hours. */
-export async function rotateWebhookSecret(deps: Deps, caller: Caller, id: string) {
-  requireHttpKind(await requireWebhook(deps, caller.principal.accountId, id));
-  const secret = generateWebhookSecret();
-  const previousSecretExpiresAt = new Date(now().getTime() + PREVIOUS_SECRET_OVERLAP_MS);
-  await transaction(deps.db, async (trx) => {
-    const sealed = deps.sealers.webhook.seal(secret);
-    if (!(await rotateSecretOf(trx, caller.principal.accountId, id, sealed, previousSecretExpiresAt)))
-      throw notFound('Webhook');
-    await audit(trx, caller, 'webhook.secret_rotated', id);
+/**
+ * A new key of the subscription's own scheme; the old one keeps signing beside it (a second `v1=`, `v1,` or
+ * `v1a,`) for 24 hours. `signatureScheme`, when given, must be that scheme: 400 naming it otherwise.
+ */
+export async function rotateWebhookSecret(deps: Deps, caller: Caller, id: string, input: RotateSecretInput = {}) {
+  const accountId = caller.principal.accountId;
+  const current = await requireWebhook(deps, accountId, id);
+  requireHttpKind(current);
+  const scheme = current.signature_scheme;
+  if (input.signatureScheme !== undefined && input.signatureScheme !== scheme) {
+    const message = `this subscription signs with ${scheme}; rotate-secret makes a key of the same scheme (PATCH signatureScheme changes it)`;
+    throw new AppError('validation_error', `Invalid request: signatureScheme: ${message}`, {
+      fields: [{ field: 'signatureScheme', message }],
+    });
+  }
+  const key = newSigningKey(deps.sealers.webhook, scheme);
+  const row = await transaction(deps.db, async (trx) => {
+    const rotated = await replaceKeyOrConflict(trx, accountId, id, scheme, key);
+    await audit(trx, caller, 'webhook.secret_rotated', id, { signatureScheme: scheme });
+    return rotated;
   });
-  return { id, secret, previousSecretExpiresAt: iso(previousSecretExpiresAt) };
+  return {
+    id,
+    secret: key.sharedSecret,
+    signatureScheme: scheme,
+    publicKey: key.publicKey,
+    previousSecretExpiresAt: iso(row.previous_secret_expires_at)!,
+  };
 }
 
 /** The reason a subscription disabled by hand shows (GET /v1/webhooks/:id `disabledReason`). */

@@ -127,18 +127,25 @@ export const TEMPLATES: Record<string, Template> = {
     description: 'd',
     legacySecret: 'legacy-secret-0123456789',
   }),
-  'PATCH /v1/webhooks/:webhookId': () => ({
+  'PATCH /v1/webhooks/:webhookId': (_w, r) => ({
     url: 'https://93.184.216.34/hook2',
     events: ['message.sent'],
     description: null,
+    signatureScheme: r.pick(['hmac-sha256', 'ed25519']),
+    legacySecret: null,
   }),
+  'POST /v1/webhooks/:webhookId/rotate-secret': (_w, r) => ({ signatureScheme: r.pick(['hmac-sha256', 'ed25519']) }),
   'POST /v1/webhooks/:webhookId/enable': (_w, r) => ({ recoverSince: iso(r) }),
   'POST /v1/portal-links': (_w, r) => ({
     tenant: 'cust-1',
     events: ['message.received'],
     expiresInSeconds: r.int(60, 86400),
   }),
-  'POST /v1/portal/webhooks': () => ({ url: 'https://93.184.216.34/portal', events: ['message.received'] }),
+  'POST /v1/portal/webhooks': (_w, r) => ({
+    url: 'https://93.184.216.34/portal',
+    events: ['message.received'],
+    signatureScheme: r.pick(['hmac-sha256', 'ed25519']),
+  }),
   'PATCH /v1/portal/webhooks/:webhookId': () => ({ url: 'https://93.184.216.34/portal2' }),
 };
 

@@ -158,6 +158,33 @@ describe('the dashboard in a real browser', () => {
     expect(pc.problems).toEqual([]);
   });
 
+  it('creates an ed25519 subscription: its public key shown, no secret; a rotation shows the new key', async (ctx) => {
+    if (!pc) return ctx.skip();
+    const { page } = pc;
+    // Signed in by the test before, or here when this one runs alone.
+    await page.goto(`${t.url}/dashboard/webhooks`);
+    if (page.url() !== `${t.url}/dashboard/webhooks`) await signIn(owner.email, owner.password);
+    await page.fill('#url', `${receiver.url}/signed`);
+    await page.check('input[value="contact.created"]');
+    await page.selectOption('#signatureScheme', 'ed25519');
+    await page.click('button:text("Create subscription")');
+    expect(await page.locator('[data-secret]').count()).toBe(0);
+    const shown = (await page.locator('[data-public-key]').textContent())!;
+    expect(shown).toMatch(/^whpk_[A-Za-z0-9+/]{43}=$/);
+    await page.click('text=Back to the subscription');
+    // The public key stays readable on the subscription's page, beside its scheme.
+    expect(await page.locator('[data-signature-scheme]').textContent()).toBe('ed25519');
+    expect(await page.locator('main [data-public-key]').textContent()).toBe(shown);
+    await page.click('button:text("Rotate secret")');
+    const rotated = (await page.locator('[data-public-key]').textContent())!;
+    expect(rotated).toMatch(/^whpk_/);
+    expect(rotated).not.toBe(shown);
+    await page.click('text=Back to the subscription');
+    expect(await page.locator('main [data-public-key]').textContent()).toBe(rotated);
+    expect(await page.locator('[data-previous-key]').textContent()).toContain(shown);
+    expect(pc.problems).toEqual([]);
+  });
+
   it("mints, rotates and deactivates an agent's keys (each secret shown once) and revokes an OAuth grant", async (ctx) => {
     if (!pc) return ctx.skip();
     const { page } = pc;

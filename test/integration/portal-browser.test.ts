@@ -136,6 +136,19 @@ describe('portal links', () => {
       events: ['message.sent'],
     });
 
+    // An ed25519 endpoint: its public key shown instead of a secret, and on its page.
+    await page.goto(link.url);
+    await page.fill('#url', `${receiver.url}/signed`);
+    await page.check('input[value="message.sent"]');
+    await page.selectOption('#signatureScheme', 'ed25519');
+    await page.click('button:text("Add endpoint")');
+    expect(await page.locator('[data-secret]').count()).toBe(0);
+    const publicKey = (await page.locator('[data-public-key]').textContent())!;
+    expect(publicKey).toMatch(/^whpk_/);
+    await page.click('text=Back to the subscription');
+    expect(await page.locator('[data-signature-scheme]').textContent()).toBe('ed25519');
+    expect(await page.locator('main [data-public-key]').textContent()).toBe(publicKey);
+
     // Edit the URL (the API's rules, shown on the page), rotate the secret.
     await page.goto(`${link.url}/webhooks/${hooks.mine}`);
     await page.fill('#url', 'ftp://nowhere.example');

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { verifyAsync } from '@noble/ed25519';
 import { describe, expect, it } from 'vitest';
-import { generateWebhookSecret, signatureHeaders, signingKey } from '../../src/delivery/sign.js';
+import { generateEd25519Pair, generateWebhookSecret, signatureHeaders, signingKey } from '../../src/delivery/sign.js';
 
 const id = '7d9b2a4e-1c3f-4a5b-9c8d-0e1f2a3b4c5d';
 const body = '{"id":"7d9b2a4e-1c3f-4a5b-9c8d-0e1f2a3b4c5d","event":"message.received"}';
@@ -38,5 +39,38 @@ describe('webhook signatures', () => {
     const a = generateWebhookSecret();
     expect(a).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     expect(a).not.toBe(generateWebhookSecret());
+  });
+
+  it('generates whsk_ (seed and public key, 64 bytes) and whpk_ (the 32-byte public key) of one pair', () => {
+    const { secretKey, publicKey } = generateEd25519Pair();
+    const secret = Buffer.from(secretKey.slice('whsk_'.length), 'base64');
+    const pub = Buffer.from(publicKey.slice('whpk_'.length), 'base64');
+    expect(secretKey).toMatch(/^whsk_[A-Za-z0-9+/]{86}==$/);
+    expect(publicKey).toMatch(/^whpk_[A-Za-z0-9+/]{43}=$/);
+    expect(secret.subarray(32)).toEqual(pub);
+    expect(generateEd25519Pair().publicKey).not.toBe(publicKey);
+  });
+
+  it('signs an ed25519 key as v1a over <id>.<t>.<body>, with no X-Switchboard-Signature', async () => {
+    const pair = generateEd25519Pair();
+    const h = signatureHeaders(id, body, 1_790_000_000, { current: signingKey(pair.secretKey) });
+    expect(h['x-switchboard-signature']).toBeUndefined();
+    const [version, sig] = h['webhook-signature']!.split(',');
+    expect(version).toBe('v1a');
+    const pub = Buffer.from(pair.publicKey.slice(5), 'base64');
+    const content = new TextEncoder().encode(`${id}.1790000000.${body}`);
+    expect(await verifyAsync(Buffer.from(sig!, 'base64'), content, pub)).toBe(true);
+    expect(
+      await verifyAsync(Buffer.from(sig!, 'base64'), new TextEncoder().encode(`${id}.1790000001.${body}`), pub),
+    ).toBe(false);
+  });
+
+  it('signs with the keys of both schemes while a change of scheme overlaps: v1= only for the HMAC one', () => {
+    const pair = generateEd25519Pair();
+    const h = signatureHeaders(id, body, 1, { current: signingKey(pair.secretKey), previous: signingKey(secret) });
+    expect(h['x-switchboard-signature']).toBe(
+      `t=1,v1=${createHmac('sha256', secret).update(`1.${body}`).digest('hex')}`,
+    );
+    expect(h['webhook-signature']!.split(' ').map((s) => s.split(',')[0])).toEqual(['v1a', 'v1']);
   });
 });

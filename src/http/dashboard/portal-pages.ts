@@ -102,11 +102,12 @@ export function portalRouter(deps: Deps): Middleware {
     page(async (ctx, p) => {
       const url = p.form.get('url')?.[0] ?? '';
       const events = p.form.get('events') ?? [];
-      const res = await p.api<WebhookWithSecret>('POST', '/v1/portal/webhooks', { url, events });
-      if (res.status === 400) return listPage(ctx, p, { url, events, error: errorOf(res) }, 400);
+      const signatureScheme = p.form.get('signatureScheme')?.[0] ?? 'hmac-sha256';
+      const res = await p.api<WebhookWithSecret>('POST', '/v1/portal/webhooks', { url, events, signatureScheme });
+      if (res.status === 400) return listPage(ctx, p, { url, events, signatureScheme, error: errorOf(res) }, 400);
       const made = expect(res, 201, 'The endpoint');
       const base = `${p.base}/webhooks/${made.id}`;
-      show(ctx, 'Endpoint added', secretPage(base, made.secret ?? '', 'The endpoint is active.'), 201);
+      show(ctx, 'Endpoint added', secretPage(base, made, 'The endpoint is active.'), 201);
     }),
   );
 
@@ -142,8 +143,8 @@ export function portalRouter(deps: Deps): Middleware {
       const webhookId = id(ctx, 'webhookId');
       const res = await p.api<RotatedSecret>('POST', `/v1/portal/webhooks/${webhookId}/rotate-secret`);
       const rotated = expect(res, 200, 'This endpoint');
-      const what = 'The secret is rotated; deliveries are signed with both secrets for 24 hours.';
-      show(ctx, 'New signing secret', secretPage(`${p.base}/webhooks/${webhookId}`, rotated.secret, what));
+      const what = 'The signing key is rotated; deliveries are signed with both keys for 24 hours.';
+      show(ctx, 'New signing key', secretPage(`${p.base}/webhooks/${webhookId}`, rotated, what));
     }),
   );
   router.get(

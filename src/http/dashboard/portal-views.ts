@@ -3,6 +3,7 @@ import type { ApiError } from './api-client.js';
 import type { Delivery, Webhook } from './api-types.js';
 import { html, type SafeHtml } from './html.js';
 import { deliveriesTable } from './delivery-views.js';
+import { schemeSelect, signingSummary } from './webhook-views.js';
 import {
   actionButton,
   badge,
@@ -21,6 +22,7 @@ import {
 export interface PortalForm {
   url?: string;
   events?: string[];
+  signatureScheme?: string;
   error?: ApiError | null;
 }
 
@@ -42,7 +44,7 @@ export function portalListPage(
   );
   return html`${notice(note)} ${dataTable(['Endpoint', 'Events', 'Status'], rows, 'No endpoints yet.')}
     <h2>Add an endpoint</h2>
-    ${formError(form.error, ['url', 'events'])}
+    ${formError(form.error, ['url', 'events', 'signatureScheme'])}
     <form method="post" action="${base}/webhooks">
       ${csrfField(v.csrf)} ${textField({ id: 'url', label: 'URL', value: form.url ?? '', error: form.error })}
       ${checkboxes({
@@ -52,6 +54,7 @@ export function portalListPage(
         chosen: form.events ?? [],
         error: form.error,
       })}
+      ${schemeSelect(form.signatureScheme)}
       <p><button type="submit">Add endpoint</button></p>
     </form>`;
 }
@@ -68,6 +71,7 @@ export function portalWebhookPage(
   return html`${notice(note)}
     <p><a href="${base}">← All endpoints</a></p>
     <p>Status: ${badge(w.status)} · events: ${w.events.join(', ')}</p>
+    <p>Signing: ${signingSummary(w)}</p>
     ${formError(form.error, ['url'])}
     <form method="post" action="${self}">
       ${csrfField(v.csrf)} ${textField({ id: 'url', label: 'URL', value: form.url ?? w.url, error: form.error })}

@@ -124,7 +124,8 @@ export function dashboardRouter(deps: Deps): Middleware {
       const events = fields.get('events') ?? [];
       const rate = (fields.get('rateLimitPerSecond')?.[0] ?? '').trim();
       const tenant = (fields.get('tenant')?.[0] ?? '').trim();
-      const body: Record<string, unknown> = { url, events, ...(tenant ? { tenant } : {}) };
+      const signatureScheme = fields.get('signatureScheme')?.[0] ?? 'hmac-sha256';
+      const body: Record<string, unknown> = { url, events, signatureScheme, ...(tenant ? { tenant } : {}) };
       // The API's own rule judges the number; a text that is not one is sent as is and refused by it.
       if (rate) body.rateLimitPerSecond = /^-?\d+$/.test(rate) ? Number(rate) : rate;
       const res = await s.api<WebhookWithSecret>('POST', '/v1/webhooks', body);
@@ -133,11 +134,12 @@ export function dashboardRouter(deps: Deps): Middleware {
           ctx,
           s.viewer,
           'Subscription created',
-          secretPage(`/dashboard/webhooks/${res.body.id}`, res.body.secret ?? '', 'The subscription is active.'),
+          secretPage(`/dashboard/webhooks/${res.body.id}`, res.body, 'The subscription is active.'),
           201,
         );
       if (res.status >= 500 || res.status === 401) throw refusal(res, 'The subscription');
-      await listPage(ctx, s, { url, events, rateLimitPerSecond: rate, tenant, error: errorOf(res) }, res.status);
+      const form = { url, events, rateLimitPerSecond: rate, tenant, signatureScheme, error: errorOf(res) };
+      await listPage(ctx, s, form, res.status);
     }),
   );
 
@@ -183,8 +185,8 @@ export function dashboardRouter(deps: Deps): Middleware {
       const webhookId = id(ctx, 'webhookId');
       const res = await s.api<RotatedSecret>('POST', `/v1/webhooks/${webhookId}/rotate-secret`);
       if (res.status !== 200) throw refusal(res, 'This subscription');
-      const what = 'The secret is rotated; deliveries are signed with both secrets until the old one expires.';
-      show(ctx, s.viewer, 'New signing secret', secretPage(`/dashboard/webhooks/${webhookId}`, res.body.secret, what));
+      const what = 'The signing key is rotated; deliveries are signed with both keys until the old one expires.';
+      show(ctx, s.viewer, 'New signing key', secretPage(`/dashboard/webhooks/${webhookId}`, res.body, what));
     }),
   );
   /** A subscription's button: the API action of the same name, then the subscription's page with its notice. */

@@ -17,14 +17,35 @@ import {
 } from './views.js';
 
 // The subscriptions pages: the list with its create form, one subscription with its health and deliveries
-// (delivery-views.ts), and the page that shows a new signing secret once.
+// (delivery-views.ts), and the page that shows a new signing key: a secret once, or an ed25519 public key.
 
 export interface CreateForm {
   url?: string;
   events?: string[];
   rateLimitPerSecond?: string;
   tenant?: string;
+  signatureScheme?: string;
   error?: ApiError | null;
+}
+
+/** The signature scheme field of a create form (docs/webhooks.md#signature-schemes). */
+export const schemeSelect = (chosen: string | undefined) =>
+  html`<label for="signatureScheme">Signature scheme</label
+    ><select id="signatureScheme" name="signatureScheme">
+      <option value="hmac-sha256" ${chosen === 'ed25519' ? '' : ' selected'}>hmac-sha256 (a shared secret)</option>
+      <option value="ed25519" ${chosen === 'ed25519' ? ' selected' : ''}>ed25519 (a public key verifies)</option>
+    </select>`;
+
+/** How a subscription signs: its scheme, its public key, and the previous key while it still signs. */
+export function signingSummary(w: Webhook): SafeHtml {
+  const key = w.publicKey ? html` · public key <code data-public-key>${w.publicKey}</code>` : '';
+  const previous = w.previousSecretExpiresAt
+    ? html`<div class="muted" data-previous-key>
+        The previous key signs too until
+        ${when(w.previousSecretExpiresAt)}${w.previousPublicKey ? html` (<code>${w.previousPublicKey}</code>)` : ''}
+      </div>`
+    : '';
+  return html`<span data-signature-scheme>${w.signatureScheme}</span>${key}${previous}`;
 }
 
 export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {}): SafeHtml {
@@ -43,7 +64,7 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
   );
   return html`${dataTable(['URL', 'Events', 'Status', 'Throttle (/s)', 'Tenant'], rows, 'No subscriptions yet.')}
     <h2>New subscription</h2>
-    ${formError(form.error, ['url', 'events', 'rateLimitPerSecond', 'tenant'])}
+    ${formError(form.error, ['url', 'events', 'rateLimitPerSecond', 'tenant', 'signatureScheme'])}
     <form method="post" action="/dashboard/webhooks">
       ${csrfField(v.csrf)}
       ${textField({ id: 'url', label: 'URL', value: form.url ?? '', placeholder: 'https://example.com/hooks', error: form.error })}
@@ -61,14 +82,30 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
         value: form.tenant ?? '',
         error: form.error,
       })}
+      ${schemeSelect(form.signatureScheme)}
       <p><button type="submit">Create subscription</button></p>
     </form>`;
 }
 
-/** A new signing secret, shown once; `back` is the subscription's page. */
-export function secretPage(back: string, secret: string, what: string): SafeHtml {
-  return html`<p>${what} Copy the signing secret now: it is shown this once and cannot be read again.</p>
-    <p class="secret" data-secret>${secret}</p>
+/** A new signing key and what the receiver needs of it. */
+export interface ShownKey {
+  /** A whsec_, shown once. */
+  secret: string | null;
+  /** An ed25519 whpk_: public, readable on the subscription's page at any time. */
+  publicKey: string | null;
+}
+
+/** A new signing key: a secret shown once, or an ed25519 public key; `back` is the subscription's page. */
+export function secretPage(back: string, key: ShownKey, what: string): SafeHtml {
+  const shown = key.secret
+    ? html`<p>${what} Copy the signing secret now: it is shown this once and cannot be read again.</p>
+        <p class="secret" data-secret>${key.secret}</p>`
+    : html`<p>
+          ${what} Deliveries are signed with ed25519: give your receiver this public key to verify them. It is not a
+          secret, and the subscription's page shows it at any time; the key that signs never leaves Switchboard.
+        </p>
+        <p class="secret" data-public-key>${key.publicKey ?? ''}</p>`;
+  return html`${shown}
     <p><a href="${back}">Back to the subscription</a></p>`;
 }
 
@@ -137,6 +174,10 @@ export function webhookPage(v: Viewer, d: DetailData): SafeHtml {
         <tr>
           <th>Tenant</th>
           <td>${w.tenant ?? '—'}</td>
+        </tr>
+        <tr>
+          <th>Signing</th>
+          <td>${signingSummary(w)}</td>
         </tr>
         <tr>
           <th>Id</th>

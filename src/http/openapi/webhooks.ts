@@ -27,13 +27,13 @@ const DELIVERY_HEADERS = [
     'X-Switchboard-Signature',
     '`t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. ' +
       'During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant ' +
-      'time, and refuse a `t` more than 300 s away.',
-    true,
+      'time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`.',
+    false,
     { type: 'string', pattern: '^t=\\d+(,v1=[0-9a-f]{64})+$' },
   ),
   header(
     'X-Switchboard-Signature-Legacy',
-    'Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body).',
+    'Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body).',
     false,
     { type: 'string', pattern: '^[0-9a-f]{64}$' },
   ),
@@ -41,7 +41,7 @@ const DELIVERY_HEADERS = [
   header('webhook-timestamp', 'Standard Webhooks: the send time in Unix seconds.'),
   header(
     'webhook-signature',
-    'Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation.',
+    "Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme.",
   ),
   header('User-Agent', 'Always `Switchboard-Webhooks/1`.', true, { type: 'string', const: 'Switchboard-Webhooks/1' }),
 ];

@@ -28,7 +28,9 @@ import {
   attemptsQuery,
   deliveriesQuery,
   redeliveryResponse,
+  rotateSecretInput,
   rotatedSecretResponse,
+  webhookChangedResponse,
   webhookResponse,
   webhookWithSecretResponse,
 } from '../../webhooks/webhooks.schema.js';
@@ -187,10 +189,10 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
     publicAccess,
     {
       operationId: 'updatePortalWebhook',
-      summary: "A portal: change a subscription's URL, events or description",
+      summary: "A portal: change a subscription's URL, events, description or signature scheme",
       tag,
       body: portalUpdateWebhookInput,
-      response: webhookResponse,
+      response: webhookChangedResponse,
       ...portal,
       errors: [...portal.errors, 'invalid_webhook_url'],
       examples: { request: { url: 'https://customer.example/hooks/v2' } },
@@ -208,14 +210,19 @@ export function registerPortalRoutes(api: ApiRouter, deps: Deps) {
     publicAccess,
     {
       operationId: 'rotatePortalWebhookSecret',
-      summary: "A portal: rotate a subscription's signing secret",
+      summary: "A portal: rotate a subscription's signing key",
       tag,
+      body: rotateSecretInput,
+      bodyOptional: true,
       response: rotatedSecretResponse,
       ...portal,
+      errors: [...portal.errors, 'conflict'],
+      examples: { request: { signatureScheme: 'ed25519' } },
     },
     async (ctx) => {
       const { scope, webhook } = await scopedWebhook(ctx);
-      ctx.body = await rotateWebhookSecret(deps, scope.caller, webhook.id);
+      const input = parseInput(rotateSecretInput, ctx.request.body ?? {});
+      ctx.body = await rotateWebhookSecret(deps, scope.caller, webhook.id, input);
     },
   );
 

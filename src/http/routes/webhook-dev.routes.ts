@@ -40,17 +40,21 @@ export function registerWebhookDevRoutes(api: ApiRouter, deps: Deps) {
       response: streamOpenedEvent,
       errors: ['rate_limited'],
       description:
-        'A `text/event-stream` that is a subscription of its own kind for as long as it stays open: first an `opened` event (this schema: the subscription id and the session secret its deliveries are signed with), then one `delivery` event per attempt (components.schemas.WebhookStreamDelivery), each to be answered with POST /v1/webhook-streams/{webhookId}/reports. Closing the connection deletes the subscription. At most 5 open per account (429 beyond).',
+        'A `text/event-stream` that is a subscription of its own kind for as long as it stays open: first an `opened` event (this schema: the subscription id and the session secret its deliveries are signed with, or with `?signatureScheme=ed25519` the public key that verifies them), then one `delivery` event per attempt (components.schemas.WebhookStreamDelivery), each to be answered with POST /v1/webhook-streams/{webhookId}/reports. Closing the connection deletes the subscription. At most 5 open per account (429 beyond).',
     },
     async (ctx) => {
-      const { events: raw } = parseInput(openStreamQuery, ctx.query);
+      const { events: raw, signatureScheme = 'hmac-sha256' } = parseInput(openStreamQuery, ctx.query);
       const events = parseInput(streamEvents, raw ?? ''); // '' is every event type
       const sse = createEventStream();
-      const stream = await openStream(deps, callerOf(ctx), events, {
+      const stream = await openStream(deps, callerOf(ctx), events, signatureScheme, {
         deliver: (d: StreamDelivery) => sse.send(d, 'delivery'),
         end: (reason: string) => sse.end({ data: { reason }, event: 'closed' }),
       });
-      sse.send({ webhookId: stream.webhookId, events: stream.events, secret: stream.secret }, 'opened');
+      const { webhookId, secret, publicKey } = stream;
+      sse.send(
+        { webhookId, events: stream.events, secret, signatureScheme: stream.signatureScheme, publicKey },
+        'opened',
+      );
       // Closed by the CLI, by the hub at shutdown, or already gone while it was being opened: the stream ends.
       answerWithEventStream(ctx, sse, () => {
         stream.close('The listen session disconnected').catch((err: unknown) => {

@@ -11,10 +11,12 @@ import {
   enableWebhookInput,
   testWebhookInput,
   redeliveryResponse,
+  rotateSecretInput,
   rotatedSecretResponse,
   statsQuery,
   testDeliveryResponse,
   updateWebhookInput,
+  webhookChangedResponse,
   webhookEnabledResponse,
   webhookResponse,
   webhookStatsResponse,
@@ -53,6 +55,9 @@ const WEBHOOK_EXAMPLE = {
   rateLimitPerSecond: null,
   tenant: null,
   ordering: 'none',
+  signatureScheme: 'hmac-sha256',
+  publicKey: null,
+  previousPublicKey: null,
   disabledAt: null,
   disabledReason: null,
   previousSecretExpiresAt: null,
@@ -79,7 +84,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       status: 201,
       errors: ['invalid_webhook_url'],
       description:
-        'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
+        'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
       examples: {
         request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' },
         response: WEBHOOK_EXAMPLE,
@@ -124,8 +129,10 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       summary: 'Update a webhook subscription',
       tag,
       body: updateWebhookInput,
-      response: webhookResponse,
+      response: webhookChangedResponse,
       errors: ['invalid_webhook_url', 'conflict'],
+      description:
+        'A new `signatureScheme` makes a new key of that scheme (a new whsec_ is in `secret`, shown this once; a new ed25519 key shows its `publicKey`); the old key keeps signing beside it for 24 h, as after a rotation.',
       examples: { request: { events: ['message.received', 'message.sent'], rateLimitPerSecond: 20, ordering: 'key' } },
     },
     async (ctx) => {
@@ -153,13 +160,19 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     write,
     {
       operationId: 'rotateWebhookSecret',
-      summary: 'Rotate the signing secret (24 h overlap)',
+      summary: 'Rotate the signing key (24 h overlap)',
       tag,
+      body: rotateSecretInput,
+      bodyOptional: true,
       response: rotatedSecretResponse,
       errors: ['conflict'],
+      description:
+        "A new key of the subscription's own scheme: a whsec_ (`secret`, shown this once) or an ed25519 pair (`publicKey`; `secret` is null). The old key keeps signing beside the new one until `previousSecretExpiresAt`. `signatureScheme`, when sent, must be the subscription's: another is a 400 naming it, and nothing changes.",
+      examples: { request: { signatureScheme: 'ed25519' } },
     },
     async (ctx) => {
-      ctx.body = await rotateWebhookSecret(deps, callerOf(ctx), param(ctx, 'webhookId'));
+      const input = parseInput(rotateSecretInput, ctx.request.body ?? {});
+      ctx.body = await rotateWebhookSecret(deps, callerOf(ctx), param(ctx, 'webhookId'), input);
     },
   );
 
