@@ -24,7 +24,9 @@ export const createPortalLinkInput = z
 export type CreatePortalLinkInput = z.infer<typeof createPortalLinkInput>;
 
 /** A customer creates a subscription: a URL and events; the tenant is the link's, never theirs to choose. */
-export const portalCreateWebhookInput = createWebhookInput.pick({ url: true, events: true, description: true });
+export const portalCreateWebhookInput = createWebhookInput
+  .pick({ url: true, events: true, description: true })
+  .required({ url: true });
 /** A customer edits a subscription's URL, events or description. */
 export const portalUpdateWebhookInput = updateWebhookInput.pick({ url: true, events: true, description: true });
 
