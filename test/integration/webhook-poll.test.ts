@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scheduleDeliveries } from '../../src/delivery/schedule.js';
 import { transactWithEvents } from '../../src/events/emit.js';
 import { ensureDayPartitions, maintainPartitions } from '../../src/maintenance/partitions.service.js';
 import { dayStart, partitionName } from '../../src/maintenance/partitions.repository.js';
@@ -231,6 +232,62 @@ describe('polling', () => {
     const notPolled = await poll(http.body.id, reader.key);
     expect(notPolled.status).toBe(409);
     expect(notPolled.body.error.code).toBe('conflict');
+  });
+});
+
+describe('the core', () => {
+  it('parks a poll delivery that some path made due: its job sends nothing, records nothing, and the poll still gets it', async () => {
+    await t.startWorkers();
+    const acct = await signupAccount(api);
+    const sub = await createPollSubscription(acct.token);
+    await emit(acct.accountId, ['due']);
+    const row = await t.deps.db('webhook_deliveries').where({ webhook_id: sub.id }).first();
+    // As if a path had made it due and added its job.
+    await t.deps.db('webhook_deliveries').where({ id: row.id }).update({ next_attempt_at: t.deps.db.fn.now() });
+    await scheduleDeliveries(t.deps, [{ id: row.id, job_seq: 1, webhook_id: sub.id, event: 'message.received' }]);
+    const parked = await waitFor(
+      () => t.deps.db('webhook_deliveries').where({ id: row.id }).first(),
+      (r) => r.job_seq === 2,
+      { what: 'the job to park the delivery' },
+    );
+    expect(parked).toMatchObject({ status: 'pending', next_attempt_at: null, attempts: 0 });
+    expect(await t.deps.db('webhook_attempts').where({ delivery_id: row.id })).toHaveLength(0);
+    const res = await poll(sub.id, sub.pollCredential);
+    expect(res.body.data.map((d: PolledDelivery) => d.id)).toEqual([row.id]);
+  });
+
+  it('answers 409 to polls of a disabled subscription and offers what waited once it is enabled', async () => {
+    const acct = await signupAccount(api);
+    const sub = await createPollSubscription(acct.token);
+    await emit(acct.accountId, ['before']);
+    expect((await api.post(`/v1/webhooks/${sub.id}/disable`, { token: acct.token })).status).toBe(200);
+    const refused = await poll(sub.id, sub.pollCredential);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('conflict');
+    expect((await api.post(`/v1/webhooks/${sub.id}/enable`, { token: acct.token })).status).toBe(200);
+    expect(payloadIds((await poll(sub.id, sub.pollCredential)).body.data)).toEqual(['before']);
+  });
+
+  it('shows the kind in the dashboard and the portal', async () => {
+    const acct = await signupAccount(api);
+    const res = await api.post('/v1/webhooks', {
+      token: acct.token,
+      body: { kind: 'poll', events: ['message.received'], tenant: 'cust-1' },
+    });
+    const page = await fetch(`${t.url}/dashboard/webhooks/${res.body.id}`, {
+      headers: { cookie: `sb_dash=${acct.token}` },
+    });
+    expect(page.status).toBe(200);
+    const text = await page.text();
+    expect(text).toContain('poll: its consumer polls the URL with its poll credential');
+    expect(text).toContain(`/v1/webhooks/${res.body.id}/poll`);
+    expect(text).not.toContain(res.body.pollCredential);
+    const link = await api.post('/v1/portal-links', { token: acct.token, body: { tenant: 'cust-1' } });
+    const portal = await fetch(`${t.url}/portal/${link.body.token}/webhooks/${res.body.id}`);
+    expect(portal.status).toBe(200);
+    const portalText = await portal.text();
+    expect(portalText).toContain('kind: poll');
+    expect(portalText).not.toContain('Save URL');
   });
 });
 

@@ -109,7 +109,7 @@ export function registerWebhookPollRoutes(api: ApiRouter, deps: Deps) {
     '/v1/webhooks/:webhookId/poll/credential',
     requireScope('write:webhooks'),
     {
-      operationId: 'issueWebhookPollCredential',
+      operationId: 'rotateWebhookPollCredential',
       summary: 'Issue a new poll credential (the old one stops at once)',
       tag,
       response: pollCredentialResponse,
