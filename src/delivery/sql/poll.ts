@@ -52,10 +52,10 @@ export async function appendToLog(
 ): Promise<AppendedDelivery[]> {
   const { rows } = await trx.raw<{ rows: AppendedDelivery[] }>(
     `WITH picked AS (
-       SELECT d.id, d.created_at, ?::bigint + row_number() OVER (ORDER BY d.ordering_seq, d.id) AS position
+       SELECT d.id, d.created_at, ?::bigint + row_number() OVER (ORDER BY d.ordering_seq) AS position
          FROM webhook_deliveries d
         WHERE d.webhook_id = ? AND d.account_id = ? AND ${WAITING} AND d.created_at >= ?
-        ORDER BY d.ordering_seq, d.id LIMIT ?
+        ORDER BY d.ordering_seq LIMIT ?
      ), moved AS (
        UPDATE webhook_deliveries wd
           SET status = 'succeeded', poll_position = p.position, attempts = wd.attempts + 1,
