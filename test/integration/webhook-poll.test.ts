@@ -220,6 +220,32 @@ describe('polling', () => {
     expect(got.every((d) => verifies(d, sub.secret))).toBe(true);
   });
 
+  it('records each delivery once when two consumers reach the end of the log together', async () => {
+    const acct = await signupAccount(api);
+    const sub = await createPollSubscription(acct.token);
+    const ids = Array.from({ length: 12 }, (_x, i) => `d${i}`);
+    await emit(acct.accountId, ids);
+    const pages = await Promise.all(Array.from({ length: 4 }, () => poll(sub.id, sub.pollCredential, '?limit=5')));
+    // Each read the same start of the log: the first five, in order.
+    for (const page of pages) expect(payloadIds(page.body.data)).toEqual(ids.slice(0, 5));
+    const rest = await poll(sub.id, sub.pollCredential, `?limit=100&cursor=${pages[0]!.body.nextCursor}`);
+    expect(payloadIds(rest.body.data)).toEqual(ids.slice(5));
+    const attempts = await api.get(`/v1/webhooks/${sub.id}/attempts?limit=100`, { token: acct.token });
+    expect(attempts.body.data).toHaveLength(ids.length);
+    expect(new Set(attempts.body.data.map((a: { deliveryId: string }) => a.deliveryId)).size).toBe(ids.length);
+  });
+
+  it('answers a replayed create (same Idempotency-Key) without the credential, which is never stored', async () => {
+    const body = { kind: 'poll', events: ['message.received'] };
+    const headers = { 'idempotency-key': `poll-${Date.now()}` };
+    const first = await api.post('/v1/webhooks', { token: owner.token, body, headers });
+    const replay = await api.post('/v1/webhooks', { token: owner.token, body, headers });
+    expect(first.status).toBe(201);
+    expect(first.body.pollCredential).toMatch(/^whpoll_/);
+    expect(replay.body).toMatchObject({ id: first.body.id, pollCredential: null, secret: null });
+    expect((await poll(first.body.id, first.body.pollCredential)).status).toBe(200);
+  });
+
   it('lets an account credential with read:webhooks poll, and answers 409 for a subscription that is not polled', async () => {
     const sub = await createPollSubscription();
     const reader = await createAccountKey(api, owner.token, { scopes: ['read:webhooks'] });
