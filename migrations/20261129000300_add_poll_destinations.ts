@@ -20,9 +20,22 @@ import type { Knex } from 'knex';
 const ALL_KINDS = `('http', 'stream', 'rabbitmq', 'nats', 'poll')`;
 const KINDS_BEFORE = `('http', 'stream', 'rabbitmq', 'nats')`;
 
+/**
+ * Replaces the CHECK that lists webhooks.kind's values, whatever the migration that wrote the one in place named it
+ * (the broker kinds' migration runs beside this one), so that exactly one list remains. Other checks that mention
+ * kind (a field a kind needs) are left alone.
+ */
+async function replaceKindCheck(knex: Knex, kinds: string): Promise<void> {
+  const { rows } = await knex.raw<{ rows: Array<{ name: string }> }>(
+    `SELECT conname AS name FROM pg_constraint
+      WHERE conrelid = 'webhooks'::regclass AND contype = 'c' AND pg_get_constraintdef(oid) LIKE 'CHECK ((kind = ANY (ARRAY[%'`,
+  );
+  for (const { name } of rows) await knex.raw(`ALTER TABLE webhooks DROP CONSTRAINT ??`, [name]);
+  await knex.raw(`ALTER TABLE webhooks ADD CONSTRAINT webhooks_kind CHECK (kind IN ${kinds})`);
+}
+
 export async function up(knex: Knex): Promise<void> {
-  await knex.raw(`ALTER TABLE webhooks DROP CONSTRAINT webhooks_kind`);
-  await knex.raw(`ALTER TABLE webhooks ADD CONSTRAINT webhooks_kind CHECK (kind IN ${ALL_KINDS})`);
+  await replaceKindCheck(knex, ALL_KINDS);
   await knex.raw(`ALTER TABLE webhooks ADD COLUMN poll_credential_hash text,
     ADD COLUMN poll_head bigint NOT NULL DEFAULT 0,
     ADD COLUMN poll_cursor bigint`);
@@ -46,6 +59,5 @@ export async function down(knex: Knex): Promise<void> {
   );
   // A poll subscription cannot outlive its kind (its deliveries go with it, ON DELETE CASCADE).
   await knex.raw(`DELETE FROM webhooks WHERE kind = 'poll'`);
-  await knex.raw(`ALTER TABLE webhooks DROP CONSTRAINT webhooks_kind`);
-  await knex.raw(`ALTER TABLE webhooks ADD CONSTRAINT webhooks_kind CHECK (kind IN ${KINDS_BEFORE})`);
+  await replaceKindCheck(knex, KINDS_BEFORE);
 }
