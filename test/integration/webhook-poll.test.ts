@@ -339,6 +339,17 @@ describe('who may poll', () => {
     await expectError(await api.get(`/v1/webhooks/${sub.id}/poll`), 401, 'missing_credential');
     await expectError(await poll(sub.id, 'whpoll_' + 'A'.repeat(38)), 401, 'invalid_credential');
     await expectError(await poll(sub.id, other.pollCredential), 403, 'insufficient_scope');
+    // It reaches nothing but its subscription's poll.
+    await expectError(
+      await api.get(`/v1/webhooks/${sub.id}`, { token: sub.pollCredential }),
+      401,
+      'invalid_credential',
+    );
+    await expectError(
+      await api.get(`/v1/webhooks/${sub.id}/deliveries`, { token: sub.pollCredential }),
+      401,
+      'invalid_credential',
+    );
     await expectError(await poll(sub.id, noScope.key), 403, 'insufficient_scope');
     await expectError(await poll(sub.id, agentKey.key), 403, 'agent_forbidden');
     await expectError(await poll(sub.id, strangerKey.key), 404, 'not_found');
