@@ -13,6 +13,11 @@ export const maintainPartitionsProcessor = defineProcessor({
     const partitions = result.created || result.dropped.length || result.keptForPending.length;
     const statistics = result.analyzed.length || result.configured.length;
     if (partitions || statistics) deps.logger.info(result, 'partition maintenance');
+    if (result.droppedUnpolled)
+      deps.logger.warn(
+        { deliveries: result.droppedUnpolled },
+        'deliveries of poll subscriptions expired unpolled: their days passed retention',
+      );
     if (result.keptForPending.length)
       deps.logger.warn({ partitions: result.keptForPending }, 'expired days kept: they still hold pending deliveries');
     return result;

@@ -1211,7 +1211,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
+         * @description The URL must be a public https:// address. With `kind: "poll"` there is no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only, as the signing secret (`secret`) is. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
          *
          *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
@@ -1433,6 +1433,72 @@ export interface paths {
          */
         post: operations["sendWebhookTest"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll a poll subscription for its deliveries
+         * @description The deliveries after `cursor` (without one: after the committed cursor, or from the start) in the subscription's log order, each with the headers a POST would carry, signed with the subscription's secret. A delivery counts as delivered (succeeded, with an attempt) when a poll first returns it. Credential: the subscription's own `whpoll_…`, or a session or account key with read:webhooks.
+         */
+        get: operations["pollWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/poll/commit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Commit a poll subscription's cursor
+         * @description Polls without a cursor continue after the committed one. Any cursor this subscription returned may be committed, an earlier one too (to read again).
+         */
+        post: operations["commitWebhookPoll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{webhookId}/poll/credential": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue a new poll credential (the old one stops at once)
+         * @description Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         */
+        post: operations["rotateWebhookPollCredential"];
+        /**
+         * Revoke the poll credential
+         * @description Polls with it answer 401 at once; account credentials with read:webhooks still poll.
+         *
+         *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         */
+        delete: operations["revokeWebhookPollCredential"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2512,6 +2578,39 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"];
             lastUsedAt: components["schemas"]["Timestamp"] | null;
         };
+        PollCommit: {
+            /** @description wh_… */
+            webhookId: string;
+            cursor: string;
+        };
+        PollCredential: {
+            /** @description wh_… */
+            webhookId: string;
+            /** @description whpoll_…, shown this once; the one it replaces stops working at once */
+            pollCredential: string;
+        };
+        PolledDelivery: {
+            /**
+             * Format: uuid
+             * @description The envelope id: stable across re-reads and redeliveries
+             */
+            id: string;
+            event: string;
+            /** @description The headers a POST of this delivery would carry, X-Switchboard-Signature and webhook-signature included, signed at this poll */
+            headers: {
+                [key: string]: string;
+            };
+            /** @description The raw envelope JSON: verify the signatures over exactly this text */
+            body: string;
+        };
+        PollPage: {
+            /** @description In the order of the subscription’s log, after the cursor */
+            data: components["schemas"]["PolledDelivery"][];
+            /** @description More deliveries are ready now: poll again at once with nextCursor */
+            hasMore: boolean;
+            /** @description The position after this page; pass it as ?cursor= or commit it */
+            nextCursor: string;
+        };
         PortalLink: {
             /** @description plk_… */
             id: string;
@@ -2614,10 +2713,10 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
              * @enum {string}
              */
-            kind: "http" | "stream";
+            kind: "http" | "stream" | "poll";
             url: string;
             events: string[];
             description: string | null;
@@ -2717,10 +2816,10 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
              * @enum {string}
              */
-            kind: "http" | "stream";
+            kind: "http" | "stream" | "poll";
             url: string;
             events: string[];
             description: string | null;
@@ -2821,10 +2920,10 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
              * @enum {string}
              */
-            kind: "http" | "stream";
+            kind: "http" | "stream" | "poll";
             url: string;
             events: string[];
             description: string | null;
@@ -2848,6 +2947,8 @@ export interface components {
             updatedAt: components["schemas"]["Timestamp"];
             /** @description whsec_…, shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored) */
             secret: string | null;
+            /** @description kind poll only: whpoll_…, the credential that polls this subscription and nothing else, shown this once (null in an Idempotency-Key replay) */
+            pollCredential?: string | null;
         };
     };
     responses: {
@@ -6798,7 +6899,13 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    url: string;
+                    /**
+                     * @description http (the default): POSTed to `url`; poll: no URL, the consumer takes its deliveries with GET /v1/webhooks/{webhookId}/poll
+                     * @enum {string}
+                     */
+                    kind?: "http" | "poll";
+                    /** @description Required for kind http; a poll subscription has none */
+                    url?: string;
                     events: components["schemas"]["EventName"][];
                     description?: string;
                     legacySecret?: string;
@@ -7446,6 +7553,188 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    pollWebhookDeliveries: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PollPage"];
+                };
+            };
+            /** @description One of: `validation_error` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `conflict` */
+            409: components["responses"]["Conflict"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    commitWebhookPoll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cursor": "eyJ3Ijoid2hfNEZwN1hjTjJiUXo5TG0xVHI4WXMiLCJwIjo0Mn0"
+                 *     }
+                 */
+                "application/json": {
+                    cursor: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PollCommit"];
+                };
+            };
+            /** @description One of: `validation_error`, `invalid_json` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `conflict` */
+            409: components["responses"]["Conflict"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `unsupported_media_type` */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    rotateWebhookPollCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PollCredential"];
+                };
+            };
+            /** @description One of: `validation_error`, `invalid_json` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `conflict` */
+            409: components["responses"]["Conflict"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `unsupported_media_type` */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeWebhookPollCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id */
+                webhookId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no body */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description One of: `validation_error`, `invalid_json` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `conflict` */
+            409: components["responses"]["Conflict"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `unsupported_media_type` */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listPortalLinks: {
         parameters: {
             query?: {
@@ -7651,6 +7940,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Required for kind http; a poll subscription has none */
                     url: string;
                     events: components["schemas"]["EventName"][];
                     description?: string;

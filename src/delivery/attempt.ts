@@ -5,9 +5,9 @@ import { buildEnvelope } from './envelope.js';
 import { advance, jobRefOf, recordAttempt } from './record.js';
 import { signedHeaders } from './sign.js';
 import type { SendContext } from './sql/load.js';
-import { stopDelivery, type AttemptRecord } from './sql/record.js';
+import { parkDelivery, stopDelivery, type AttemptRecord } from './sql/record.js';
 import { takeSlot, type Throttled } from './throttle.js';
-import { isBusy, type DeliveryRequest } from './transport.js';
+import { isBusy, isPulled, type DeliveryRequest } from './transport.js';
 import type { JobRef } from './schedule.js';
 
 /** A delivery its subscription's throttle (or a busy destination) holds back: the job of `ref` waits `waitMs`. */
@@ -53,6 +53,9 @@ export async function attemptDelivery(
   const res = await delivery.transports[ctx.webhook_kind].send(request);
   // A busy destination: wait as a throttled delivery does (no slot held).
   if (isBusy(res)) return { waitMs: res.waitMs, slotRps, ref };
+  // A pulled destination: the delivery waits, with no due time, for its consumer's poll.
+  if (isPulled(res))
+    return (await parkDelivery(deps.db, ctx.account_id, ctx, seq)) ? 'waits for its consumer' : 'stale job';
   const record: AttemptRecord = {
     accountId: ctx.account_id,
     deliveryId: ctx.id,

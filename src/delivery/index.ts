@@ -4,6 +4,7 @@ import { createDeliveryBatches, type DeliveryBatches } from './batching.js';
 import { createWebhookThrottle, type WebhookThrottle } from './throttle.js';
 import type { Transports } from './transport.js';
 import { createHttpTransport } from './transports/http.js';
+import { createPollTransport } from './transports/poll.js';
 import { createStreamTransport } from './transports/stream.js';
 
 // The delivery of webhook events, in the order a delivery lives it (docs/architecture.md#the-life-of-a-delivery):
@@ -24,6 +25,7 @@ import { createStreamTransport } from './transports/stream.js';
 //
 //   pending ──2xx──▶ succeeded            pending ──failed, retries left──▶ pending (job_seq + 1, due later)
 //   pending ──last retry failed──▶ exhausted           pending ──410 / subscription stopped──▶ failed
+//   pending, no due time ──a poll returns it──▶ succeeded   (a pulled kind: docs/adr/0089-poll-destinations.md)
 //   succeeded | failed | exhausted ──redeliver, recover──▶ pending (job_seq + 1, due now)
 //
 // Ordered subscriptions send one delivery per ordering key at a time: a final state advances the key to its next
@@ -42,6 +44,7 @@ export function createDelivery(connections: Connections, http: HttpClient): Deli
   const transports: Transports = {
     http: createHttpTransport(http),
     stream: createStreamTransport(config, db, redis, logger),
+    poll: createPollTransport(),
   };
   return {
     ...createDeliveryBatches(connections),

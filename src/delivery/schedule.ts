@@ -140,7 +140,8 @@ export async function scheduleDeliveries(
 export async function scheduleCommitted(deps: Deps, events: FannedOutEvent[]): Promise<void> {
   const small = events.filter((e) => e.deliveryIds.length > 0 && e.deliveryIds.length <= INLINE_FAN_OUT_MAX);
   const large = events.filter((e) => e.deliveryIds.length > INLINE_FAN_OUT_MAX);
-  // A delivery row is inserted holding job 1; an ordered one queued behind its key's head waits for the advance.
+  // A delivery row is inserted holding job 1; an ordered one queued behind its key's head waits for the advance,
+  // and one of a pulled kind for its consumer's poll.
   await scheduleDeliveries(
     deps,
     small.flatMap((e) => {

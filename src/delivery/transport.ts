@@ -4,6 +4,11 @@ import type { SafeResponse } from '../platform/http-client.js';
 // signature headers), hands it to the transport of its subscription's kind and records what came back; signing,
 // retries, recording, throttling, stats and ordering know nothing of which transport ran. A new destination kind
 // is a new Transport here and nothing else.
+//
+// A kind is pushed (its transport sends each attempt) or pulled (its consumer takes its deliveries: a poll,
+// docs/adr/0089-poll-destinations.md). A pulled kind's delivery has no due time: the fan-out writes it waiting,
+// so no job is made for it, and its transport parks any that some path made due. It stays pending until a poll
+// returns it, which records it delivered.
 
 /** One attempt's request, signed: what every transport sends, each in its own way. */
 export interface DeliveryRequest {
@@ -24,7 +29,12 @@ export interface DeliveryRequest {
  * are; `headers` only where the destination has headers of its own to record), or that the destination takes no
  * more right now: the delivery waits `waitMs` as a throttled one does, no attempt made.
  */
-export type Outcome = SafeResponse | { busy: true; waitMs: number };
+export type Outcome = SafeResponse | { busy: true; waitMs: number } | Pulled;
+
+/** A pulled destination's answer to any send: the delivery waits for its consumer, no attempt made. */
+export interface Pulled {
+  pulled: true;
+}
 
 export interface Transport {
   send(request: DeliveryRequest): Promise<Outcome>;
@@ -33,8 +43,18 @@ export interface Transport {
 }
 
 /** A subscription's kind of destination, as its row names it. */
-export type DestinationKind = 'http' | 'stream';
+export type DestinationKind = 'http' | 'stream' | 'poll';
+
+/** The kinds whose consumer takes its deliveries (a poll): nothing is sent to them, nothing is due. */
+export const PULLED_KINDS: readonly DestinationKind[] = ['poll'];
+
+/** SQL: whether the subscription `alias` is of a pulled kind (the fan-out writes its deliveries waiting). */
+export const isPulledKindSql = (alias: string): string =>
+  `${alias}.kind IN (${PULLED_KINDS.map((k) => `'${k}'`).join(', ')})`;
+
+export const isPulledKind = (kind: string): boolean => (PULLED_KINDS as readonly string[]).includes(kind);
 
 export type Transports = Record<DestinationKind, Transport>;
 
 export const isBusy = (o: Outcome): o is { busy: true; waitMs: number } => 'busy' in o;
+export const isPulled = (o: Outcome): o is Pulled => 'pulled' in o;

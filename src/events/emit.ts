@@ -17,7 +17,10 @@ export interface FannedOutEvent {
   webhookIds: string[];
   /** The ordering key of each delivery, in the order of deliveryIds; null: its subscription is unordered. */
   orderingKeys: Array<string | null>;
-  /** The ordered deliveries queued behind their key's head: armed by the schedule, not at commit. */
+  /**
+   * The deliveries not due at commit, which get no job then: ordered ones queued behind their key's head (armed by
+   * its advance), and those of a pulled kind (a poll), which wait for their consumer.
+   */
   queuedIds: string[];
 }
 

@@ -77,8 +77,8 @@ export async function claimIdempotencyKey(deps: Deps, req: IdempotentRequest): P
 }
 
 /**
- * After the request ran: a 2xx response is kept for replay (with the fields in `redact` set to null: a secret
- * shown once is never stored), anything else gives the key up.
+ * After the request ran: a 2xx response is kept for replay (with the fields in `redact` it has set to null: a
+ * secret shown once is never stored; one the answer does not carry stays absent), anything else gives the key up.
  */
 export async function settleIdempotencyKey(
   deps: Deps,
@@ -91,7 +91,10 @@ export async function settleIdempotencyKey(
   if (status < 200 || status >= 300) return releaseKey(deps.db, accountId, keyHash, requestHash);
   const stored =
     redact.length && body !== null && typeof body === 'object'
-      ? { ...(body as Record<string, unknown>), ...Object.fromEntries(redact.map((f) => [f, null])) }
+      ? {
+          ...(body as Record<string, unknown>),
+          ...Object.fromEntries(redact.filter((f) => f in (body as object)).map((f) => [f, null])),
+        }
       : body;
   await completeKey(deps.db, accountId, keyHash, requestHash, status, stored);
 }

@@ -72,8 +72,10 @@ export async function createDayPartition(conn: Conn, table: PartitionedTable, da
 
 /**
  * Whether a day of deliveries still has one to send: due (webhook_deliveries_due) or queued behind its ordering
- * key (webhook_deliveries_queued). Every pending delivery is one or the other: each write that leaves a delivery
- * pending gives it a due time, except an ordered one's, which its key's advance arms.
+ * key (webhook_deliveries_queued). Every pending delivery that is sent is one or the other: each write that leaves
+ * a delivery pending gives it a due time, except an ordered one's, which its key's advance arms. A delivery that
+ * waits for its consumer's poll (no due time, no key) does not keep its day: retention bounds it
+ * (countWaitingDeliveries).
  */
 export async function hasPendingDeliveries(conn: Conn, partition: string): Promise<boolean> {
   const { rows } = await conn.raw<{ rows: Array<{ pending: boolean }> }>(
@@ -82,6 +84,18 @@ export async function hasPendingDeliveries(conn: Conn, partition: string): Promi
     [partition, partition],
   );
   return rows[0]!.pending;
+}
+
+/**
+ * How many of a day's deliveries still wait for a consumer that never polled them (a poll subscription's, pending
+ * with no due time and no ordering key): they go with the day, unread (docs/webhooks.md#polling-endpoints).
+ */
+export async function countWaitingDeliveries(conn: Conn, partition: string): Promise<number> {
+  const { rows } = await conn.raw<{ rows: Array<{ n: number }> }>(
+    `SELECT count(*)::int AS n FROM ?? WHERE status = 'pending' AND next_attempt_at IS NULL AND ordering_key IS NULL`,
+    [partition],
+  );
+  return rows[0]!.n;
 }
 
 /** Detaches without blocking the parent's readers and writers; must run outside a transaction. */

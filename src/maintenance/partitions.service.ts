@@ -7,6 +7,7 @@ import {
   dropDetached,
   finalizeDetach,
   findDetachedPartitions,
+  countWaitingDeliveries,
   hasPendingDeliveries,
   listPartitions,
   partitionName,
@@ -22,6 +23,8 @@ import { DAY_MS, retainedSince } from './retention.js';
 //   3. keeps the statistics of the days that are filling fresh (partition-statistics.ts, docs/plans.md);
 //   4. drops, oldest first, each day entirely older than the retention cutoff: its attempts, then its deliveries
 //      unless one of them is still pending (they wait for it, and the day's events with them), then its events.
+//      A delivery that waits for a consumer's poll does not hold its day: it goes with it, unread, and is counted
+//      (droppedUnpolled).
 // Every step is one partition and is safe to repeat, so a run killed at any point resumes on the next.
 
 export const PARTITION_DAYS_AHEAD = 14;
@@ -31,6 +34,8 @@ export interface MaintenanceResult {
   dropped: string[];
   /** Expired days kept because a delivery in them is still pending. */
   keptForPending: string[];
+  /** Deliveries of poll subscriptions dropped with their day, never polled. */
+  droppedUnpolled: number;
   /** Filling days given their autoanalyze settings, and those analyzed by this run. */
   configured: string[];
   analyzed: string[];
@@ -59,7 +64,7 @@ export async function maintainPartitions(deps: Deps): Promise<MaintenanceResult>
   const at = now();
   const created = await ensureDayPartitions(deps, at, PARTITION_DAYS_AHEAD);
   const statistics = await keepFillingStatisticsFresh(deps, at);
-  const result: MaintenanceResult = { created, dropped: [], keptForPending: [], ...statistics };
+  const result: MaintenanceResult = { created, dropped: [], keptForPending: [], droppedUnpolled: 0, ...statistics };
 
   for (const table of PARTITIONED_TABLES) {
     for (const p of (await listPartitions(deps.db, table)).filter((x) => x.detachPending)) {
@@ -89,6 +94,7 @@ export async function maintainPartitions(deps: Deps): Promise<MaintenanceResult>
       result.keptForPending.push(p.name);
       continue;
     }
+    result.droppedUnpolled += await countWaitingDeliveries(deps.db, p.name);
     await dropPartition(deps, 'webhook_deliveries', p.name);
     result.dropped.push(p.name);
   }

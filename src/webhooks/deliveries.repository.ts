@@ -12,11 +12,16 @@ import type { SendContext } from '../delivery/sql/load.js';
 
 // ---- transitions made by people and sweeps ----
 
-const REOPEN = (conn: Conn) => ({
+/**
+ * `due` false: a pulled kind's delivery (a poll) comes back with no due time, waiting for its consumer; it leaves
+ * its place in the log (poll_position) and the next poll appends it again.
+ */
+const REOPEN = (conn: Conn, due: boolean) => ({
   status: 'pending',
   round_attempts: 0,
   // An ordered delivery rejoins its key queued, at its place in commit order; the key's advance arms it.
-  next_attempt_at: conn.raw('CASE WHEN ordering_key IS NULL THEN now() END'),
+  next_attempt_at: due ? conn.raw('CASE WHEN ordering_key IS NULL THEN now() END') : null,
+  poll_position: null,
   job_seq: conn.raw('job_seq + 1'),
   completed_at: null,
   updated_at: conn.fn.now(),
@@ -30,11 +35,12 @@ export async function reopenDelivery(
   conn: Conn,
   accountId: string,
   delivery: DeliveryRef,
+  due = true,
 ): Promise<ScheduledDelivery | undefined> {
   const [row] = await conn('webhook_deliveries')
     .where({ id: delivery.id, created_at: delivery.created_at, account_id: accountId })
     .whereIn('status', ['succeeded', 'failed', 'exhausted'])
-    .update(REOPEN(conn))
+    .update(REOPEN(conn, due))
     .returning(SCHEDULED);
   return row;
 }
@@ -48,12 +54,13 @@ export function reopenFailedDeliveries(
   accountId: string,
   webhookId: string,
   since: Date,
+  due = true,
 ): Promise<ScheduledDelivery[]> {
   return conn('webhook_deliveries')
     .where({ account_id: accountId, webhook_id: webhookId })
     .whereIn('status', ['failed', 'exhausted'])
     .where('created_at', '>=', since)
-    .update(REOPEN(conn))
+    .update(REOPEN(conn, due))
     .returning(SCHEDULED);
 }
 

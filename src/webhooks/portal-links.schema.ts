@@ -27,12 +27,9 @@ export type CreatePortalLinkInput = z.infer<typeof createPortalLinkInput>;
  * A customer creates a subscription: a URL, events and how it is signed (the customer runs the receiver); the
  * tenant is the link's, never theirs to choose.
  */
-export const portalCreateWebhookInput = createWebhookInput.pick({
-  url: true,
-  events: true,
-  description: true,
-  signatureScheme: true,
-});
+export const portalCreateWebhookInput = createWebhookInput
+  .pick({ url: true, events: true, description: true, signatureScheme: true })
+  .required({ url: true });
 /** A customer edits a subscription's URL, events, description or signature scheme. */
 export const portalUpdateWebhookInput = updateWebhookInput.pick({
   url: true,

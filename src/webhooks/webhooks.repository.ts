@@ -1,3 +1,4 @@
+import type { DestinationKind } from '../delivery/transport.js';
 import type { Conn } from '../platform/db.js';
 import { iso, now } from '../platform/clock.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
@@ -12,9 +13,9 @@ export interface WebhookRow {
   status: 'active' | 'disabled';
   /**
    * http: POSTed to `url`; stream: sent down a `switchboard listen` connection
-   * (docs/adr/0054-stream-destinations.md).
+   * (docs/adr/0054-stream-destinations.md); poll: taken by its consumer (docs/adr/0089-poll-destinations.md).
    */
-  kind: 'http' | 'stream';
+  kind: DestinationKind;
   /** How deliveries are signed: secret_sealed holds a whsec_ (hmac-sha256) or a whsk_ (ed25519). */
   signature_scheme: SignatureScheme;
   secret_sealed: string;
@@ -34,6 +35,12 @@ export interface WebhookRow {
   disabled_at: Date | null;
   disabled_reason: string | null;
   deleted_at: Date | null;
+  /** A poll subscription's credential (whpoll_…) as its SHA-256 hex; null: none issued (or revoked). */
+  poll_credential_hash: string | null;
+  /** The last position given in a poll subscription's log (0: none yet). */
+  poll_head: number;
+  /** The position its consumer committed; null: none yet. */
+  poll_cursor: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -54,7 +61,7 @@ export type NewWebhook = Pick<
 export async function insertWebhook(
   conn: Conn,
   accountId: string,
-  w: NewWebhook & { kind?: WebhookRow['kind'] },
+  w: NewWebhook & Partial<Pick<WebhookRow, 'kind' | 'poll_credential_hash'>>,
 ): Promise<WebhookRow> {
   const [row] = await conn<WebhookRow>('webhooks')
     .insert({ ...w, account_id: accountId })
@@ -67,6 +74,33 @@ const live = (conn: Conn, accountId: string) =>
 
 export function findWebhook(conn: Conn, accountId: string, id: string): Promise<WebhookRow | undefined> {
   return live(conn, accountId).where({ id }).first();
+}
+
+/** The live poll subscription whose credential hashes to `hash` (any account: the credential names it). */
+export function findWebhookByPollCredential(conn: Conn, hash: string): Promise<WebhookRow | undefined> {
+  return conn<WebhookRow>('webhooks')
+    .where({ poll_credential_hash: hash, kind: 'poll' })
+    .whereNull('deleted_at')
+    .first();
+}
+
+/** Issues (a hash) or revokes (null) a poll subscription's credential; false: no such live poll subscription. */
+export async function setPollCredential(
+  conn: Conn,
+  accountId: string,
+  id: string,
+  hash: string | null,
+): Promise<boolean> {
+  const n = await live(conn, accountId)
+    .where({ id, kind: 'poll' })
+    .update({ poll_credential_hash: hash, updated_at: conn.fn.now() as unknown as Date });
+  return n > 0;
+}
+
+/** The position a poll subscription's consumer committed; later polls without a cursor continue after it. */
+export async function commitPollCursor(conn: Conn, accountId: string, id: string, position: number): Promise<boolean> {
+  const n = await live(conn, accountId).where({ id, kind: 'poll' }).update({ poll_cursor: position });
+  return n > 0;
 }
 
 /** The account's open streams, oldest first, under a lock that serialises opening them (the per-account limit). */

@@ -49,7 +49,13 @@ export const signatureScheme = z
 
 export const createWebhookInput = z
   .object({
-    url,
+    kind: z
+      .enum(['http', 'poll'])
+      .optional()
+      .describe(
+        'http (the default): POSTed to `url`; poll: no URL, the consumer takes its deliveries with GET /v1/webhooks/{webhookId}/poll',
+      ),
+    url: url.optional().describe('Required for kind http; a poll subscription has none'),
     events: eventList,
     description: description.optional(),
     legacySecret: legacySecret.optional(),
@@ -59,6 +65,27 @@ export const createWebhookInput = z
     signatureScheme: signatureScheme.optional(),
   })
   .strict();
+
+/** POST /v1/webhooks as the route parses it: the fields, and which of them each kind takes. */
+export const createWebhookBody = createWebhookInput.superRefine(refinePollFields);
+
+/**
+ * A poll subscription's fields (docs/adr/0089-poll-destinations.md): no URL (nothing is sent), no throttle and no
+ * ordering key (its log is read in order, at its consumer's pace). Any other kind needs its URL.
+ */
+function refinePollFields(
+  input: { kind?: string; url?: string; rateLimitPerSecond?: number | null; ordering?: string },
+  ctx: z.RefinementCtx,
+): void {
+  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+  if (input.kind !== 'poll') {
+    if (input.url === undefined) issue('url', 'required (a poll subscription, kind "poll", has none)');
+    return;
+  }
+  if (input.url !== undefined) issue('url', 'a poll subscription has no URL: its consumer polls');
+  if (input.rateLimitPerSecond != null) issue('rateLimitPerSecond', 'a poll subscription is read at its own pace');
+  if (input.ordering === 'key') issue('ordering', 'a poll subscription is read in order already');
+}
 
 export const updateWebhookInput = z
   .object({
@@ -110,8 +137,10 @@ export const webhookResponse = z
   .object({
     id: idString('wh'),
     kind: z
-      .enum(['http', 'stream'])
-      .describe('http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open'),
+      .enum(['http', 'stream', 'poll'])
+      .describe(
+        'http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)',
+      ),
     url: outText(),
     events: z.array(outText()),
     description: outText().nullable(),
@@ -151,6 +180,12 @@ export const webhookWithSecretResponse = webhookResponse
     secret: secret.describe(
       'whsec_…, shown this once (null for an ed25519 subscription, which has `publicKey` instead, and in the replay of an answer to a repeated Idempotency-Key: a secret is never stored)',
     ),
+    pollCredential: outText()
+      .nullable()
+      .optional()
+      .describe(
+        'kind poll only: whpoll_…, the credential that polls this subscription and nothing else, shown this once (null in an Idempotency-Key replay)',
+      ),
   })
   .meta({ id: 'WebhookWithSecret' });
 

@@ -24,6 +24,8 @@ import { disableWebhookOnce } from '../delivery/sql/subscriptions.js';
 import { toAttemptResponse, toDeliveryResponse, toDeliveryWithEnvelopeResponse } from './deliveries.schema.js';
 import { scheduleDeliveries, scheduleCommitted } from '../delivery/schedule.js';
 import { newSigningKey, replaceKeyOrConflict, requireNoLegacySecret } from './signing-keys.js';
+import { isPulledKind } from '../delivery/transport.js';
+import { generatePollCredential } from './poll-credential.js';
 import { rejoinOrderingKeys } from '../delivery/ordering.js';
 import { releaseOrderingKeys } from '../delivery/sql/ordering-keys.js';
 import type {
@@ -45,6 +47,9 @@ import {
 } from './webhooks.repository.js';
 
 type AttemptsQuery = z.infer<typeof attemptsQuery>;
+
+/** Where a poll subscription's consumer polls: its `url`, relative to the API's address. */
+export const pollPath = (id: string): string => `/v1/webhooks/${id}/poll`;
 
 /** The audit row of a change, written in the change's transaction: a change never commits without its record. */
 const audit = (trx: Trx, caller: Caller, action: string, id: string, details?: Record<string, unknown>) =>
@@ -73,13 +78,17 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
   const scheme = input.signatureScheme ?? 'hmac-sha256';
   requireOrderingKeys(input.ordering ?? 'none', input.events);
   requireNoLegacySecret(scheme, Boolean(input.legacySecret));
-  await checkTargetUrl(deps.config, input.url);
+  const poll = input.kind === 'poll' ? generatePollCredential() : null;
+  if (!poll) await checkTargetUrl(deps.config, input.url ?? '');
   const sealer = deps.sealers.webhook;
   const key = newSigningKey(sealer, scheme);
+  const id = newId('wh');
   const row = await transaction(deps.db, async (trx) => {
     const inserted = await insertWebhook(trx, caller.principal.accountId, {
-      id: newId('wh'),
-      url: input.url,
+      id,
+      // A poll subscription's url is where its consumer polls (docs/adr/0089-poll-destinations.md).
+      url: poll ? pollPath(id) : input.url!,
+      ...(poll ? { kind: 'poll' as const, poll_credential_hash: poll.hash } : {}),
       events: input.events,
       description: input.description ?? null,
       signature_scheme: scheme,
@@ -93,7 +102,11 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
     await audit(trx, caller, 'webhook.created', inserted.id, { url: inserted.url, events: inserted.events });
     return inserted;
   });
-  return { ...toWebhookResponse(row), secret: key.sharedSecret };
+  return {
+    ...toWebhookResponse(row),
+    secret: key.sharedSecret,
+    ...(poll ? { pollCredential: poll.credential } : {}),
+  };
 }
 
 /** The account's subscriptions as the API shows them (never a secret). REST and MCP both list through here. */
@@ -143,10 +156,24 @@ function requireHttpKind(row: WebhookRow): void {
     );
 }
 
+/** What a poll subscription cannot be given (docs/adr/0089-poll-destinations.md): a 400 naming the field. */
+function refusePollFields(row: WebhookRow, input: UpdateWebhookInput): void {
+  if (row.kind !== 'poll') return;
+  const refused: Array<[keyof UpdateWebhookInput, boolean, string]> = [
+    ['url', input.url !== undefined, 'a poll subscription has no URL: its consumer polls'],
+    ['rateLimitPerSecond', input.rateLimitPerSecond != null, 'a poll subscription is read at its own pace'],
+    ['ordering', input.ordering === 'key', 'a poll subscription is read in order already'],
+  ];
+  const fields = refused.filter(([, bad]) => bad).map(([field, , message]) => ({ field, message }));
+  if (fields.length === 0) return;
+  throw new AppError('validation_error', `Invalid request: ${fields[0]!.field}: ${fields[0]!.message}`, { fields });
+}
+
 export async function changeWebhook(deps: Deps, caller: Caller, id: string, input: UpdateWebhookInput) {
   const accountId = caller.principal.accountId;
   const current = await requireWebhook(deps, accountId, id);
   requireHttpKind(current);
+  refusePollFields(current, input);
   requireOrderingKeys(input.ordering ?? current.ordering, input.events ?? current.events);
   const scheme = input.signatureScheme ?? current.signature_scheme;
   const legacy = input.legacySecret === undefined ? current.legacy_secret_sealed !== null : input.legacySecret !== null;
@@ -249,9 +276,11 @@ export async function enableWebhook(deps: Deps, caller: Caller, id: string, reco
     }
     // Nothing past retention comes back.
     const since = new Date(Math.max(Date.parse(recoverSince), retainedSince(deps.config).getTime()));
-    const recovered = await reopenFailedDeliveries(trx, accountId, id, since);
+    // A poll subscription's come back waiting for its consumer: no job.
+    const due = !isPulledKind(activated.kind);
+    const recovered = await reopenFailedDeliveries(trx, accountId, id, since, due);
     await audit(trx, caller, 'webhook.enabled', id, { recoverSince, recovered: recovered.length });
-    return { row: activated, reopened: recovered, armed: await rejoinOrderingKeys(trx, recovered) };
+    return { row: activated, reopened: recovered, armed: due ? await rejoinOrderingKeys(trx, recovered) : [] };
   });
   await scheduleDeliveries(deps, armed);
   return { ...toWebhookResponse(row), recovered: reopened.length };
@@ -271,16 +300,20 @@ function requireActive(row: WebhookRow): void {
  */
 export async function redeliver(deps: Deps, caller: Caller, id: string, deliveryId: string) {
   const accountId = caller.principal.accountId;
-  requireActive(await requireWebhook(deps, accountId, id));
+  const webhook = await requireWebhook(deps, accountId, id);
+  requireActive(webhook);
+  // A poll subscription's delivery is offered again at the end of its log, at the next poll: no job.
+  const due = !isPulledKind(webhook.kind);
   const delivery = isDeliveryId(deliveryId)
     ? await findDelivery(deps.db, accountId, id, deliveryId, retainedSince(deps.config))
     : undefined;
   if (!delivery) throw notFound('Delivery');
   const armed = await transaction(deps.db, async (trx) => {
-    const reopened = await reopenDelivery(trx, accountId, delivery);
+    const reopened = await reopenDelivery(trx, accountId, delivery, due);
     // Reopened into its key's queue when ordered: armed when its turn comes, maybe now.
     const hastened = reopened ? undefined : await hastenDelivery(trx, accountId, delivery);
     await audit(trx, caller, 'webhook.redelivered', id, { deliveryId });
+    if (!due) return [];
     return reopened ? await rejoinOrderingKeys(trx, [reopened]) : hastened ? [hastened] : [];
   });
   await scheduleDeliveries(deps, armed);

@@ -121,11 +121,17 @@ export const TEMPLATES: Record<string, Template> = {
     spendCapCredits: 5,
   }),
   'POST /v1/billing/credits': (_w, r) => ({ amount: r.int(1, 100) }),
-  'POST /v1/webhooks': () => ({
-    url: 'https://93.184.216.34/hook',
-    events: ['message.received', 'inbox.created'],
-    description: 'd',
-    legacySecret: 'legacy-secret-0123456789',
+  'POST /v1/webhooks': (_w, r) =>
+    r.chance(0.3)
+      ? { kind: 'poll', events: ['message.received', 'inbox.created'] }
+      : {
+          url: 'https://93.184.216.34/hook',
+          events: ['message.received', 'inbox.created'],
+          description: 'd',
+          legacySecret: 'legacy-secret-0123456789',
+        },
+  'POST /v1/webhooks/:webhookId/poll/commit': (w, r) => ({
+    cursor: Buffer.from(JSON.stringify({ w: r.pick(w.ids.webhooks), p: r.int(0, 3) })).toString('base64url'),
   }),
   'PATCH /v1/webhooks/:webhookId': (_w, r) => ({
     url: 'https://93.184.216.34/hook2',

@@ -48,6 +48,7 @@ async function populate(api: Client, token: string) {
   const message = await post('/v1/messages', { inboxId: inbox.id, to: 'x@example.com', text: 'hello' });
   const run = (await post(`/v1/agents/${agents[0]}/chat`, { message: 'hi' })).run;
   const webhook = await post('/v1/webhooks', { url: 'https://93.184.216.34/hook', events: ['message.received'] });
+  const polled = await post('/v1/webhooks', { kind: 'poll', events: ['message.received'] });
   await post(`/v1/webhooks/${webhook.id}/test`, {});
   const deliveries = (await must(api.get<any>(`/v1/webhooks/${webhook.id}/deliveries`, { token }), 'deliveries')).data;
   const domain = await post('/v1/domains', { name: `fuzz-${Math.random().toString(36).slice(2, 10)}.example.com` });
@@ -62,7 +63,7 @@ async function populate(api: Client, token: string) {
       messages: [message.id],
       domains: [domain.id],
       api_keys: keys,
-      webhooks: [webhook.id],
+      webhooks: [webhook.id, polled.id],
       deliveries: deliveries.map((d: { id: string }) => d.id),
       integrations: ['smtp', 'sms-http'],
     },

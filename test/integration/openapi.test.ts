@@ -174,6 +174,8 @@ describe('GET /openapi.json', () => {
         'log',
         'revoke',
         'deliver',
+        'poll',
+        'commit',
       ].join('|')})[A-Z]`,
     );
     const operations = Object.values(doc.paths as Record<string, any>).flatMap((item) =>

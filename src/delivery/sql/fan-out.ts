@@ -4,6 +4,7 @@ import { orderingKeyOf } from '../../events/event-types.js';
 import { prepare, runPrepared, type Conn } from '../../platform/db.js';
 import { newId, uuidV7Range } from '../../platform/ids.js';
 import type { Trx } from '../../platform/transaction.js';
+import { isPulledKindSql } from '../transport.js';
 import { SCHEDULED, type ScheduledDelivery } from './rows.js';
 
 // ---- fan-out: the event and its deliveries, in the emitting transaction ----
@@ -22,12 +23,17 @@ const eventAndDeliveries = (onlyUnordered: boolean) => `e AS (
      VALUES ($1, $2, $3, $4, $5, $6::jsonb)
      RETURNING id, account_id, type, created_at
    ), d AS (
-     -- A delivery lives in its event's partition and its id carries that time (see the header).
-     INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, created_at, updated_at)
-     SELECT sb_uuid_v7(e.created_at), e.account_id, w.id, e.id, e.type, e.created_at, e.created_at
+     -- A delivery lives in its event's partition and its id carries that time (see the header). One for a pulled
+     -- kind (a poll) has no due time: it waits for its consumer, and no job is made for it; its ordering_seq is
+     -- the order it was written in, which its consumer's log follows.
+     INSERT INTO webhook_deliveries (id, account_id, webhook_id, event_id, event, created_at, updated_at,
+                                     next_attempt_at, ordering_seq)
+     SELECT sb_uuid_v7(e.created_at), e.account_id, w.id, e.id, e.type, e.created_at, e.created_at,
+            CASE WHEN ${isPulledKindSql('w')} THEN NULL ELSE e.created_at END,
+            CASE WHEN ${isPulledKindSql('w')} THEN nextval('webhook_delivery_order') END
        FROM e JOIN webhooks w ON w.account_id = e.account_id
       WHERE ${WANTS_EVENT}${onlyUnordered ? ` AND w.ordering = 'none'` : ''}
-     RETURNING id, webhook_id
+     RETURNING id, webhook_id, next_attempt_at IS NULL AS waits
    )`;
 
 /** What a fan-out insert answers; only the keyed statement has ordered deliveries to name. */
@@ -37,8 +43,8 @@ interface FannedOutRow {
   webhook_ids: string[];
   /** Of delivery_ids, those in the event's key… */
   ordered_ids?: string[];
-  /** …and of those, the ones queued behind the key's head. */
-  queued_ids?: string[];
+  /** The deliveries not due at commit: ordered ones queued behind their key's head, and those a consumer pulls. */
+  queued_ids: string[];
 }
 
 /**
@@ -51,10 +57,11 @@ const INSERT_EVENT_WITH_DELIVERIES = prepare<FannedOutRow>(
   'insert_event_with_deliveries',
   `WITH ${eventAndDeliveries(false)}, agg AS (
      -- One scan of d for both arrays keeps them in the same order.
-     SELECT array_agg(id) AS ids, array_agg(webhook_id) AS webhook_ids FROM d
+     SELECT array_agg(id) AS ids, array_agg(webhook_id) AS webhook_ids,
+            array_agg(id) FILTER (WHERE waits) AS waiting_ids FROM d
    )
    SELECT (SELECT id FROM e) AS event_id, coalesce(agg.ids, '{}') AS delivery_ids,
-          coalesce(agg.webhook_ids, '{}') AS webhook_ids
+          coalesce(agg.webhook_ids, '{}') AS webhook_ids, coalesce(agg.waiting_ids, '{}') AS queued_ids
      FROM agg`,
 );
 
@@ -84,14 +91,16 @@ const INSERT_EVENT_WITH_KEYED_DELIVERIES = prepare<FannedOutRow>(
      RETURNING id, webhook_id, next_attempt_at IS NULL AS queued
    ), agg AS (
      -- One scan of d for both arrays keeps them in the same order.
-     SELECT array_agg(id) AS ids, array_agg(webhook_id) AS webhook_ids FROM d
+     SELECT array_agg(id) AS ids, array_agg(webhook_id) AS webhook_ids,
+            array_agg(id) FILTER (WHERE waits) AS waiting_ids FROM d
    ), oagg AS (
      SELECT array_agg(id) AS ids, array_agg(webhook_id) AS webhook_ids,
             array_agg(id) FILTER (WHERE queued) AS queued_ids FROM od
    )
    SELECT (SELECT id FROM e) AS event_id, coalesce(agg.ids, '{}') || coalesce(oagg.ids, '{}') AS delivery_ids,
           coalesce(agg.webhook_ids, '{}') || coalesce(oagg.webhook_ids, '{}') AS webhook_ids,
-          coalesce(oagg.ids, '{}') AS ordered_ids, coalesce(oagg.queued_ids, '{}') AS queued_ids
+          coalesce(oagg.ids, '{}') AS ordered_ids,
+          coalesce(agg.waiting_ids, '{}') || coalesce(oagg.queued_ids, '{}') AS queued_ids
      FROM agg, oagg`,
 );
 
@@ -132,7 +141,7 @@ export async function insertEventWithDeliveries(
     deliveryIds: row!.delivery_ids,
     webhookIds: row!.webhook_ids,
     orderingKeys: row!.delivery_ids.map((id) => (ordered.has(id) ? key : null)),
-    queuedIds: row!.queued_ids ?? [],
+    queuedIds: row!.queued_ids,
   };
 }
 

@@ -1,5 +1,6 @@
 import { prepare, runPrepared, startupBound, type Conn } from '../../platform/db.js';
 import { uuidV7Time } from '../../platform/ids.js';
+import type { DestinationKind } from '../transport.js';
 import type { DeliveryRow } from './rows.js';
 
 // ---- the worker's read ----
@@ -20,7 +21,7 @@ export interface SendContext extends Pick<
   | 'ordering_key'
 > {
   url: string;
-  webhook_kind: 'http' | 'stream';
+  webhook_kind: DestinationKind;
   webhook_status: 'active' | 'disabled';
   webhook_deleted_at: Date | null;
   secret_sealed: string;

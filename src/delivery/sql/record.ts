@@ -206,3 +206,24 @@ export async function stopDelivery(
   const rows = await runPrepared(conn, STOP_DELIVERY, [delivery.id, delivery.created_at, accountId, seq]);
   return rows.length > 0;
 }
+
+const PARK_DELIVERY = prepare<{ id: string }>(
+  'park_delivery',
+  `UPDATE webhook_deliveries SET next_attempt_at = NULL, job_seq = job_seq + 1, updated_at = now()
+    WHERE id = $1 AND created_at = $2 AND account_id = $3 AND status = 'pending' AND job_seq = $4
+   RETURNING id`,
+);
+
+/**
+ * pending → pending with no due time and no job: a delivery of a pulled kind waits for its consumer's poll
+ * (src/delivery/transport.ts). No attempt is recorded: nothing was sent.
+ */
+export async function parkDelivery(
+  conn: Conn,
+  accountId: string,
+  delivery: DeliveryRef,
+  seq: number,
+): Promise<boolean> {
+  const rows = await runPrepared(conn, PARK_DELIVERY, [delivery.id, delivery.created_at, accountId, seq]);
+  return rows.length > 0;
+}

@@ -30,7 +30,10 @@ export interface DeliveryRow {
   job_seq: number;
   /** Set on the deliveries of an ordered subscription (docs/webhooks.md#ordered-delivery); null: unordered. */
   ordering_key: string | null;
-  /** The delivery's place in its key's order (commit order); null when unordered. */
+  /**
+   * The delivery's place in its key's order (commit order); for a pulled kind (a poll), in its subscription's
+   * (the order it was written in); null otherwise.
+   */
   ordering_seq: string | null;
   next_attempt_at: Date | null;
   last_error: string | null;

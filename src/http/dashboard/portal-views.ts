@@ -38,11 +38,12 @@ export function portalListPage(
     (w) =>
       html`<tr>
         <td><a href="${base}/webhooks/${w.id}">${w.url}</a></td>
+        <td>${w.kind}</td>
         <td>${w.events.join(', ')}</td>
         <td>${badge(w.status)}</td>
       </tr>`,
   );
-  return html`${notice(note)} ${dataTable(['Endpoint', 'Events', 'Status'], rows, 'No endpoints yet.')}
+  return html`${notice(note)} ${dataTable(['Endpoint', 'Kind', 'Events', 'Status'], rows, 'No endpoints yet.')}
     <h2>Add an endpoint</h2>
     ${formError(form.error, ['url', 'events', 'signatureScheme'])}
     <form method="post" action="${base}/webhooks">
@@ -70,13 +71,18 @@ export function portalWebhookPage(
   const self = `${base}/webhooks/${w.id}`;
   return html`${notice(note)}
     <p><a href="${base}">← All endpoints</a></p>
-    <p>Status: ${badge(w.status)} · events: ${w.events.join(', ')}</p>
+    <p>Status: ${badge(w.status)} · kind: ${w.kind} · events: ${w.events.join(', ')}</p>
     <p>Signing: ${signingSummary(w)}</p>
-    ${formError(form.error, ['url'])}
-    <form method="post" action="${self}">
-      ${csrfField(v.csrf)} ${textField({ id: 'url', label: 'URL', value: form.url ?? w.url, error: form.error })}
-      <p><button type="submit">Save URL</button></p>
-    </form>
+    ${
+      w.kind === 'http'
+        ? html`${formError(form.error, ['url'])}
+            <form method="post" action="${self}">
+              ${csrfField(v.csrf)}
+              ${textField({ id: 'url', label: 'URL', value: form.url ?? w.url, error: form.error })}
+              <p><button type="submit">Save URL</button></p>
+            </form>`
+        : html`<p>Polled at <code>${w.url}</code>: it has no URL to change.</p>`
+    }
     ${actionButton(`${self}/rotate-secret`, 'Rotate secret', v.csrf)}
     <h2>Recent deliveries</h2>
     ${deliveriesTable(self, deliveries, { lastAnswer: false, empty: 'No deliveries yet.' })}`;

@@ -54,7 +54,7 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
       html`<tr>
         <td>
           <a href="/dashboard/webhooks/${w.id}">${w.url}</a>
-          <div class="muted">${w.id}</div>
+          <div class="muted">${w.id} · ${w.kind}</div>
         </td>
         <td>${w.events.join(', ')}</td>
         <td>${badge(w.status)}</td>
@@ -86,6 +86,14 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
       <p><button type="submit">Create subscription</button></p>
     </form>`;
 }
+
+/** How the subscription's deliveries reach it (docs/webhooks.md). */
+export const kindLabel = (kind: Webhook['kind']): string =>
+  ({
+    http: 'http: POSTed to the URL',
+    stream: 'stream: a switchboard listen session',
+    poll: 'poll: its consumer polls the URL with its poll credential',
+  })[kind];
 
 /** A new signing key and what the receiver needs of it. */
 export interface ShownKey {
@@ -153,6 +161,10 @@ export function webhookPage(v: Viewer, d: DetailData): SafeHtml {
   return html`${notice(d.notice)}
     <table>
       <tbody>
+        <tr>
+          <th>Kind</th>
+          <td>${kindLabel(w.kind)}</td>
+        </tr>
         <tr>
           <th>URL</th>
           <td>${w.url}</td>

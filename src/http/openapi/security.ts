@@ -33,6 +33,13 @@ export const securitySchemes = {
     description:
       "A portal link's token (POST /v1/portal-links): reaches only /v1/portal/…, for the subscriptions of its tenant.",
   },
+  pollCredential: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'whpoll_…',
+    description:
+      "A poll subscription's own credential (shown once, at creation or POST /v1/webhooks/{webhookId}/poll/credential): polls that subscription and nothing else.",
+  },
   inboundToken: {
     type: 'apiKey',
     in: 'header',

@@ -21,6 +21,7 @@ import { registerKeyRoutes } from './keys.routes.js';
 import { registerStatsRoutes } from './stats.routes.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import { registerWebhookDevRoutes } from './webhook-dev.routes.js';
+import { registerWebhookPollRoutes } from './webhook-poll.routes.js';
 
 /** Every route module of the API, in one list. */
 export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
@@ -43,6 +44,7 @@ export const routeModules: Array<(api: ApiRouter, deps: Deps) => void> = [
   registerBillingRoutes,
   registerWebhookDevRoutes,
   registerWebhookRoutes,
+  registerWebhookPollRoutes,
   registerPortalRoutes,
   registerOpenApiRoutes,
 ];
