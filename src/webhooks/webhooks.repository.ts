@@ -1,6 +1,7 @@
 import type { Conn } from '../platform/db.js';
 import { iso, now } from '../platform/clock.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
+import type { Filter } from './filter-grammar.js';
 
 export interface WebhookRow {
   id: string;
@@ -23,6 +24,8 @@ export interface WebhookRow {
   tenant: string | null;
   /** key: one delivery at a time per ordering key (docs/webhooks.md#ordered-delivery). */
   ordering: 'none' | 'key';
+  /** Only events whose payload matches get a delivery; null: all (docs/webhooks.md#filters). */
+  filter: Filter | null;
   disabled_at: Date | null;
   disabled_reason: string | null;
   deleted_at: Date | null;
@@ -41,7 +44,7 @@ export type NewWebhook = Pick<
   | 'rate_limit_per_second'
   | 'tenant'
 > &
-  Partial<Pick<WebhookRow, 'ordering'>>;
+  Partial<Pick<WebhookRow, 'ordering' | 'filter'>>;
 
 export async function insertWebhook(
   conn: Conn,
@@ -139,6 +142,7 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   rateLimitPerSecond: w.rate_limit_per_second,
   tenant: w.tenant,
   ordering: w.ordering,
+  filter: w.filter,
   disabledAt: iso(w.disabled_at),
   disabledReason: w.disabled_reason,
   previousSecretExpiresAt:

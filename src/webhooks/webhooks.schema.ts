@@ -4,6 +4,7 @@ import { EVENT_NAMES } from '../events/event-types.js';
 import { text } from '../platform/input.js';
 import { idString, outText, timestamp, uuidString } from '../platform/output.js';
 import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
+import { filterInput, filterResponse } from './filter.schema.js';
 
 // The refinement keeps the 400 validation_error a typo gets, with its message; the document shows the registry's
 // names as an enum (components.schemas.EventName), so a typo fails type-checking in a generated client too.
@@ -48,6 +49,7 @@ export const createWebhookInput = z
     rateLimitPerSecond: rateLimitPerSecond.optional(),
     tenant: tenant.optional(),
     ordering: ordering.optional(),
+    filter: filterInput.optional(),
   })
   .strict();
 
@@ -60,6 +62,7 @@ export const updateWebhookInput = z
     rateLimitPerSecond: rateLimitPerSecond.optional(),
     tenant: tenant.nullable().optional(),
     ordering: ordering.optional(),
+    filter: filterInput.nullable().optional(),
   })
   .strict();
 
@@ -103,6 +106,7 @@ export const webhookResponse = z
     rateLimitPerSecond: z.number().int().nullable(),
     tenant: outText().nullable().describe('The label a portal link is scoped by (POST /v1/portal-links)'),
     ordering,
+    filter: filterResponse,
     disabledAt: timestamp().nullable(),
     disabledReason: outText().nullable(),
     previousSecretExpiresAt: timestamp().nullable(),

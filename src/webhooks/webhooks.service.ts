@@ -26,6 +26,7 @@ import { scheduleDeliveries, scheduleCommitted } from '../delivery/schedule.js';
 import { generateWebhookSecret } from '../delivery/sign.js';
 import { rejoinOrderingKeys } from '../delivery/ordering.js';
 import { releaseOrderingKeys } from '../delivery/sql/ordering-keys.js';
+import { requireFilterFits } from './filter-validation.js';
 import type { attemptsQuery, CreateWebhookInput, DeliveriesQuery, UpdateWebhookInput } from './webhooks.schema.js';
 import {
   activateWebhook,
@@ -68,6 +69,7 @@ function requireOrderingKeys(ordering: WebhookRow['ordering'], events: string[])
 
 export async function createWebhook(deps: Deps, caller: Caller, input: CreateWebhookInput) {
   requireOrderingKeys(input.ordering ?? 'none', input.events);
+  requireFilterFits(input.filter ?? null, input.events);
   await checkTargetUrl(deps.config, input.url);
   const sealer = deps.sealers.webhook;
   const secret = generateWebhookSecret();
@@ -82,6 +84,7 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
       rate_limit_per_second: input.rateLimitPerSecond ?? null,
       tenant: input.tenant ?? null,
       ordering: input.ordering ?? 'none',
+      filter: input.filter ?? null,
     });
     await audit(trx, caller, 'webhook.created', inserted.id, { url: inserted.url, events: inserted.events });
     return inserted;
@@ -141,6 +144,9 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   const current = await requireWebhook(deps, accountId, id);
   requireHttpKind(current);
   requireOrderingKeys(input.ordering ?? current.ordering, input.events ?? current.events);
+  // A new filter, or new events under the old one: the filter must fit the events it will filter.
+  if (input.filter !== undefined || input.events !== undefined)
+    requireFilterFits(input.filter === undefined ? current.filter : input.filter, input.events ?? current.events);
   if (input.url !== undefined) await checkTargetUrl(deps.config, input.url);
   const patch: Partial<WebhookRow> = {};
   if (input.url !== undefined) patch.url = input.url;
@@ -149,6 +155,7 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   if (input.rateLimitPerSecond !== undefined) patch.rate_limit_per_second = input.rateLimitPerSecond;
   if (input.tenant !== undefined) patch.tenant = input.tenant;
   if (input.ordering !== undefined) patch.ordering = input.ordering;
+  if (input.filter !== undefined) patch.filter = input.filter;
   if (input.legacySecret !== undefined)
     patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
   const { row, released } = await transaction(deps.db, async (trx) => {
