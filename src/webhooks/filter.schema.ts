@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { jsonObject } from '../platform/input.js';
 import { jsonRecord } from '../platform/output.js';
 import { FIELD_OPERATORS, FILTER_LIMITS, readFilter } from './filter-grammar.js';
@@ -16,6 +15,8 @@ export const filterInput = jsonObject(FILTER_LIMITS.bytes)
   })
   .meta({
     id: 'WebhookFilter',
+    type: 'object',
+    additionalProperties: {},
     description: DESCRIPTION,
     examples: [{ channel: { $in: ['sms', 'email'] }, $or: [{ direction: 'inbound' }, { subject: { $exists: true } }] }],
   });
