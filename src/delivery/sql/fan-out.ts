@@ -15,7 +15,7 @@ import { SCHEDULED, type ScheduledDelivery } from './rows.js';
  */
 const WANTS_EVENT = `w.status = 'active' AND w.deleted_at IS NULL
         AND CASE WHEN $7::text IS NULL
-                 THEN e.type = ANY (w.events) AND (w.filter IS NULL OR sb_filter_matches(w.filter, $6::jsonb))
+                 THEN e.type = ANY (w.events) AND (w.filter_plan IS NULL OR sb_filter_matches(w.filter_plan, $6::jsonb))
                  ELSE w.id = $8 END
         AND w.id IS DISTINCT FROM $9::text`;
 

@@ -68,6 +68,7 @@ export function portalWebhookPage(
   return html`${notice(note)}
     <p><a href="${base}">← All endpoints</a></p>
     <p>Status: ${badge(w.status)} · events: ${w.events.join(', ')}</p>
+    ${w.filter ? html`<p>Filter: <code data-field="filter">${JSON.stringify(w.filter)}</code></p>` : ''}
     ${formError(form.error, ['url'])}
     <form method="post" action="${self}">
       ${csrfField(v.csrf)} ${textField({ id: 'url', label: 'URL', value: form.url ?? w.url, error: form.error })}
