@@ -2634,6 +2634,10 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "key";
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            filter: {
+                [key: string]: unknown;
+            } | null;
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
@@ -2737,6 +2741,10 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "key";
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            filter: {
+                [key: string]: unknown;
+            } | null;
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
@@ -2761,6 +2769,10 @@ export interface components {
             payload: {
                 [key: string]: unknown;
             };
+        };
+        /** @description Only events whose payload matches get a delivery (docs/webhooks.md#filters). Keys are dotted payload paths or $and/$or (lists of filters) and $not (a filter); a path takes a value (equality) or an object of operators: $eq, $ne, $in, $nin, $exists, $gt, $gte, $lt, $lte, $startsWith. At most 4096 bytes, 50 paths and operators, 5 nested $and/$or/$not, 100 values in a list. */
+        WebhookFilter: {
+            [key: string]: unknown;
         };
         WebhookSecretRotated: {
             /** @description wh_… */
@@ -2841,6 +2853,10 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "key";
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            filter: {
+                [key: string]: unknown;
+            } | null;
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
@@ -6794,7 +6810,15 @@ export interface operations {
                  *       "events": [
                  *         "message.received"
                  *       ],
-                 *       "description": "orders"
+                 *       "description": "orders",
+                 *       "filter": {
+                 *         "channel": {
+                 *           "$in": [
+                 *             "sms",
+                 *             "email"
+                 *           ]
+                 *         }
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -6809,6 +6833,7 @@ export interface operations {
                      * @enum {string}
                      */
                     ordering?: "none" | "key";
+                    filter?: components["schemas"]["WebhookFilter"];
                 };
             };
         };
@@ -6837,6 +6862,7 @@ export interface operations {
                      *       "rateLimitPerSecond": null,
                      *       "tenant": null,
                      *       "ordering": "none",
+                     *       "filter": null,
                      *       "disabledAt": null,
                      *       "disabledReason": null,
                      *       "previousSecretExpiresAt": null,
@@ -6982,6 +7008,7 @@ export interface operations {
                      * @enum {string}
                      */
                     ordering?: "none" | "key";
+                    filter?: components["schemas"]["WebhookFilter"] | null;
                 };
             };
         };

@@ -53,6 +53,7 @@ const WEBHOOK_EXAMPLE = {
   rateLimitPerSecond: null,
   tenant: null,
   ordering: 'none',
+  filter: null,
   disabledAt: null,
   disabledReason: null,
   previousSecretExpiresAt: null,
@@ -81,7 +82,12 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       description:
         'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
       examples: {
-        request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' },
+        request: {
+          url: 'https://example.com/hooks/switchboard',
+          events: ['message.received'],
+          description: 'orders',
+          filter: { channel: { $in: ['sms', 'email'] } },
+        },
         response: WEBHOOK_EXAMPLE,
       },
     },
