@@ -126,11 +126,13 @@ export const TEMPLATES: Record<string, Template> = {
     events: ['message.received', 'inbox.created'],
     description: 'd',
     legacySecret: 'legacy-secret-0123456789',
+    filter: { channel: { $in: ['sms', 'email'] }, $or: [{ agentId: { $startsWith: 'agt_' } }, { $not: { id: null } }] },
   }),
   'PATCH /v1/webhooks/:webhookId': () => ({
     url: 'https://93.184.216.34/hook2',
     events: ['message.sent'],
     description: null,
+    filter: { direction: { $ne: 'inbound' }, subject: { $exists: true } },
   }),
   'POST /v1/webhooks/:webhookId/enable': (_w, r) => ({ recoverSince: iso(r) }),
   'POST /v1/portal-links': (_w, r) => ({
