@@ -8,6 +8,7 @@ import { partitionsBenchmark } from './partitions.bench.js';
 import { scaleBenchmark } from './scale.bench.js';
 import { sizingBenchmark } from './sizing.bench.js';
 import { enqueueOneBenchmark } from './enqueue-one.bench.js';
+import { filtersBenchmark } from './filters.bench.js';
 import { footprintBenchmark } from './footprint.bench.js';
 import { orderedBenchmark } from './ordered.bench.js';
 import { outboundPostBenchmark } from './outbound-post.bench.js';
@@ -45,6 +46,7 @@ export const benchmarks: Benchmark[] = [
   orderedBenchmark,
   partitionsBenchmark,
   footprintBenchmark,
+  filtersBenchmark,
 ];
 
 async function main() {

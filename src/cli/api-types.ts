@@ -2733,6 +2733,10 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "key";
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            filter: {
+                [key: string]: unknown;
+            } | null;
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
@@ -2836,6 +2840,10 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "key";
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            filter: {
+                [key: string]: unknown;
+            } | null;
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
@@ -2860,6 +2868,10 @@ export interface components {
             payload: {
                 [key: string]: unknown;
             };
+        };
+        /** @description Only events whose payload matches get a delivery (docs/webhooks.md#filters). Keys are dotted payload paths or $and/$or (lists of filters) and $not (a filter); a path takes a value (equality) or an object of operators: $eq, $ne, $in, $nin, $exists, $gt, $gte, $lt, $lte, $startsWith. At most 4096 bytes, 50 paths and operators, 5 nested $and/$or/$not, 100 values in a list. */
+        WebhookFilter: {
+            [key: string]: unknown;
         };
         WebhookSecretRotated: {
             /** @description wh_… */
@@ -2940,6 +2952,10 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "key";
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            filter: {
+                [key: string]: unknown;
+            } | null;
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
@@ -6895,7 +6911,15 @@ export interface operations {
                  *       "events": [
                  *         "message.received"
                  *       ],
-                 *       "description": "orders"
+                 *       "description": "orders",
+                 *       "filter": {
+                 *         "channel": {
+                 *           "$in": [
+                 *             "sms",
+                 *             "email"
+                 *           ]
+                 *         }
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -6916,6 +6940,7 @@ export interface operations {
                      * @enum {string}
                      */
                     ordering?: "none" | "key";
+                    filter?: components["schemas"]["WebhookFilter"];
                 };
             };
         };
@@ -6944,6 +6969,7 @@ export interface operations {
                      *       "rateLimitPerSecond": null,
                      *       "tenant": null,
                      *       "ordering": "none",
+                     *       "filter": null,
                      *       "disabledAt": null,
                      *       "disabledReason": null,
                      *       "previousSecretExpiresAt": null,
@@ -7089,6 +7115,7 @@ export interface operations {
                      * @enum {string}
                      */
                     ordering?: "none" | "key";
+                    filter?: components["schemas"]["WebhookFilter"] | null;
                 };
             };
         };

@@ -3,6 +3,7 @@ import type { Conn } from '../platform/db.js';
 import { iso, now } from '../platform/clock.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
 import type { SignatureScheme } from '../delivery/sign.js';
+import type { Filter } from './filter-grammar.js';
 
 export interface WebhookRow {
   id: string;
@@ -32,6 +33,8 @@ export interface WebhookRow {
   tenant: string | null;
   /** key: one delivery at a time per ordering key (docs/webhooks.md#ordered-delivery). */
   ordering: 'none' | 'key';
+  /** Only events whose payload matches get a delivery; null: all (docs/webhooks.md#filters). */
+  filter: Filter | null;
   disabled_at: Date | null;
   disabled_reason: string | null;
   deleted_at: Date | null;
@@ -56,7 +59,7 @@ export type NewWebhook = Pick<
   | 'rate_limit_per_second'
   | 'tenant'
 > &
-  Partial<Pick<WebhookRow, 'ordering' | 'signature_scheme' | 'public_key'>>;
+  Partial<Pick<WebhookRow, 'ordering' | 'signature_scheme' | 'public_key' | 'filter'>>;
 
 export async function insertWebhook(
   conn: Conn,
@@ -202,6 +205,7 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   signatureScheme: w.signature_scheme,
   publicKey: w.public_key,
   previousPublicKey: previousKeySigns(w) ? w.previous_public_key : null,
+  filter: w.filter,
   disabledAt: iso(w.disabled_at),
   disabledReason: w.disabled_reason,
   previousSecretExpiresAt: previousKeySigns(w) ? iso(w.previous_secret_expires_at) : null,

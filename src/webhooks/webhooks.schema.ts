@@ -5,6 +5,7 @@ import { text } from '../platform/input.js';
 import { idString, outText, timestamp, uuidString } from '../platform/output.js';
 import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
 import { SIGNATURE_SCHEMES } from '../delivery/sign.js';
+import { filterInput, filterResponse } from './filter.schema.js';
 
 // The refinement keeps the 400 validation_error a typo gets, with its message; the document shows the registry's
 // names as an enum (components.schemas.EventName), so a typo fails type-checking in a generated client too.
@@ -63,6 +64,7 @@ export const createWebhookInput = z
     tenant: tenant.optional(),
     ordering: ordering.optional(),
     signatureScheme: signatureScheme.optional(),
+    filter: filterInput.optional(),
   })
   .strict();
 
@@ -97,6 +99,7 @@ export const updateWebhookInput = z
     tenant: tenant.nullable().optional(),
     ordering: ordering.optional(),
     signatureScheme: signatureScheme.optional(),
+    filter: filterInput.nullable().optional(),
   })
   .strict();
 
@@ -163,6 +166,7 @@ export const webhookResponse = z
       .describe(
         'The whpk_ of the key that still signs beside the current one until previousSecretExpiresAt (after a rotation or a change of scheme); null when that key is not ed25519 or its overlap is over',
       ),
+    filter: filterResponse,
     disabledAt: timestamp().nullable(),
     disabledReason: outText().nullable(),
     previousSecretExpiresAt: timestamp().nullable(),

@@ -35,6 +35,7 @@ import type {
   RotateSecretInput,
   UpdateWebhookInput,
 } from './webhooks.schema.js';
+import { requireFilterFits } from './filter-validation.js';
 import {
   activateWebhook,
   findWebhook,
@@ -77,6 +78,7 @@ function requireOrderingKeys(ordering: WebhookRow['ordering'], events: string[])
 export async function createWebhook(deps: Deps, caller: Caller, input: CreateWebhookInput) {
   const scheme = input.signatureScheme ?? 'hmac-sha256';
   requireOrderingKeys(input.ordering ?? 'none', input.events);
+  requireFilterFits(input.filter ?? null, input.events);
   requireNoLegacySecret(scheme, Boolean(input.legacySecret));
   const poll = input.kind === 'poll' ? generatePollCredential() : null;
   if (!poll) await checkTargetUrl(deps.config, input.url ?? '');
@@ -98,6 +100,7 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
       rate_limit_per_second: input.rateLimitPerSecond ?? null,
       tenant: input.tenant ?? null,
       ordering: input.ordering ?? 'none',
+      filter: input.filter ?? null,
     });
     await audit(trx, caller, 'webhook.created', inserted.id, { url: inserted.url, events: inserted.events });
     return inserted;
@@ -178,6 +181,9 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   const scheme = input.signatureScheme ?? current.signature_scheme;
   const legacy = input.legacySecret === undefined ? current.legacy_secret_sealed !== null : input.legacySecret !== null;
   requireNoLegacySecret(scheme, legacy);
+  // A new filter, or new events under the old one: the filter must fit the events it will filter.
+  if (input.filter !== undefined || input.events !== undefined)
+    requireFilterFits(input.filter === undefined ? current.filter : input.filter, input.events ?? current.events);
   if (input.url !== undefined) await checkTargetUrl(deps.config, input.url);
   // A new scheme is a new key; the old one keeps signing beside it for the overlap, as after a rotation.
   const key = scheme !== current.signature_scheme ? newSigningKey(deps.sealers.webhook, scheme) : null;
@@ -188,6 +194,7 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   if (input.rateLimitPerSecond !== undefined) patch.rate_limit_per_second = input.rateLimitPerSecond;
   if (input.tenant !== undefined) patch.tenant = input.tenant;
   if (input.ordering !== undefined) patch.ordering = input.ordering;
+  if (input.filter !== undefined) patch.filter = input.filter;
   if (input.legacySecret !== undefined)
     patch.legacy_secret_sealed = input.legacySecret === null ? null : deps.sealers.webhook.seal(input.legacySecret);
   const { row, released } = await transaction(deps.db, async (trx) => {

@@ -129,6 +129,10 @@ export const TEMPLATES: Record<string, Template> = {
           events: ['message.received', 'inbox.created'],
           description: 'd',
           legacySecret: 'legacy-secret-0123456789',
+          filter: {
+            channel: { $in: ['sms', 'email'] },
+            $or: [{ agentId: { $startsWith: 'agt_' } }, { $not: { id: null } }],
+          },
         },
   'POST /v1/webhooks/:webhookId/poll/commit': (w, r) => ({
     cursor: Buffer.from(JSON.stringify({ w: r.pick(w.ids.webhooks), p: r.int(0, 3) })).toString('base64url'),
@@ -139,6 +143,7 @@ export const TEMPLATES: Record<string, Template> = {
     description: null,
     signatureScheme: r.pick(['hmac-sha256', 'ed25519']),
     legacySecret: null,
+    filter: { direction: { $ne: 'inbound' }, subject: { $exists: true } },
   }),
   'POST /v1/webhooks/:webhookId/rotate-secret': (_w, r) => ({ signatureScheme: r.pick(['hmac-sha256', 'ed25519']) }),
   'POST /v1/webhooks/:webhookId/enable': (_w, r) => ({ recoverSince: iso(r) }),

@@ -120,6 +120,17 @@ describe('the dashboard in a real browser', () => {
     const hooks = (await api.get('/v1/webhooks', { token: owner.token })).body.data;
     const webhookId = hooks[0].id as string;
 
+    // The subscription's filter is shown as the JSON it is, markup in it as text; without one, every event.
+    const filter = { subject: { $startsWith: '<b>Order' } };
+    expect((await api.patch(`/v1/webhooks/${webhookId}`, { token: owner.token, body: { filter } })).status).toBe(200);
+    await page.goto(`${t.url}/dashboard/webhooks/${webhookId}`);
+    expect(await page.locator('code[data-field=filter]').textContent()).toBe(JSON.stringify(filter));
+    expect(await page.locator('code[data-field=filter] b').count()).toBe(0);
+    await api.patch(`/v1/webhooks/${webhookId}`, { token: owner.token, body: { filter: null } });
+    await page.reload();
+    expect(await page.locator('code[data-field=filter]').count()).toBe(0);
+    expect(await page.locator('main').textContent()).toContain('every event');
+
     // Disabled by hand, the page offers Enable with "Recover since…".
     await page.goto(`${t.url}/dashboard/webhooks/${webhookId}`);
     await page.click('button:text("Disable")');

@@ -148,6 +148,12 @@ describe('portal links', () => {
     await page.click('text=Back to the subscription');
     expect(await page.locator('[data-signature-scheme]').textContent()).toBe('ed25519');
     expect(await page.locator('main [data-public-key]').textContent()).toBe(publicKey);
+    // The endpoint's filter is shown to the customer as it is.
+    const filter = { channel: { $in: ['sms', 'email'] } };
+    expect((await api.patch(`/v1/webhooks/${hooks.mine}`, { token: owner.token, body: { filter } })).status).toBe(200);
+    await page.goto(`${link.url}/webhooks/${hooks.mine}`);
+    expect(await page.locator('code[data-field=filter]').textContent()).toBe(JSON.stringify(filter));
+    await api.patch(`/v1/webhooks/${hooks.mine}`, { token: owner.token, body: { filter: null } });
 
     // Edit the URL (the API's rules, shown on the page), rotate the secret.
     await page.goto(`${link.url}/webhooks/${hooks.mine}`);

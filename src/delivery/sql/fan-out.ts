@@ -9,9 +9,15 @@ import { SCHEDULED, type ScheduledDelivery } from './rows.js';
 
 // ---- fan-out: the event and its deliveries, in the emitting transaction ----
 
-/** Which active subscriptions of the event's account get a delivery of it (alias w, the event e). */
+/**
+ * Which active subscriptions of the event's account get a delivery of it (alias w, the event e, its payload $6): of
+ * its type, and matched by the subscription's filter when it has one, a test whose cost a subscription without a
+ * filter never pays (docs/adr/0087-subscription-filters.md). A webhook.test event ($7) ignores filters.
+ */
 const WANTS_EVENT = `w.status = 'active' AND w.deleted_at IS NULL
-        AND CASE WHEN $7::text IS NULL THEN e.type = ANY (w.events) ELSE w.id = $8 END
+        AND CASE WHEN $7::text IS NULL
+                 THEN e.type = ANY (w.events) AND (w.filter_plan IS NULL OR sb_filter_matches(w.filter_plan, $6::jsonb))
+                 ELSE w.id = $8 END
         AND w.id IS DISTINCT FROM $9::text`;
 
 /**

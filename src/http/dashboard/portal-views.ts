@@ -73,6 +73,7 @@ export function portalWebhookPage(
     <p><a href="${base}">← All endpoints</a></p>
     <p>Status: ${badge(w.status)} · kind: ${w.kind} · events: ${w.events.join(', ')}</p>
     <p>Signing: ${signingSummary(w)}</p>
+    ${w.filter ? html`<p>Filter: <code data-field="filter">${JSON.stringify(w.filter)}</code></p>` : ''}
     ${
       w.kind === 'http'
         ? html`${formError(form.error, ['url'])}

@@ -184,6 +184,10 @@ export function webhookPage(v: Viewer, d: DetailData): SafeHtml {
           <td>${w.rateLimitPerSecond ? `${w.rateLimitPerSecond} per second` : 'unthrottled'}</td>
         </tr>
         <tr>
+          <th>Filter</th>
+          <td>${w.filter ? html`<code data-field="filter">${JSON.stringify(w.filter)}</code>` : 'every event'}</td>
+        </tr>
+        <tr>
           <th>Tenant</th>
           <td>${w.tenant ?? '—'}</td>
         </tr>

@@ -58,6 +58,7 @@ const WEBHOOK_EXAMPLE = {
   signatureScheme: 'hmac-sha256',
   publicKey: null,
   previousPublicKey: null,
+  filter: null,
   disabledAt: null,
   disabledReason: null,
   previousSecretExpiresAt: null,
@@ -86,7 +87,12 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       description:
         'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `kind: "poll"` there is no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
       examples: {
-        request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' },
+        request: {
+          url: 'https://example.com/hooks/switchboard',
+          events: ['message.received'],
+          description: 'orders',
+          filter: { channel: { $in: ['sms', 'email'] } },
+        },
         response: WEBHOOK_EXAMPLE,
       },
     },
