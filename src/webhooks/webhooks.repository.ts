@@ -13,7 +13,13 @@ export interface WebhookRow {
    * http: POSTed to `url`; stream: sent down a `switchboard listen` connection
    * (docs/adr/0054-stream-destinations.md).
    */
-  kind: 'http' | 'stream';
+  kind: 'http' | 'stream' | 'rabbitmq' | 'nats';
+  /** A broker destination's URL, credentials included, sealed; `url` holds it without its password. */
+  broker_url_sealed: string | null;
+  /** rabbitmq: the exchange ('' the default) and the routing key template; nats: the subject template. */
+  exchange: string | null;
+  routing_key: string | null;
+  subject: string | null;
   secret_sealed: string;
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
@@ -41,7 +47,7 @@ export type NewWebhook = Pick<
   | 'rate_limit_per_second'
   | 'tenant'
 > &
-  Partial<Pick<WebhookRow, 'ordering'>>;
+  Partial<Pick<WebhookRow, 'ordering' | 'broker_url_sealed' | 'exchange' | 'routing_key' | 'subject'>>;
 
 export async function insertWebhook(
   conn: Conn,
@@ -131,6 +137,9 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   id: w.id,
   kind: w.kind,
   url: w.url,
+  exchange: w.exchange,
+  routingKey: w.routing_key,
+  subject: w.subject,
   events: w.events,
   description: w.description,
   status: w.status,

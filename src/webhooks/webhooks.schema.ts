@@ -4,6 +4,13 @@ import { EVENT_NAMES } from '../events/event-types.js';
 import { text } from '../platform/input.js';
 import { idString, outText, timestamp, uuidString } from '../platform/output.js';
 import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
+import {
+  brokerUrlProblem,
+  EXCHANGE_PATTERN,
+  routingKeyProblem,
+  subjectProblem,
+  type BrokerKind,
+} from '../delivery/broker-target.js';
 
 // The refinement keeps the 400 validation_error a typo gets, with its message; the document shows the registry's
 // names as an enum (components.schemas.EventName), so a typo fails type-checking in a generated client too.
@@ -39,9 +46,66 @@ const ordering = z
     'key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel',
   );
 
-export const createWebhookInput = z
+// Destination kinds a client creates here (a stream is opened by `switchboard listen`, never POSTed). Each kind
+// names the fields it takes beyond `url` (docs/webhooks.md#destination-kinds); the refinement refuses a missing
+// one, one of another kind, and a URL of the wrong scheme, each as a 400 naming the field.
+const createdKind = z
+  .enum(['http', 'rabbitmq', 'nats'])
+  .describe(
+    'http (the default): POSTed to url; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url',
+  );
+const exchange = text()
+  .regex(EXCHANGE_PATTERN, 'up to 127 letters, digits, "_", ".", ":" or "-"')
+  .describe('rabbitmq: the exchange to publish to; "" is the default exchange');
+const routingKey = text()
+  .superRefine((v, ctx) => refineTemplate(v, ctx, routingKeyProblem))
+  .describe('rabbitmq: the routing key; `{event}` is replaced by the event name (e.g. `switchboard.{event}`)');
+const subject = text()
+  .superRefine((v, ctx) => refineTemplate(v, ctx, subjectProblem))
+  .describe('nats: the JetStream subject; `{event}` is replaced by the event name (e.g. `switchboard.{event}`)');
+
+function refineTemplate(v: string, ctx: z.RefinementCtx, problemOf: (t: string) => string | null) {
+  const problem = problemOf(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+}
+
+/** The fields each kind takes beyond url; a field of another kind is refused. */
+const KIND_FIELDS = {
+  http: [],
+  rabbitmq: ['exchange', 'routingKey'],
+  nats: ['subject'],
+} as const satisfies Record<z.infer<typeof createdKind>, readonly string[]>;
+const DESTINATION_FIELDS = ['exchange', 'routingKey', 'subject'] as const;
+
+type DestinationFields = { url?: string; exchange?: string; routingKey?: string; subject?: string };
+
+/**
+ * A subscription's destination fields against its kind: what it lacks (`required`, at creation), what belongs to
+ * another kind, and a URL whose scheme is not the kind's.
+ */
+export function refineDestination(kind: string, v: DestinationFields, ctx: z.RefinementCtx, required: boolean) {
+  const own: readonly string[] = KIND_FIELDS[kind as keyof typeof KIND_FIELDS] ?? [];
+  for (const field of DESTINATION_FIELDS) {
+    const given = v[field] !== undefined;
+    if (given && !own.includes(field))
+      ctx.addIssue({ code: 'custom', path: [field], message: `not a field of kind ${kind}` });
+    if (!given && required && own.includes(field))
+      ctx.addIssue({ code: 'custom', path: [field], message: `required for kind ${kind}` });
+  }
+  if ((kind === 'rabbitmq' || kind === 'nats') && v.url !== undefined) {
+    const problem = brokerUrlProblem(kind as BrokerKind, v.url);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['url'], message: problem });
+  }
+}
+
+/** The fields of a new subscription, before its kind's rules (the portal picks from these). */
+export const createWebhookFields = z
   .object({
+    kind: createdKind.optional(),
     url,
+    exchange: exchange.optional(),
+    routingKey: routingKey.optional(),
+    subject: subject.optional(),
     events: eventList,
     description: description.optional(),
     legacySecret: legacySecret.optional(),
@@ -51,9 +115,17 @@ export const createWebhookInput = z
   })
   .strict();
 
+export const createWebhookInput = createWebhookFields.superRefine((v, ctx) =>
+  refineDestination(v.kind ?? 'http', v, ctx, true),
+);
+
+/** The kind is the subscription's for life; its own fields may change (checked against it by the service). */
 export const updateWebhookInput = z
   .object({
     url: url.optional(),
+    exchange: exchange.optional(),
+    routingKey: routingKey.optional(),
+    subject: subject.optional(),
     events: eventList.optional(),
     description: description.nullable().optional(),
     legacySecret: legacySecret.nullable().optional(),
@@ -90,9 +162,14 @@ export const webhookResponse = z
   .object({
     id: idString('wh'),
     kind: z
-      .enum(['http', 'stream'])
-      .describe('http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open'),
-    url: outText(),
+      .enum(['http', 'stream', 'rabbitmq', 'nats'])
+      .describe(
+        'http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds)',
+      ),
+    url: outText().describe('A broker URL is shown without its password (and without a token)'),
+    exchange: outText().nullable().describe('rabbitmq: the exchange ("" is the default); null for other kinds'),
+    routingKey: outText().nullable().describe('rabbitmq: the routing key template; null for other kinds'),
+    subject: outText().nullable().describe('nats: the subject template; null for other kinds'),
     events: z.array(outText()),
     description: outText().nullable(),
     status: z.enum(['active', 'disabled']),

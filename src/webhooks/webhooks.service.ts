@@ -6,7 +6,6 @@ import { iso, now } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import { transaction, type Trx } from '../platform/transaction.js';
 import { AppError, notFound } from '../platform/errors.js';
-import { checkTargetUrl } from '../platform/http-client.js';
 import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { retainedSince } from '../maintenance/retention.js';
@@ -24,6 +23,7 @@ import { disableWebhookOnce } from '../delivery/sql/subscriptions.js';
 import { toAttemptResponse, toDeliveryResponse, toDeliveryWithEnvelopeResponse } from './deliveries.schema.js';
 import { scheduleDeliveries, scheduleCommitted } from '../delivery/schedule.js';
 import { generateWebhookSecret } from '../delivery/sign.js';
+import { destinationOf, destinationPatch } from './destinations.js';
 import { rejoinOrderingKeys } from '../delivery/ordering.js';
 import { releaseOrderingKeys } from '../delivery/sql/ordering-keys.js';
 import type { attemptsQuery, CreateWebhookInput, DeliveriesQuery, UpdateWebhookInput } from './webhooks.schema.js';
@@ -68,13 +68,13 @@ function requireOrderingKeys(ordering: WebhookRow['ordering'], events: string[])
 
 export async function createWebhook(deps: Deps, caller: Caller, input: CreateWebhookInput) {
   requireOrderingKeys(input.ordering ?? 'none', input.events);
-  await checkTargetUrl(deps.config, input.url);
+  const destination = await destinationOf(deps, input);
   const sealer = deps.sealers.webhook;
   const secret = generateWebhookSecret();
   const row = await transaction(deps.db, async (trx) => {
     const inserted = await insertWebhook(trx, caller.principal.accountId, {
       id: newId('wh'),
-      url: input.url,
+      ...destination,
       events: input.events,
       description: input.description ?? null,
       secret_sealed: sealer.seal(secret),
@@ -141,9 +141,7 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   const current = await requireWebhook(deps, accountId, id);
   requireHttpKind(current);
   requireOrderingKeys(input.ordering ?? current.ordering, input.events ?? current.events);
-  if (input.url !== undefined) await checkTargetUrl(deps.config, input.url);
-  const patch: Partial<WebhookRow> = {};
-  if (input.url !== undefined) patch.url = input.url;
+  const patch: Partial<WebhookRow> = await destinationPatch(deps, current.kind, input);
   if (input.events !== undefined) patch.events = input.events;
   if (input.description !== undefined) patch.description = input.description;
   if (input.rateLimitPerSecond !== undefined) patch.rate_limit_per_second = input.rateLimitPerSecond;
