@@ -1211,7 +1211,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
+         * @description The URL must be a public https:// address (kind http, the default); kind rabbitmq takes an amqp(s):// URL with `exchange` and `routingKey`, kind nats a nats:// or tls:// URL with `subject` (docs/webhooks.md#destination-kinds); a broker URL is sealed and never returned with its password. The signing secret (`secret`) is shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
          *
          *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
@@ -2614,11 +2614,18 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream";
+            kind: "http" | "stream" | "rabbitmq" | "nats";
+            /** @description A broker URL is shown without its password (and without a token) */
             url: string;
+            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
+            exchange: string | null;
+            /** @description rabbitmq: the routing key template; null for other kinds */
+            routingKey: string | null;
+            /** @description nats: the subject template; null for other kinds */
+            subject: string | null;
             events: string[];
             description: string | null;
             /** @enum {string} */
@@ -2663,7 +2670,7 @@ export interface components {
             responseHeaders: {
                 [key: string]: string;
             } | null;
-            /** @description timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url */
+            /** @description timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it) or nack */
             error: string | null;
             errorMessage: string | null;
             durationMs: number;
@@ -2717,11 +2724,18 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream";
+            kind: "http" | "stream" | "rabbitmq" | "nats";
+            /** @description A broker URL is shown without its password (and without a token) */
             url: string;
+            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
+            exchange: string | null;
+            /** @description rabbitmq: the routing key template; null for other kinds */
+            routingKey: string | null;
+            /** @description nats: the subject template; null for other kinds */
+            subject: string | null;
             events: string[];
             description: string | null;
             /** @enum {string} */
@@ -2821,11 +2835,18 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream";
+            kind: "http" | "stream" | "rabbitmq" | "nats";
+            /** @description A broker URL is shown without its password (and without a token) */
             url: string;
+            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
+            exchange: string | null;
+            /** @description rabbitmq: the routing key template; null for other kinds */
+            routingKey: string | null;
+            /** @description nats: the subject template; null for other kinds */
+            subject: string | null;
             events: string[];
             description: string | null;
             /** @enum {string} */
@@ -6798,7 +6819,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description http (the default): POSTed to url; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url
+                     * @enum {string}
+                     */
+                    kind?: "http" | "rabbitmq" | "nats";
                     url: string;
+                    /** @description rabbitmq: the exchange to publish to; "" is the default exchange */
+                    exchange?: string;
+                    /** @description rabbitmq: the routing key; `{event}` is replaced by the event name (e.g. `switchboard.{event}`) */
+                    routingKey?: string;
+                    /** @description nats: the JetStream subject; `{event}` is replaced by the event name (e.g. `switchboard.{event}`) */
+                    subject?: string;
                     events: components["schemas"]["EventName"][];
                     description?: string;
                     legacySecret?: string;
@@ -6827,6 +6859,9 @@ export interface operations {
                      *       "id": "wh_4Fp7XcN2bQz9Lm1Tr8Ys",
                      *       "kind": "http",
                      *       "url": "https://example.com/hooks/switchboard",
+                     *       "exchange": null,
+                     *       "routingKey": null,
+                     *       "subject": null,
                      *       "events": [
                      *         "message.received"
                      *       ],
@@ -6972,6 +7007,12 @@ export interface operations {
                  */
                 "application/json": {
                     url?: string;
+                    /** @description rabbitmq: the exchange to publish to; "" is the default exchange */
+                    exchange?: string;
+                    /** @description rabbitmq: the routing key; `{event}` is replaced by the event name (e.g. `switchboard.{event}`) */
+                    routingKey?: string;
+                    /** @description nats: the JetStream subject; `{event}` is replaced by the event name (e.g. `switchboard.{event}`) */
+                    subject?: string;
                     events?: components["schemas"]["EventName"][];
                     description?: string | null;
                     legacySecret?: string | null;

@@ -39,6 +39,11 @@ export interface Broker {
   port: number;
   /** Stops it (its own pid) and waits for it to exit; its data stays for `start`. */
   stop(): Promise<void>;
+  /** SIGKILL, no goodbye to its clients (its process group, by pid); its data stays for `start`. */
+  kill(): Promise<void>;
+  /** SIGSTOP: connections stay open and nothing is answered, as a wedged broker; `thaw` resumes it. */
+  freeze(): void;
+  thaw(): void;
   /** Starts it again on the same port and data directory. */
   start(): Promise<void>;
   destroy(): Promise<void>;
@@ -102,6 +107,13 @@ export async function startRabbitmq(): Promise<Broker> {
     await gone;
     clearTimeout(timer);
   };
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      if (child?.pid) process.kill(-child.pid, sig);
+    } catch {
+      // already gone
+    }
+  };
   await start();
   return {
     url: `amqp://${user}:${password}@127.0.0.1:${port}/%2F`,
@@ -110,7 +122,15 @@ export async function startRabbitmq(): Promise<Broker> {
     port,
     start,
     stop,
+    kill: async () => {
+      const gone = exited(child);
+      signal('SIGKILL');
+      await gone;
+    },
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
     destroy: async () => {
+      signal('SIGCONT');
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -148,7 +168,15 @@ export async function startNats(): Promise<Broker> {
     port,
     start,
     stop,
+    kill: async () => {
+      const gone = exited(child);
+      child?.kill('SIGKILL');
+      await gone;
+    },
+    freeze: () => child?.kill('SIGSTOP'),
+    thaw: () => child?.kill('SIGCONT'),
     destroy: async () => {
+      child?.kill('SIGCONT');
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },

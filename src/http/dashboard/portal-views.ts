@@ -3,6 +3,7 @@ import type { ApiError } from './api-client.js';
 import type { Delivery, Webhook } from './api-types.js';
 import { html, type SafeHtml } from './html.js';
 import { deliveriesTable } from './delivery-views.js';
+import { destinationText, isBrokerKind } from './destination-view.js';
 import {
   actionButton,
   badge,
@@ -35,7 +36,7 @@ export function portalListPage(
   const rows = hooks.map(
     (w) =>
       html`<tr>
-        <td><a href="${base}/webhooks/${w.id}">${w.url}</a></td>
+        <td><a href="${base}/webhooks/${w.id}">${destinationText(w)}</a></td>
         <td>${w.events.join(', ')}</td>
         <td>${badge(w.status)}</td>
       </tr>`,
@@ -68,11 +69,16 @@ export function portalWebhookPage(
   return html`${notice(note)}
     <p><a href="${base}">← All endpoints</a></p>
     <p>Status: ${badge(w.status)} · events: ${w.events.join(', ')}</p>
-    ${formError(form.error, ['url'])}
-    <form method="post" action="${self}">
-      ${csrfField(v.csrf)} ${textField({ id: 'url', label: 'URL', value: form.url ?? w.url, error: form.error })}
-      <p><button type="submit">Save URL</button></p>
-    </form>
+    ${
+      isBrokerKind(w)
+        ? html`<p>Destination: ${w.kind} ${destinationText(w)} (changed through the API)</p>`
+        : html`${formError(form.error, ['url'])}
+            <form method="post" action="${self}">
+              ${csrfField(v.csrf)}
+              ${textField({ id: 'url', label: 'URL', value: form.url ?? w.url, error: form.error })}
+              <p><button type="submit">Save URL</button></p>
+            </form>`
+    }
     ${actionButton(`${self}/rotate-secret`, 'Rotate secret', v.csrf)}
     <h2>Recent deliveries</h2>
     ${deliveriesTable(self, deliveries, { lastAnswer: false, empty: 'No deliveries yet.' })}`;

@@ -2,6 +2,7 @@ import { EVENT_NAMES } from '../../events/event-types.js';
 import type { ApiError } from './api-client.js';
 import type { Delivery, Webhook, WebhookStats } from './api-types.js';
 import { deliveriesTable } from './delivery-views.js';
+import { destinationText } from './destination-view.js';
 import { html, trusted, type SafeHtml } from './html.js';
 import {
   actionButton,
@@ -32,8 +33,8 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
     (w) =>
       html`<tr>
         <td>
-          <a href="/dashboard/webhooks/${w.id}">${w.url}</a>
-          <div class="muted">${w.id}</div>
+          <a href="/dashboard/webhooks/${w.id}">${destinationText(w)}</a>
+          <div class="muted">${w.id} · ${w.kind}</div>
         </td>
         <td>${w.events.join(', ')}</td>
         <td>${badge(w.status)}</td>
@@ -117,8 +118,8 @@ export function webhookPage(v: Viewer, d: DetailData): SafeHtml {
     <table>
       <tbody>
         <tr>
-          <th>URL</th>
-          <td>${w.url}</td>
+          <th>Destination</th>
+          <td>${w.kind}: ${destinationText(w)}</td>
         </tr>
         <tr>
           <th>Events</th>

@@ -45,6 +45,9 @@ const WEBHOOK_EXAMPLE = {
   id: 'wh_4Fp7XcN2bQz9Lm1Tr8Ys',
   kind: 'http',
   url: 'https://example.com/hooks/switchboard',
+  exchange: null,
+  routingKey: null,
+  subject: null,
   events: ['message.received'],
   description: 'orders',
   status: 'active',
@@ -79,7 +82,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       status: 201,
       errors: ['invalid_webhook_url'],
       description:
-        'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
+        'The URL must be a public https:// address (kind http, the default); kind rabbitmq takes an amqp(s):// URL with `exchange` and `routingKey`, kind nats a nats:// or tls:// URL with `subject` (docs/webhooks.md#destination-kinds); a broker URL is sealed and never returned with its password. The signing secret (`secret`) is shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
       examples: {
         request: { url: 'https://example.com/hooks/switchboard', events: ['message.received'], description: 'orders' },
         response: WEBHOOK_EXAMPLE,

@@ -10,16 +10,25 @@ import { waitForCount, type Arrived, type Destination, type DestinationKindDrive
 export function rabbitmqDriver(): DestinationKindDriver & { broker(): Broker } {
   let broker: Broker | undefined;
   let consumer: ChannelModel | undefined;
+  let consumerClosed = true;
+  // The driver's own connection, opened again after the broker was killed or restarted.
+  const openConsumer = async () => {
+    if (!consumerClosed) return;
+    consumer = await connect(broker!.url);
+    consumerClosed = false;
+    consumer.on('error', () => undefined);
+    consumer.on('close', () => (consumerClosed = true));
+  };
   return {
     kind: 'rabbitmq',
     broker: () => broker!,
     async start() {
       broker = await startRabbitmq();
-      consumer = await connect(broker.url);
-      consumer.on('error', () => undefined);
+      await openConsumer();
     },
     async destination(): Promise<Destination> {
       const exchange = `sb-test-${randomBytes(4).toString('hex')}`;
+      await openConsumer();
       const ch: Channel = await consumer!.createChannel();
       await ch.assertExchange(exchange, 'topic', { durable: true });
       const { queue } = await ch.assertQueue(`${exchange}-q`, { durable: true });
