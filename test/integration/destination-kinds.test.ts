@@ -40,9 +40,10 @@ beforeAll(async () => {
     {
       LOG_LEVEL: 'debug',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      WEBHOOK_RETRY_DELAYS_MS: '100,200,400,800,1600,3200,6400',
+      WEBHOOK_RETRY_DELAYS_MS: '100,200,400,800,1600,3200',
       WEBHOOK_TIMEOUT_MS: '5000',
-      WEBHOOK_DISABLE_AFTER: '100',
+      // Only the disable case exhausts deliveries; the others recover within a round.
+      WEBHOOK_DISABLE_AFTER: '2',
     },
     { logTo: sink },
   );
@@ -214,6 +215,32 @@ for (const driver of drivers) {
         expect(again!.body.id).toBe(deliveryId);
         expect(again!.raw).toBe(first!.raw);
       }
+    });
+
+    it('disables after consecutive exhausted deliveries, says so, and recoverSince sends them again', async () => {
+      const { destination, id } = await subscribe(['contact.updated']);
+      await destination.refuse();
+      const since = new Date(Date.now() - 1000).toISOString();
+      await emitContact(account.accountId, 'c-exhaust', 0);
+      await emitContact(account.accountId, 'c-exhaust', 1);
+      const path = `/v1/webhooks/${id}`;
+      await waitUntil(
+        async () => (await api.get(path, { token: account.token })).body.status === 'disabled',
+        60_000,
+        'the automatic disable',
+      );
+      const disabled = await waitUntil(
+        () => t.deps.db('events').where({ account_id: account.accountId, type: 'webhook.disabled' }),
+        20_000,
+        'the webhook.disabled event',
+      );
+      expect(JSON.stringify(disabled.map((e) => e.payload))).toContain(id);
+      expect(destination.arrived()).toHaveLength(0);
+      await destination.accept();
+      const enabled = await api.post(`${path}/enable`, { token: account.token, body: { recoverSince: since } });
+      expect(enabled.body).toMatchObject({ status: 'active', recovered: 2 });
+      const arrived = await destination.waitFor(2);
+      expect(arrived.map((m) => m.body.payload.n).sort()).toEqual([0, 1]);
     });
 
     it('never shows, records, logs or queues a broker credential', async () => {
