@@ -69,7 +69,9 @@ export function createNatsTransport(config: Config, urls: UrlRing, logger: Logge
         );
         return { ok: true, body: JSON.stringify(ack), durationMs: elapsed() };
       } catch (err) {
-        const answer = brokerFailure(err, elapsed(), [parseBrokerUrl(url).password, parseBrokerUrl(url).username, url]);
+        // A user name without a password is a token: the credential itself.
+        const { username, password } = parseBrokerUrl(url);
+        const answer = brokerFailure(err, elapsed(), [url, password || username]);
         if (!answer.ok) logger.debug({ webhookId: request.webhookId, error: answer.error }, 'nats publish failed');
         return answer;
       }

@@ -143,7 +143,7 @@ export function createRabbitmqTransport(config: Config, urls: UrlRing, logger: L
         );
         return { ok: true, body: '', durationMs: elapsed() };
       } catch (err) {
-        const answer = brokerFailure(err, elapsed(), [parseBrokerUrl(url).password, url]);
+        const answer = brokerFailure(err, elapsed(), [url, parseBrokerUrl(url).password]);
         if (!answer.ok) logger.debug({ webhookId: request.webhookId, error: answer.error }, 'rabbitmq publish failed');
         return answer;
       }
