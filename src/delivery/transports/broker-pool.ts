@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Sealer } from '../../platform/crypto.js';
 
 // One connection per broker per worker process, shared by every subscription that names the same URL. A
@@ -18,11 +17,11 @@ export interface BrokerPool<C extends Pooled> {
 }
 
 export function createBrokerPool<C extends Pooled>(): BrokerPool<C> {
-  // Keyed by a hash of the URL, so the map holds no credentials as keys.
+  // Keyed by the URL itself: the process holds it opened anyway (UrlRing), and the map is never logged or shown.
   const entries = new Map<string, Promise<C>>();
   return {
     get(url, open) {
-      const key = createHash('sha256').update(url).digest('hex');
+      const key = url;
       let entry = entries.get(key);
       if (!entry) {
         const lost = () => {
