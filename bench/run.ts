@@ -4,6 +4,7 @@ import { createLogger } from '../src/platform/logger.js';
 import { ensureLocalServices } from '../src/platform/local-services.js';
 import { apiPipelineBenchmark } from './api-pipeline.bench.js';
 import { authBenchmark } from './auth.bench.js';
+import { brokerPublishBenchmark } from './broker-publish.bench.js';
 import { partitionsBenchmark } from './partitions.bench.js';
 import { scaleBenchmark } from './scale.bench.js';
 import { sizingBenchmark } from './sizing.bench.js';
@@ -40,6 +41,7 @@ export const benchmarks: Benchmark[] = [
   enqueueOneBenchmark,
   transactionBenchmark,
   outboundPostBenchmark,
+  brokerPublishBenchmark,
   scaleBenchmark,
   sizingBenchmark,
   apiPipelineBenchmark,

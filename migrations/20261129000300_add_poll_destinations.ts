@@ -3,8 +3,7 @@ import type { Knex } from 'knex';
 // Polling endpoints (docs/adr/0089-poll-destinations.md): a subscription of kind 'poll' has no URL; its consumer
 // takes its deliveries with GET /v1/webhooks/:id/poll.
 //
-// - webhooks.kind: every destination kind (the CHECK lists the broker kinds too, so that this migration and theirs
-//   may run in either order).
+// - webhooks.kind: every destination kind, poll among them.
 // - webhooks.poll_credential_hash: the SHA-256 of the subscription's own poll credential (whpoll_…), unique, null
 //   when none is issued; webhooks.poll_head: the last position given in the subscription's log;
 //   webhooks.poll_cursor: the position its consumer committed (null: none yet).
@@ -20,17 +19,8 @@ import type { Knex } from 'knex';
 const ALL_KINDS = `('http', 'stream', 'rabbitmq', 'nats', 'poll')`;
 const KINDS_BEFORE = `('http', 'stream', 'rabbitmq', 'nats')`;
 
-/**
- * Replaces the CHECK that lists webhooks.kind's values, whatever the migration that wrote the one in place named it
- * (the broker kinds' migration runs beside this one), so that exactly one list remains. Other checks that mention
- * kind (a field a kind needs) are left alone.
- */
 async function replaceKindCheck(knex: Knex, kinds: string): Promise<void> {
-  const { rows } = await knex.raw<{ rows: Array<{ name: string }> }>(
-    `SELECT conname AS name FROM pg_constraint
-      WHERE conrelid = 'webhooks'::regclass AND contype = 'c' AND pg_get_constraintdef(oid) LIKE 'CHECK ((kind = ANY (ARRAY[%'`,
-  );
-  for (const { name } of rows) await knex.raw(`ALTER TABLE webhooks DROP CONSTRAINT ??`, [name]);
+  await knex.raw(`ALTER TABLE webhooks DROP CONSTRAINT webhooks_kind`);
   await knex.raw(`ALTER TABLE webhooks ADD CONSTRAINT webhooks_kind CHECK (kind IN ${kinds})`);
 }
 

@@ -138,7 +138,7 @@ export function createDeps(connections: Connections): Deps {
     keyCache: createKeyCache(redis),
     usageMemos: { keys: createUsageMemo(), grants: createUsageMemo() },
     signInLimits: createSignInLimits(redis, config),
-    delivery: createDelivery(connections, http),
+    delivery: createDelivery(connections, http, sealers.webhook),
     streamHub: createStreamHub(config, redis, logger),
     webhookStats: createWebhookStatsRecorder(db, logger, background),
     eventFanOut: { insertEventWithDeliveries, scheduleCommitted },

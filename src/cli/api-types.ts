@@ -1139,7 +1139,7 @@ export interface paths {
         };
         /**
          * Open a stream destination (server-sent events)
-         * @description A `text/event-stream` that is a subscription of its own kind for as long as it stays open: first an `opened` event (this schema: the subscription id and the session secret its deliveries are signed with), then one `delivery` event per attempt (components.schemas.WebhookStreamDelivery), each to be answered with POST /v1/webhook-streams/{webhookId}/reports. Closing the connection deletes the subscription. At most 5 open per account (429 beyond).
+         * @description A `text/event-stream` that is a subscription of its own kind for as long as it stays open: first an `opened` event (this schema: the subscription id and the session secret its deliveries are signed with, or with `?signatureScheme=ed25519` the public key that verifies them), then one `delivery` event per attempt (components.schemas.WebhookStreamDelivery), each to be answered with POST /v1/webhook-streams/{webhookId}/reports. Closing the connection deletes the subscription. At most 5 open per account (429 beyond).
          *
          *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
@@ -1211,7 +1211,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description The URL must be a public https:// address. With `kind: "poll"` there is no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only, as the signing secret (`secret`) is. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
+         * @description The URL must be a public https:// address (kind http, the default); kind rabbitmq takes an amqp(s):// URL with `exchange` and `routingKey`, kind nats a nats:// or tls:// URL with `subject` (docs/webhooks.md#destination-kinds); a broker URL is sealed and never returned with its password. With `kind: "poll"` there is no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only. The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
          *
          *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
@@ -1245,7 +1245,9 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook subscription
-         * @description Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         * @description A new `signatureScheme` makes a new key of that scheme (a new whsec_ is in `secret`, shown this once; a new ed25519 key shows its `publicKey`); the old key keeps signing beside it for 24 h, as after a rotation.
+         *
+         *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -1260,8 +1262,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rotate the signing secret (24 h overlap)
-         * @description Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         * Rotate the signing key (24 h overlap)
+         * @description A new key of the subscription's own scheme: a whsec_ (`secret`, shown this once) or an ed25519 pair (`publicKey`; `secret` is null). The old key keeps signing beside the new one until `previousSecretExpiresAt`. `signatureScheme`, when sent, must be the subscription's: another is a 400 naming it, and nothing changes.
+         *
+         *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1599,7 +1603,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** A portal: change a subscription's URL, events or description */
+        /** A portal: change a subscription's URL, events, description or signature scheme */
         patch: operations["updatePortalWebhook"];
         trace?: never;
     };
@@ -1612,7 +1616,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A portal: rotate a subscription's signing secret */
+        /** A portal: rotate a subscription's signing key */
         post: operations["rotatePortalWebhookSecret"];
         delete?: never;
         options?: never;
@@ -2713,11 +2717,18 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
              * @enum {string}
              */
-            kind: "http" | "stream" | "poll";
+            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            /** @description A broker URL is shown without its password (and without a token) */
             url: string;
+            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
+            exchange: string | null;
+            /** @description rabbitmq: the routing key template; null for other kinds */
+            routingKey: string | null;
+            /** @description nats: the subject template; null for other kinds */
+            subject: string | null;
             events: string[];
             description: string | null;
             /** @enum {string} */
@@ -2733,6 +2744,15 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "key";
+            /**
+             * @description hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign
+             * @enum {string}
+             */
+            signatureScheme: "hmac-sha256" | "ed25519";
+            /** @description ed25519: whpk_ + base64 of the 32-byte public key that verifies webhook-signature `v1a,` (public, shown on every read); null for hmac-sha256 */
+            publicKey: string | null;
+            /** @description The whpk_ of the key that still signs beside the current one until previousSecretExpiresAt (after a rotation or a change of scheme); null when that key is not ed25519 or its overlap is over */
+            previousPublicKey: string | null;
             /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
             filter: {
                 [key: string]: unknown;
@@ -2766,12 +2786,64 @@ export interface components {
             responseHeaders: {
                 [key: string]: string;
             } | null;
-            /** @description timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url */
+            /** @description timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it) or nack */
             error: string | null;
             errorMessage: string | null;
             durationMs: number;
             createdAt: components["schemas"]["Timestamp"];
             nextAttemptAt: components["schemas"]["Timestamp"] | null;
+        };
+        WebhookChanged: {
+            /** @description wh_… */
+            id: string;
+            /**
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @enum {string}
+             */
+            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            /** @description A broker URL is shown without its password (and without a token) */
+            url: string;
+            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
+            exchange: string | null;
+            /** @description rabbitmq: the routing key template; null for other kinds */
+            routingKey: string | null;
+            /** @description nats: the subject template; null for other kinds */
+            subject: string | null;
+            events: string[];
+            description: string | null;
+            /** @enum {string} */
+            status: "active" | "disabled";
+            /** @description Whether deliveries carry X-Switchboard-Signature-Legacy; the secret itself is never returned */
+            hasLegacySecret: boolean;
+            consecutiveFailures: number;
+            rateLimitPerSecond: number | null;
+            /** @description The label a portal link is scoped by (POST /v1/portal-links) */
+            tenant: string | null;
+            /**
+             * @description key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel
+             * @enum {string}
+             */
+            ordering: "none" | "key";
+            /**
+             * @description hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign
+             * @enum {string}
+             */
+            signatureScheme: "hmac-sha256" | "ed25519";
+            /** @description ed25519: whpk_ + base64 of the 32-byte public key that verifies webhook-signature `v1a,` (public, shown on every read); null for hmac-sha256 */
+            publicKey: string | null;
+            /** @description The whpk_ of the key that still signs beside the current one until previousSecretExpiresAt (after a rotation or a change of scheme); null when that key is not ed25519 or its overlap is over */
+            previousPublicKey: string | null;
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            filter: {
+                [key: string]: unknown;
+            } | null;
+            disabledAt: components["schemas"]["Timestamp"] | null;
+            disabledReason: string | null;
+            previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
+            createdAt: components["schemas"]["Timestamp"];
+            updatedAt: components["schemas"]["Timestamp"];
+            /** @description The new whsec_ when this change made one (signatureScheme changed to hmac-sha256), shown this once; null otherwise */
+            secret: string | null;
         };
         WebhookDelivery: {
             /**
@@ -2820,11 +2892,18 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
              * @enum {string}
              */
-            kind: "http" | "stream" | "poll";
+            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            /** @description A broker URL is shown without its password (and without a token) */
             url: string;
+            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
+            exchange: string | null;
+            /** @description rabbitmq: the routing key template; null for other kinds */
+            routingKey: string | null;
+            /** @description nats: the subject template; null for other kinds */
+            subject: string | null;
             events: string[];
             description: string | null;
             /** @enum {string} */
@@ -2840,6 +2919,15 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "key";
+            /**
+             * @description hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign
+             * @enum {string}
+             */
+            signatureScheme: "hmac-sha256" | "ed25519";
+            /** @description ed25519: whpk_ + base64 of the 32-byte public key that verifies webhook-signature `v1a,` (public, shown on every read); null for hmac-sha256 */
+            publicKey: string | null;
+            /** @description The whpk_ of the key that still signs beside the current one until previousSecretExpiresAt (after a rotation or a change of scheme); null when that key is not ed25519 or its overlap is over */
+            previousPublicKey: string | null;
             /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
             filter: {
                 [key: string]: unknown;
@@ -2876,9 +2964,16 @@ export interface components {
         WebhookSecretRotated: {
             /** @description wh_… */
             id: string;
-            /** @description whsec_ followed by the base64 of 32 random bytes; shown this once */
-            secret: string;
-            /** @description Deliveries are signed with both secrets until then */
+            /** @description whsec_ followed by the base64 of 32 random bytes, shown this once; null for an ed25519 subscription */
+            secret: string | null;
+            /**
+             * @description hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign
+             * @enum {string}
+             */
+            signatureScheme: "hmac-sha256" | "ed25519";
+            /** @description ed25519: the new whpk_ public key; null for hmac-sha256 */
+            publicKey: string | null;
+            /** @description Deliveries are signed with both keys until then */
             previousSecretExpiresAt: components["schemas"]["Timestamp"];
         };
         WebhookStats: {
@@ -2921,8 +3016,15 @@ export interface components {
             /** @description wh_… */
             webhookId: string;
             events: string[];
-            /** @description whsec_…: the session secret; every delivery of this stream is signed with it */
-            secret: string;
+            /** @description whsec_…: the session secret; every delivery of this stream is signed with it (null for ed25519) */
+            secret: string | null;
+            /**
+             * @description hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign
+             * @enum {string}
+             */
+            signatureScheme: "hmac-sha256" | "ed25519";
+            /** @description ed25519: the whpk_ public key that verifies every delivery of this stream; null for hmac-sha256 */
+            publicKey: string | null;
         };
         WebhookStreamReportAccepted: {
             /** @constant */
@@ -2932,11 +3034,18 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
              * @enum {string}
              */
-            kind: "http" | "stream" | "poll";
+            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            /** @description A broker URL is shown without its password (and without a token) */
             url: string;
+            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
+            exchange: string | null;
+            /** @description rabbitmq: the routing key template; null for other kinds */
+            routingKey: string | null;
+            /** @description nats: the subject template; null for other kinds */
+            subject: string | null;
             events: string[];
             description: string | null;
             /** @enum {string} */
@@ -2952,6 +3061,15 @@ export interface components {
              * @enum {string}
              */
             ordering: "none" | "key";
+            /**
+             * @description hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign
+             * @enum {string}
+             */
+            signatureScheme: "hmac-sha256" | "ed25519";
+            /** @description ed25519: whpk_ + base64 of the 32-byte public key that verifies webhook-signature `v1a,` (public, shown on every read); null for hmac-sha256 */
+            publicKey: string | null;
+            /** @description The whpk_ of the key that still signs beside the current one until previousSecretExpiresAt (after a rotation or a change of scheme); null when that key is not ed25519 or its overlap is over */
+            previousPublicKey: string | null;
             /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
             filter: {
                 [key: string]: unknown;
@@ -2961,7 +3079,7 @@ export interface components {
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
-            /** @description whsec_…, shown this once (null in the replay of an answer to a repeated Idempotency-Key: a secret is never stored) */
+            /** @description whsec_…, shown this once (null for an ed25519 subscription, which has `publicKey` instead, and in the replay of an answer to a repeated Idempotency-Key: a secret is never stored) */
             secret: string | null;
             /** @description kind poll only: whpoll_…, the credential that polls this subscription and nothing else, shown this once (null in an Idempotency-Key replay) */
             pollCredential?: string | null;
@@ -6688,6 +6806,7 @@ export interface operations {
         parameters: {
             query?: {
                 events?: string;
+                signatureScheme?: "hmac-sha256" | "ed25519";
             };
             header?: never;
             path?: never;
@@ -6924,12 +7043,18 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description http (the default): POSTed to `url`; poll: no URL, the consumer takes its deliveries with GET /v1/webhooks/{webhookId}/poll
+                     * @description http (the default): POSTed to url; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url; poll: no url, the consumer takes its deliveries with GET /v1/webhooks/{webhookId}/poll
                      * @enum {string}
                      */
-                    kind?: "http" | "poll";
-                    /** @description Required for kind http; a poll subscription has none */
+                    kind?: "http" | "rabbitmq" | "nats" | "poll";
+                    /** @description Required for every kind but poll, which has none */
                     url?: string;
+                    /** @description rabbitmq: the exchange to publish to; "" is the default exchange */
+                    exchange?: string;
+                    /** @description rabbitmq: the routing key; `{event}` is replaced by the event name (e.g. `switchboard.{event}`) */
+                    routingKey?: string;
+                    /** @description nats: the JetStream subject; `{event}` is replaced by the event name (e.g. `switchboard.{event}`) */
+                    subject?: string;
                     events: components["schemas"]["EventName"][];
                     description?: string;
                     legacySecret?: string;
@@ -6940,6 +7065,11 @@ export interface operations {
                      * @enum {string}
                      */
                     ordering?: "none" | "key";
+                    /**
+                     * @description hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign
+                     * @enum {string}
+                     */
+                    signatureScheme?: "hmac-sha256" | "ed25519";
                     filter?: components["schemas"]["WebhookFilter"];
                 };
             };
@@ -6959,6 +7089,9 @@ export interface operations {
                      *       "id": "wh_4Fp7XcN2bQz9Lm1Tr8Ys",
                      *       "kind": "http",
                      *       "url": "https://example.com/hooks/switchboard",
+                     *       "exchange": null,
+                     *       "routingKey": null,
+                     *       "subject": null,
                      *       "events": [
                      *         "message.received"
                      *       ],
@@ -6969,6 +7102,9 @@ export interface operations {
                      *       "rateLimitPerSecond": null,
                      *       "tenant": null,
                      *       "ordering": "none",
+                     *       "signatureScheme": "hmac-sha256",
+                     *       "publicKey": null,
+                     *       "previousPublicKey": null,
                      *       "filter": null,
                      *       "disabledAt": null,
                      *       "disabledReason": null,
@@ -7105,6 +7241,12 @@ export interface operations {
                  */
                 "application/json": {
                     url?: string;
+                    /** @description rabbitmq: the exchange to publish to; "" is the default exchange */
+                    exchange?: string;
+                    /** @description rabbitmq: the routing key; `{event}` is replaced by the event name (e.g. `switchboard.{event}`) */
+                    routingKey?: string;
+                    /** @description nats: the JetStream subject; `{event}` is replaced by the event name (e.g. `switchboard.{event}`) */
+                    subject?: string;
                     events?: components["schemas"]["EventName"][];
                     description?: string | null;
                     legacySecret?: string | null;
@@ -7115,6 +7257,11 @@ export interface operations {
                      * @enum {string}
                      */
                     ordering?: "none" | "key";
+                    /**
+                     * @description hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign
+                     * @enum {string}
+                     */
+                    signatureScheme?: "hmac-sha256" | "ed25519";
                     filter?: components["schemas"]["WebhookFilter"] | null;
                 };
             };
@@ -7129,7 +7276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Webhook"];
+                    "application/json": components["schemas"]["WebhookChanged"];
                 };
             };
             /** @description One of: `validation_error`, `invalid_json`, `invalid_webhook_url` */
@@ -7162,7 +7309,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "signatureScheme": "ed25519"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The subscription's own scheme (a check: another one is refused; PATCH changes the scheme)
+                     * @enum {string}
+                     */
+                    signatureScheme?: "hmac-sha256" | "ed25519";
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -7967,10 +8129,15 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Required for kind http; a poll subscription has none */
+                    /** @description Required for every kind but poll, which has none */
                     url: string;
                     events: components["schemas"]["EventName"][];
                     description?: string;
+                    /**
+                     * @description hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign
+                     * @enum {string}
+                     */
+                    signatureScheme?: "hmac-sha256" | "ed25519";
                 };
             };
         };
@@ -8085,6 +8252,11 @@ export interface operations {
                     url?: string;
                     events?: components["schemas"]["EventName"][];
                     description?: string | null;
+                    /**
+                     * @description hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign
+                     * @enum {string}
+                     */
+                    signatureScheme?: "hmac-sha256" | "ed25519";
                 };
             };
         };
@@ -8096,7 +8268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Webhook"];
+                    "application/json": components["schemas"]["WebhookChanged"];
                 };
             };
             /** @description One of: `validation_error`, `invalid_json`, `invalid_webhook_url` */
@@ -8125,7 +8297,22 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "signatureScheme": "ed25519"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The subscription's own scheme (a check: another one is refused; PATCH changes the scheme)
+                     * @enum {string}
+                     */
+                    signatureScheme?: "hmac-sha256" | "ed25519";
+                };
+            };
+        };
         responses: {
             /** @description Success */
             200: {
@@ -8143,6 +8330,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description One of: `not_found` */
             404: components["responses"]["NotFound"];
+            /** @description One of: `conflict` */
+            409: components["responses"]["Conflict"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
@@ -8361,15 +8550,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -8422,15 +8611,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -8483,15 +8672,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -8544,15 +8733,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -8605,15 +8794,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -8666,15 +8855,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -8727,15 +8916,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -8788,15 +8977,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -8849,15 +9038,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -8910,15 +9099,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -8971,15 +9160,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9032,15 +9221,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9093,15 +9282,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9154,15 +9343,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9218,15 +9407,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9286,15 +9475,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9359,15 +9548,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9429,15 +9618,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9498,15 +9687,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9569,15 +9758,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9641,15 +9830,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9705,15 +9894,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";
@@ -9768,15 +9957,15 @@ export interface operations {
                 "X-Switchboard-Event": string;
                 /** @description The delivery id (the envelope `id`), the same on every retry. */
                 "X-Switchboard-Delivery": string;
-                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. */
-                "X-Switchboard-Signature": string;
-                /** @description Only for a subscription created with `legacySecret`: lowercase hex HMAC-SHA256(legacySecret, raw body). */
+                /** @description `t=<unix seconds>,v1=<hex>`: lowercase hex HMAC-SHA256 keyed with the whole secret (`whsec_…` as UTF-8) over `<t>.<raw body>`. During a secret rotation (24 h) a second `v1=` signed with the previous secret follows. Verify on the raw bytes, in constant time, and refuse a `t` more than 300 s away. Only while an HMAC key signs: absent for a subscription with `signatureScheme: "ed25519"`. */
+                "X-Switchboard-Signature"?: string;
+                /** @description Only for a subscription created with `legacySecret` (never an ed25519 one): lowercase hex HMAC-SHA256(legacySecret, raw body). */
                 "X-Switchboard-Signature-Legacy"?: string;
                 /** @description Standard Webhooks: the delivery id. */
                 "webhook-id": string;
                 /** @description Standard Webhooks: the send time in Unix seconds. */
                 "webhook-timestamp": string;
-                /** @description Standard Webhooks: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<raw body>`; space-separated during a rotation. */
+                /** @description Standard Webhooks, over `<webhook-id>.<webhook-timestamp>.<raw body>`: `v1,<base64>` HMAC-SHA256 keyed with the base64-decoded bytes after `whsec_` (signatureScheme hmac-sha256), or `v1a,<base64>` ed25519 signature verified with the subscription's `publicKey` (whpk_ + base64 of the raw 32-byte key; signatureScheme ed25519). Space-separated, one per key, during a rotation or a change of scheme. */
                 "webhook-signature": string;
                 /** @description Always `Switchboard-Webhooks/1`. */
                 "User-Agent": "Switchboard-Webhooks/1";

@@ -86,6 +86,9 @@ function signedRequest(deps: Deps, ctx: SendContext): DeliveryRequest {
     event: ctx.event,
     attempt: ctx.attempts + 1,
     url: ctx.url,
+    broker: ctx.broker_url_sealed
+      ? { urlSealed: ctx.broker_url_sealed, exchange: ctx.exchange, routingKey: ctx.routing_key, subject: ctx.subject }
+      : null,
     headers: signedHeaders(deps.webhookKeys, ctx, body, now()),
     body,
   };

@@ -1,10 +1,14 @@
 import type { Connections } from '../app/deps.js';
+import type { Sealer } from '../platform/crypto.js';
 import type { HttpClient } from '../platform/http-client.js';
 import { createDeliveryBatches, type DeliveryBatches } from './batching.js';
 import { createWebhookThrottle, type WebhookThrottle } from './throttle.js';
 import type { Transports } from './transport.js';
+import { createUrlRing } from './transports/broker-pool.js';
 import { createHttpTransport } from './transports/http.js';
 import { createPollTransport } from './transports/poll.js';
+import { createNatsTransport } from './transports/nats.js';
+import { createRabbitmqTransport } from './transports/rabbitmq.js';
 import { createStreamTransport } from './transports/stream.js';
 
 // The delivery of webhook events, in the order a delivery lives it (docs/architecture.md#the-life-of-a-delivery):
@@ -39,12 +43,16 @@ export interface Delivery extends DeliveryBatches {
   close(): Promise<void>;
 }
 
-export function createDelivery(connections: Connections, http: HttpClient): Delivery {
+/** `sealer` opens broker URLs, sealed as webhook secrets are. */
+export function createDelivery(connections: Connections, http: HttpClient, sealer: Sealer): Delivery {
   const { config, db, redis, logger } = connections;
+  const urls = createUrlRing(sealer);
   const transports: Transports = {
     http: createHttpTransport(http),
     stream: createStreamTransport(config, db, redis, logger),
     poll: createPollTransport(),
+    rabbitmq: createRabbitmqTransport(config, urls, logger),
+    nats: createNatsTransport(config, urls, logger),
   };
   return {
     ...createDeliveryBatches(connections),

@@ -1,11 +1,11 @@
 import type { Deps } from '../app/deps.js';
 import { now } from '../platform/clock.js';
-import type { SafeResponse } from '../platform/http-client.js';
 import { disableAndNotify } from './disable.js';
 import { reportAttempt } from './report.js';
 import { nextStep, type NextStep } from './retry-policy.js';
 import { scheduleCommitted, scheduleDeliveries, type JobRef } from './schedule.js';
 import type { SendContext } from './sql/load.js';
+import type { Answer } from './transport.js';
 import { recordGone, type AttemptRecord } from './sql/record.js';
 
 // Record: the attempt row and the transition its outcome calls for, in one statement (sql/record.ts), then what
@@ -29,12 +29,7 @@ export async function advance(deps: Deps, ctx: SendContext): Promise<void> {
 }
 
 /** Records an attempt that got `res`, makes its transition, and reports it. Answers the job's short outcome. */
-export async function recordAttempt(
-  deps: Deps,
-  ctx: SendContext,
-  record: AttemptRecord,
-  res: SafeResponse,
-): Promise<string> {
+export async function recordAttempt(deps: Deps, ctx: SendContext, record: AttemptRecord, res: Answer): Promise<string> {
   const at = now().getTime();
   const step = nextStep(deps.config, ctx.round_attempts + 1, res, at);
   try {

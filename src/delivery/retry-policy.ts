@@ -1,5 +1,5 @@
 import type { Config } from '../platform/config.js';
-import type { SafeResponse } from '../platform/http-client.js';
+import type { Answer } from './transport.js';
 
 // What follows an attempt: the whole retry policy of webhook deliveries. A round (the first delivery, or a
 // redeliver/recoverSince) may make one first try plus one retry per WEBHOOK_RETRY_DELAYS_MS value.
@@ -14,7 +14,7 @@ export type NextStep =
 export const attemptsPerRound = (config: Config): number => config.webhooks.retryDelaysMs.length + 1;
 
 /** The step after attempt `roundAttempt` (1-based within its round) got the answer `res`, at `nowMs`. */
-export function nextStep(config: Config, roundAttempt: number, res: SafeResponse, nowMs: number): NextStep {
+export function nextStep(config: Config, roundAttempt: number, res: Answer, nowMs: number): NextStep {
   if (res.ok) return { kind: 'succeeded' };
   if (res.status === 410) return { kind: 'gone' };
   if (roundAttempt >= attemptsPerRound(config)) return { kind: 'exhausted' };

@@ -18,18 +18,48 @@ export interface DeliveryRequest {
   event: string;
   /** The attempt's number (1 for the first). */
   attempt: number;
-  /** The subscription's URL (an http destination's target). */
+  /** The subscription's URL (an http destination's target; a broker's without its password). */
   url: string;
+  /** A broker destination's target, as its row holds it (null for http and stream). */
+  broker: BrokerTarget | null;
   headers: Record<string, string>;
   body: string;
 }
+
+/** Where on a broker a delivery goes: the sealed URL (credentials included) and the exchange and key, or subject. */
+export interface BrokerTarget {
+  urlSealed: string;
+  exchange: string | null;
+  routingKey: string | null;
+  subject: string | null;
+}
+
+/** Why a broker did not take a message: its own words go in the message. */
+export type BrokerErrorCode =
+  'timeout' | 'connection_refused' | 'dns_failed' | 'blocked_address' | 'tls' | 'auth_failed' | 'unroutable' | 'nack';
+
+/** A broker's answer: no HTTP status or headers; its confirm (or publish ack) is the success. */
+export type BrokerAnswer =
+  | { ok: true; status?: undefined; headers?: undefined; body: string; durationMs: number }
+  | {
+      ok: false;
+      error: BrokerErrorCode;
+      status?: undefined;
+      headers?: undefined;
+      body?: string;
+      durationMs: number;
+      message: string;
+    };
+
+/** What a destination answered, whatever its kind: what the attempt records and the retry policy reads. */
+export type Answer = SafeResponse | BrokerAnswer;
 
 /**
  * What a send came to: the destination's answer, or why there was none (a SafeResponse, texts storable as they
  * are; `headers` only where the destination has headers of its own to record), or that the destination takes no
  * more right now: the delivery waits `waitMs` as a throttled one does, no attempt made.
  */
-export type Outcome = SafeResponse | { busy: true; waitMs: number } | Pulled;
+export type Outcome = Answer | { busy: true; waitMs: number } | Pulled;
 
 /** A pulled destination's answer to any send: the delivery waits for its consumer, no attempt made. */
 export interface Pulled {
@@ -43,7 +73,7 @@ export interface Transport {
 }
 
 /** A subscription's kind of destination, as its row names it. */
-export type DestinationKind = 'http' | 'stream' | 'poll';
+export type DestinationKind = 'http' | 'stream' | 'rabbitmq' | 'nats' | 'poll';
 
 /** The kinds whose consumer takes its deliveries (a poll): nothing is sent to them, nothing is due. */
 export const PULLED_KINDS: readonly DestinationKind[] = ['poll'];

@@ -109,7 +109,9 @@ export const attemptResponse = z
       ),
     error: outText()
       .nullable()
-      .describe('timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url'),
+      .describe(
+        'timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it) or nack',
+      ),
     errorMessage: outText().nullable(),
     durationMs: z.number().int(),
     createdAt: timestamp(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { idString, outText, timestamp } from '../platform/output.js';
 import type { PortalLinkRow } from './portal-links.repository.js';
-import { eventList, tenant, updateWebhookInput, createWebhookInput } from './webhooks.schema.js';
+import { eventList, tenant, updateWebhookInput, createWebhookFields } from './webhooks.schema.js';
 
 // Portal links (docs/adr/0063-portal-links.md): what an account sends to create one, and what the portal's
 // holder may send. The portal's inputs are the subscription API's own schemas, narrowed to what a customer may set.
@@ -27,7 +27,7 @@ export type CreatePortalLinkInput = z.infer<typeof createPortalLinkInput>;
  * A customer creates a subscription: a URL, events and how it is signed (the customer runs the receiver); the
  * tenant is the link's, never theirs to choose.
  */
-export const portalCreateWebhookInput = createWebhookInput
+export const portalCreateWebhookInput = createWebhookFields
   .pick({ url: true, events: true, description: true, signatureScheme: true })
   .required({ url: true });
 /** A customer edits a subscription's URL, events, description or signature scheme. */

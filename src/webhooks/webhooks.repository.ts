@@ -19,6 +19,12 @@ export interface WebhookRow {
   kind: DestinationKind;
   /** How deliveries are signed: secret_sealed holds a whsec_ (hmac-sha256) or a whsk_ (ed25519). */
   signature_scheme: SignatureScheme;
+  /** A broker destination's URL, credentials included, sealed; `url` holds it without its password. */
+  broker_url_sealed: string | null;
+  /** rabbitmq: the exchange ('' the default) and the routing key template; nats: the subject template. */
+  exchange: string | null;
+  routing_key: string | null;
+  subject: string | null;
   secret_sealed: string;
   /** ed25519: the whpk_ of secret_sealed's key (public, so kept in the clear); null for hmac-sha256. */
   public_key: string | null;
@@ -59,7 +65,19 @@ export type NewWebhook = Pick<
   | 'rate_limit_per_second'
   | 'tenant'
 > &
-  Partial<Pick<WebhookRow, 'ordering' | 'signature_scheme' | 'public_key' | 'filter'>>;
+  Partial<
+    Pick<
+      WebhookRow,
+      | 'ordering'
+      | 'signature_scheme'
+      | 'public_key'
+      | 'filter'
+      | 'broker_url_sealed'
+      | 'exchange'
+      | 'routing_key'
+      | 'subject'
+    >
+  >;
 
 export async function insertWebhook(
   conn: Conn,
@@ -194,6 +212,9 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   id: w.id,
   kind: w.kind,
   url: w.url,
+  exchange: w.exchange,
+  routingKey: w.routing_key,
+  subject: w.subject,
   events: w.events,
   description: w.description,
   status: w.status,

@@ -6,6 +6,13 @@ import { idString, outText, timestamp, uuidString } from '../platform/output.js'
 import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
 import { SIGNATURE_SCHEMES } from '../delivery/sign.js';
 import { filterInput, filterResponse } from './filter.schema.js';
+import {
+  brokerUrlProblem,
+  EXCHANGE_PATTERN,
+  routingKeyProblem,
+  subjectProblem,
+  type BrokerKind,
+} from '../delivery/broker-target.js';
 
 // The refinement keeps the 400 validation_error a typo gets, with its message; the document shows the registry's
 // names as an enum (components.schemas.EventName), so a typo fails type-checking in a generated client too.
@@ -48,15 +55,67 @@ export const signatureScheme = z
     'hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign',
   );
 
-export const createWebhookInput = z
+// Destination kinds a client creates here (a stream is opened by `switchboard listen`, never POSTed). Each kind
+// names the fields it takes beyond `url` (docs/webhooks.md#destination-kinds); the refinement refuses a missing
+// one, one of another kind, and a URL of the wrong scheme, each as a 400 naming the field.
+const createdKind = z
+  .enum(['http', 'rabbitmq', 'nats', 'poll'])
+  .describe(
+    'http (the default): POSTed to url; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url; poll: no url, the consumer takes its deliveries with GET /v1/webhooks/{webhookId}/poll',
+  );
+const exchange = text()
+  .regex(EXCHANGE_PATTERN, 'up to 127 letters, digits, "_", ".", ":" or "-"')
+  .describe('rabbitmq: the exchange to publish to; "" is the default exchange');
+const routingKey = text()
+  .superRefine((v, ctx) => refineTemplate(v, ctx, routingKeyProblem))
+  .describe('rabbitmq: the routing key; `{event}` is replaced by the event name (e.g. `switchboard.{event}`)');
+const subject = text()
+  .superRefine((v, ctx) => refineTemplate(v, ctx, subjectProblem))
+  .describe('nats: the JetStream subject; `{event}` is replaced by the event name (e.g. `switchboard.{event}`)');
+
+function refineTemplate(v: string, ctx: z.RefinementCtx, problemOf: (t: string) => string | null) {
+  const problem = problemOf(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+}
+
+/** The fields each kind takes beyond url; a field of another kind is refused. */
+const KIND_FIELDS = {
+  http: [],
+  rabbitmq: ['exchange', 'routingKey'],
+  nats: ['subject'],
+  poll: [],
+} as const satisfies Record<z.infer<typeof createdKind>, readonly string[]>;
+const DESTINATION_FIELDS = ['exchange', 'routingKey', 'subject'] as const;
+
+type DestinationFields = { url?: string; exchange?: string; routingKey?: string; subject?: string };
+
+/**
+ * A subscription's destination fields against its kind: what it lacks (`required`, at creation), what belongs to
+ * another kind, and a URL whose scheme is not the kind's.
+ */
+export function refineDestination(kind: string, v: DestinationFields, ctx: z.RefinementCtx, required: boolean) {
+  const own: readonly string[] = KIND_FIELDS[kind as keyof typeof KIND_FIELDS] ?? [];
+  for (const field of DESTINATION_FIELDS) {
+    const given = v[field] !== undefined;
+    if (given && !own.includes(field))
+      ctx.addIssue({ code: 'custom', path: [field], message: `not a field of kind ${kind}` });
+    if (!given && required && own.includes(field))
+      ctx.addIssue({ code: 'custom', path: [field], message: `required for kind ${kind}` });
+  }
+  if ((kind === 'rabbitmq' || kind === 'nats') && v.url !== undefined) {
+    const problem = brokerUrlProblem(kind as BrokerKind, v.url);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['url'], message: problem });
+  }
+}
+
+/** The fields of a new subscription, before its kind's rules (the portal picks from these). */
+export const createWebhookFields = z
   .object({
-    kind: z
-      .enum(['http', 'poll'])
-      .optional()
-      .describe(
-        'http (the default): POSTed to `url`; poll: no URL, the consumer takes its deliveries with GET /v1/webhooks/{webhookId}/poll',
-      ),
-    url: url.optional().describe('Required for kind http; a poll subscription has none'),
+    kind: createdKind.optional(),
+    url: url.optional().describe('Required for every kind but poll, which has none'),
+    exchange: exchange.optional(),
+    routingKey: routingKey.optional(),
+    subject: subject.optional(),
     events: eventList,
     description: description.optional(),
     legacySecret: legacySecret.optional(),
@@ -68,8 +127,10 @@ export const createWebhookInput = z
   })
   .strict();
 
-/** POST /v1/webhooks as the route parses it: the fields, and which of them each kind takes. */
-export const createWebhookBody = createWebhookInput.superRefine(refinePollFields);
+export const createWebhookInput = createWebhookFields.superRefine((v, ctx) => {
+  refineDestination(v.kind ?? 'http', v, ctx, true);
+  refinePollFields(v, ctx);
+});
 
 /**
  * A poll subscription's fields (docs/adr/0089-poll-destinations.md): no URL (nothing is sent), no throttle and no
@@ -89,9 +150,13 @@ function refinePollFields(
   if (input.ordering === 'key') issue('ordering', 'a poll subscription is read in order already');
 }
 
+/** The kind is the subscription's for life; its own fields may change (checked against it by the service). */
 export const updateWebhookInput = z
   .object({
     url: url.optional(),
+    exchange: exchange.optional(),
+    routingKey: routingKey.optional(),
+    subject: subject.optional(),
     events: eventList.optional(),
     description: description.nullable().optional(),
     legacySecret: legacySecret.nullable().optional(),
@@ -140,11 +205,14 @@ export const webhookResponse = z
   .object({
     id: idString('wh'),
     kind: z
-      .enum(['http', 'stream', 'poll'])
+      .enum(['http', 'stream', 'rabbitmq', 'nats', 'poll'])
       .describe(
-        'http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)',
+        'http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)',
       ),
-    url: outText(),
+    url: outText().describe('A broker URL is shown without its password (and without a token)'),
+    exchange: outText().nullable().describe('rabbitmq: the exchange ("" is the default); null for other kinds'),
+    routingKey: outText().nullable().describe('rabbitmq: the routing key template; null for other kinds'),
+    subject: outText().nullable().describe('nats: the subject template; null for other kinds'),
     events: z.array(outText()),
     description: outText().nullable(),
     status: z.enum(['active', 'disabled']),

@@ -6,7 +6,6 @@ import { iso } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import { transaction, type Trx } from '../platform/transaction.js';
 import { AppError, notFound } from '../platform/errors.js';
-import { checkTargetUrl } from '../platform/http-client.js';
 import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { retainedSince } from '../maintenance/retention.js';
@@ -26,6 +25,7 @@ import { scheduleDeliveries, scheduleCommitted } from '../delivery/schedule.js';
 import { newSigningKey, replaceKeyOrConflict, requireNoLegacySecret } from './signing-keys.js';
 import { isPulledKind } from '../delivery/transport.js';
 import { generatePollCredential } from './poll-credential.js';
+import { destinationOf, destinationPatch } from './destinations.js';
 import { rejoinOrderingKeys } from '../delivery/ordering.js';
 import { releaseOrderingKeys } from '../delivery/sql/ordering-keys.js';
 import type {
@@ -48,9 +48,6 @@ import {
 } from './webhooks.repository.js';
 
 type AttemptsQuery = z.infer<typeof attemptsQuery>;
-
-/** Where a poll subscription's consumer polls: its `url`, relative to the API's address. */
-export const pollPath = (id: string): string => `/v1/webhooks/${id}/poll`;
 
 /** The audit row of a change, written in the change's transaction: a change never commits without its record. */
 const audit = (trx: Trx, caller: Caller, action: string, id: string, details?: Record<string, unknown>) =>
@@ -80,17 +77,16 @@ export async function createWebhook(deps: Deps, caller: Caller, input: CreateWeb
   requireOrderingKeys(input.ordering ?? 'none', input.events);
   requireFilterFits(input.filter ?? null, input.events);
   requireNoLegacySecret(scheme, Boolean(input.legacySecret));
+  const id = newId('wh');
   const poll = input.kind === 'poll' ? generatePollCredential() : null;
-  if (!poll) await checkTargetUrl(deps.config, input.url ?? '');
+  const destination = await destinationOf(deps, input, id);
   const sealer = deps.sealers.webhook;
   const key = newSigningKey(sealer, scheme);
-  const id = newId('wh');
   const row = await transaction(deps.db, async (trx) => {
     const inserted = await insertWebhook(trx, caller.principal.accountId, {
       id,
-      // A poll subscription's url is where its consumer polls (docs/adr/0089-poll-destinations.md).
-      url: poll ? pollPath(id) : input.url!,
-      ...(poll ? { kind: 'poll' as const, poll_credential_hash: poll.hash } : {}),
+      ...destination,
+      ...(poll ? { poll_credential_hash: poll.hash } : {}),
       events: input.events,
       description: input.description ?? null,
       signature_scheme: scheme,
@@ -184,11 +180,9 @@ export async function changeWebhook(deps: Deps, caller: Caller, id: string, inpu
   // A new filter, or new events under the old one: the filter must fit the events it will filter.
   if (input.filter !== undefined || input.events !== undefined)
     requireFilterFits(input.filter === undefined ? current.filter : input.filter, input.events ?? current.events);
-  if (input.url !== undefined) await checkTargetUrl(deps.config, input.url);
   // A new scheme is a new key; the old one keeps signing beside it for the overlap, as after a rotation.
   const key = scheme !== current.signature_scheme ? newSigningKey(deps.sealers.webhook, scheme) : null;
-  const patch: Partial<WebhookRow> = {};
-  if (input.url !== undefined) patch.url = input.url;
+  const patch: Partial<WebhookRow> = await destinationPatch(deps, current.kind, input);
   if (input.events !== undefined) patch.events = input.events;
   if (input.description !== undefined) patch.description = input.description;
   if (input.rateLimitPerSecond !== undefined) patch.rate_limit_per_second = input.rateLimitPerSecond;

@@ -11,7 +11,7 @@ export function withDeadQueue(deps: Deps): { deps: Deps; close(): Promise<void> 
   dead.on('error', () => undefined);
   const queues = createQueues(dead, deps.config.bullmqPrefix, () => undefined, deps.config.webhooks.shards);
   // The delivery's batches add to the queues they were built with: a delivery of its own on the dead ones.
-  const delivery = createDelivery({ ...deps, queues }, deps.http);
+  const delivery = createDelivery({ ...deps, queues }, deps.http, deps.sealers.webhook);
   return {
     deps: { ...deps, queues, delivery },
     close: async () => {
@@ -41,7 +41,7 @@ export async function withStalledQueue(deps: Deps): Promise<{ deps: Deps; releas
   const stalled = createApiRedis(`redis://127.0.0.1:${port}`, { retryStrategy: () => null, enableReadyCheck: false });
   stalled.on('error', () => undefined);
   const queues = createQueues(stalled, deps.config.bullmqPrefix, () => undefined, deps.config.webhooks.shards);
-  const delivery = createDelivery({ ...deps, queues }, deps.http);
+  const delivery = createDelivery({ ...deps, queues }, deps.http, deps.sealers.webhook);
   return {
     deps: { ...deps, queues, delivery },
     release: async () => {

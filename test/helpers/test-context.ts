@@ -32,11 +32,11 @@ export interface TestContext {
  * Its own database (cloned from the run's migrated template), its own BullMQ prefix, its own server. A fault test
  * that owns a Postgres server passes `databaseUrl`: that database is created and migrated instead (and left for
  * the test to dispose of with its server). `tune` changes what no variable sets (a batching window, a limit), on
- * the config the context is built with.
+ * the config the context is built with; `logTo` receives the log lines (LOG_LEVEL in `env` says which).
  */
 export async function createTestContext(
   env: Env = {},
-  opts: { databaseUrl?: string; tune?: (config: Config) => void } = {},
+  opts: { databaseUrl?: string; tune?: (config: Config) => void; logTo?: NodeJS.WritableStream } = {},
 ): Promise<TestContext> {
   const templateUrl = inject('templateDbUrl');
   const redisUrl = inject('redisUrl');
@@ -68,7 +68,7 @@ export async function createTestContext(
     ...env,
   });
   opts.tune?.(config);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, undefined, opts.logTo);
   const db = createDb(config.database.url, { logger });
   const connect = async () => {
     const redis = createApiRedis(config.redis);

@@ -4,6 +4,7 @@ import type { Delivery, Webhook } from './api-types.js';
 import { html, type SafeHtml } from './html.js';
 import { deliveriesTable } from './delivery-views.js';
 import { schemeSelect, signingSummary } from './webhook-views.js';
+import { destinationText, isBrokerKind } from './destination-view.js';
 import {
   actionButton,
   badge,
@@ -37,7 +38,7 @@ export function portalListPage(
   const rows = hooks.map(
     (w) =>
       html`<tr>
-        <td><a href="${base}/webhooks/${w.id}">${w.url}</a></td>
+        <td><a href="${base}/webhooks/${w.id}">${destinationText(w)}</a></td>
         <td>${w.kind}</td>
         <td>${w.events.join(', ')}</td>
         <td>${badge(w.status)}</td>
@@ -75,14 +76,16 @@ export function portalWebhookPage(
     <p>Signing: ${signingSummary(w)}</p>
     ${w.filter ? html`<p>Filter: <code data-field="filter">${JSON.stringify(w.filter)}</code></p>` : ''}
     ${
-      w.kind === 'http'
-        ? html`${formError(form.error, ['url'])}
-            <form method="post" action="${self}">
-              ${csrfField(v.csrf)}
-              ${textField({ id: 'url', label: 'URL', value: form.url ?? w.url, error: form.error })}
-              <p><button type="submit">Save URL</button></p>
-            </form>`
-        : html`<p>Polled at <code>${w.url}</code>: it has no URL to change.</p>`
+      isBrokerKind(w)
+        ? html`<p>Destination: ${w.kind} ${destinationText(w)} (changed through the API)</p>`
+        : w.kind === 'http'
+          ? html`${formError(form.error, ['url'])}
+              <form method="post" action="${self}">
+                ${csrfField(v.csrf)}
+                ${textField({ id: 'url', label: 'URL', value: form.url ?? w.url, error: form.error })}
+                <p><button type="submit">Save URL</button></p>
+              </form>`
+          : html`<p>Polled at <code>${w.url}</code>: it has no URL to change.</p>`
     }
     ${actionButton(`${self}/rotate-secret`, 'Rotate secret', v.csrf)}
     <h2>Recent deliveries</h2>

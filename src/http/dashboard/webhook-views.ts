@@ -2,6 +2,7 @@ import { EVENT_NAMES } from '../../events/event-types.js';
 import type { ApiError } from './api-client.js';
 import type { Delivery, Webhook, WebhookStats } from './api-types.js';
 import { deliveriesTable } from './delivery-views.js';
+import { destinationText } from './destination-view.js';
 import { html, trusted, type SafeHtml } from './html.js';
 import {
   actionButton,
@@ -53,7 +54,7 @@ export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {})
     (w) =>
       html`<tr>
         <td>
-          <a href="/dashboard/webhooks/${w.id}">${w.url}</a>
+          <a href="/dashboard/webhooks/${w.id}">${destinationText(w)}</a>
           <div class="muted">${w.id} · ${w.kind}</div>
         </td>
         <td>${w.events.join(', ')}</td>
@@ -92,6 +93,8 @@ export const kindLabel = (kind: Webhook['kind']): string =>
   ({
     http: 'http: POSTed to the URL',
     stream: 'stream: a switchboard listen session',
+    rabbitmq: 'rabbitmq: published to the exchange on the broker',
+    nats: 'nats: published to the JetStream subject',
     poll: 'poll: its consumer polls the URL with its poll credential',
   })[kind];
 
@@ -166,8 +169,8 @@ export function webhookPage(v: Viewer, d: DetailData): SafeHtml {
           <td>${kindLabel(w.kind)}</td>
         </tr>
         <tr>
-          <th>URL</th>
-          <td>${w.url}</td>
+          <th>Destination</th>
+          <td>${destinationText(w)}</td>
         </tr>
         <tr>
           <th>Events</th>

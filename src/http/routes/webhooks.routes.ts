@@ -6,7 +6,7 @@ import { getWebhookStats } from '../../webhooks/endpoint-stats.service.js';
 import { attemptResponse, deliveryResponse, deliveryWithEnvelopeResponse } from '../../webhooks/deliveries.schema.js';
 import {
   attemptsQuery,
-  createWebhookBody,
+  createWebhookInput,
   deliveriesQuery,
   enableWebhookInput,
   testWebhookInput,
@@ -47,6 +47,9 @@ const WEBHOOK_EXAMPLE = {
   id: 'wh_4Fp7XcN2bQz9Lm1Tr8Ys',
   kind: 'http',
   url: 'https://example.com/hooks/switchboard',
+  exchange: null,
+  routingKey: null,
+  subject: null,
   events: ['message.received'],
   description: 'orders',
   status: 'active',
@@ -80,12 +83,12 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       operationId: 'createWebhook',
       summary: 'Subscribe a URL to events',
       tag,
-      body: createWebhookBody,
+      body: createWebhookInput,
       response: webhookWithSecretResponse,
       status: 201,
       errors: ['invalid_webhook_url'],
       description:
-        'The URL must be a public https:// address. The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `kind: "poll"` there is no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
+        'The URL must be a public https:// address (kind http, the default); kind rabbitmq takes an amqp(s):// URL with `exchange` and `routingKey`, kind nats a nats:// or tls:// URL with `subject` (docs/webhooks.md#destination-kinds); a broker URL is sealed and never returned with its password. With `kind: "poll"` there is no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only. The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
       examples: {
         request: {
           url: 'https://example.com/hooks/switchboard',
@@ -98,7 +101,7 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
     },
     async (ctx) => {
       ctx.status = 201;
-      ctx.body = await createWebhook(deps, callerOf(ctx), parseInput(createWebhookBody, ctx.request.body));
+      ctx.body = await createWebhook(deps, callerOf(ctx), parseInput(createWebhookInput, ctx.request.body));
     },
     idempotent('secret', 'pollCredential'),
   );

@@ -1,0 +1,97 @@
+// What a broker destination names (docs/webhooks.md#destination-kinds): its URL, parsed and shown without its
+// password, and the routing key or subject, a template whose one placeholder is `{event}`. Shared by the API's
+// validation and the transports, so what is accepted is what is sent.
+
+export type BrokerKind = 'rabbitmq' | 'nats';
+
+/** The schemes each broker kind accepts. */
+export const BROKER_SCHEMES: Record<BrokerKind, string[]> = {
+  rabbitmq: ['amqp:', 'amqps:'],
+  nats: ['nats:', 'tls:'],
+};
+
+const DEFAULT_PORTS: Record<string, number> = { 'amqp:': 5672, 'amqps:': 5671, 'nats:': 4222, 'tls:': 4222 };
+
+/** The one placeholder of a routing key or subject template. */
+export const EVENT_PLACEHOLDER = '{event}';
+
+/** A routing key or subject for one event: every `{event}` replaced by the event's name. */
+export const expandTemplate = (template: string, event: string): string =>
+  template.split(EVENT_PLACEHOLDER).join(event);
+
+/** Braces appear only as `{event}`. */
+const placeholdersOnly = (template: string): boolean => !/[{}]/.test(template.split(EVENT_PLACEHOLDER).join(''));
+
+/** Why a routing key template is refused, or null: printable ASCII without spaces, 1–200 characters. */
+export function routingKeyProblem(template: string): string | null {
+  if (!placeholdersOnly(template)) return 'the only placeholder is {event}';
+  if (!/^[\x21-\x7e]{1,200}$/.test(template)) return '1 to 200 printable characters, no spaces';
+  return null;
+}
+
+/**
+ * Why a subject template is refused, or null: tokens separated by `.`, each of letters, digits, `_`, `-` and
+ * `{event}` (no wildcards: a publish names one subject), 1–200 characters.
+ */
+export function subjectProblem(template: string): string | null {
+  if (!placeholdersOnly(template)) return 'the only placeholder is {event}';
+  if (template.length > 200) return 'at most 200 characters';
+  const tokens = template.split('.');
+  if (tokens.some((t) => !/^([A-Za-z0-9_-]|\{event\})+$/.test(t)))
+    return 'tokens of letters, digits, "_", "-" or {event}, separated by "."; no wildcards';
+  return null;
+}
+
+/** Exchange names as RabbitMQ allows them; '' is the default exchange. */
+export const EXCHANGE_PATTERN = /^[A-Za-z0-9_.:-]{0,127}$/;
+
+/** A broker URL taken apart: where to dial, and who to be. Holds the password: never log or store it. */
+export interface BrokerAddress {
+  tls: boolean;
+  hostname: string;
+  port: number;
+  username: string;
+  password: string;
+  /** RabbitMQ's virtual host ('/' when the URL names none). */
+  vhost: string;
+}
+
+/** Why a broker URL is refused for `kind`, or null. */
+export function brokerUrlProblem(kind: BrokerKind, url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'is not a valid URL';
+  }
+  if (!BROKER_SCHEMES[kind].includes(parsed.protocol)) return `must use ${BROKER_SCHEMES[kind].join('// or ')}//`;
+  if (!parsed.hostname) return 'must have a host';
+  if (parsed.port === '0') return 'must not use port 0';
+  if (parsed.hash || parsed.search) return 'must not have a query or fragment';
+  if (kind === 'nats' && parsed.pathname && parsed.pathname !== '/') return 'must not have a path';
+  return null;
+}
+
+export function parseBrokerUrl(url: string): BrokerAddress {
+  const parsed = new URL(url);
+  const path = parsed.pathname.replace(/^\//, '');
+  return {
+    tls: parsed.protocol === 'amqps:' || parsed.protocol === 'tls:',
+    hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: parsed.port ? Number(parsed.port) : DEFAULT_PORTS[parsed.protocol]!,
+    username: decodeURIComponent(parsed.username),
+    password: decodeURIComponent(parsed.password),
+    vhost: path ? decodeURIComponent(path) : '/',
+  };
+}
+
+/**
+ * The URL as the API shows it and attempt records keep it: the password removed, the user name kept; a user name
+ * without a password (a NATS token) is removed too, since it is the credential.
+ */
+export function redactBrokerUrl(url: string): string {
+  const parsed = new URL(url);
+  if (!parsed.password) parsed.username = '';
+  parsed.password = '';
+  return parsed.toString();
+}
