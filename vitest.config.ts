@@ -1,8 +1,15 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+// The workspace packages (packages/*) are tested as their TypeScript source, through the condition their
+// package.json exports it under; tsconfig.json's customConditions says the same to the type checker.
+const SOURCE_CONDITIONS = ['@switchboard/source', ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions: SOURCE_CONDITIONS },
+  ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
