@@ -1,9 +1,10 @@
-import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // The workspace packages (packages/*) are tested as their TypeScript source, through the condition their
-// package.json exports it under; tsconfig.json's customConditions says the same to the type checker.
-const SOURCE_CONDITIONS = ['@switchboard/source', ...defaultServerConditions];
+// package.json exports it under (docs/adr/0085-receiver-library.md); tsconfig.json's customConditions says the same
+// to the type checker. The rest is vitest's own default: without `module`, which vitest also passes to Node as
+// --conditions for the dependencies it does not transform, and some packages' `module` builds only a bundler loads.
+const SOURCE_CONDITIONS = ['@switchboard/source', 'node', 'development|production'];
 
 export default defineConfig({
   resolve: { conditions: SOURCE_CONDITIONS },
