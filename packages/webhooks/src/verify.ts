@@ -56,6 +56,8 @@ export async function verify(
 function bodyBytes(rawBody: unknown): Uint8Array {
   if (typeof rawBody === 'string') return new TextEncoder().encode(rawBody);
   if (rawBody instanceof Uint8Array) return rawBody;
+  // Bytes made in another realm (an iframe, a vm context) fail instanceof but are bytes all the same.
+  if (Object.prototype.toString.call(rawBody) === '[object Uint8Array]') return rawBody as Uint8Array;
   // A parsed object (the body after a JSON middleware) cannot be verified: its bytes are gone.
   throw new WebhookVerificationError('malformed_body');
 }

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify, WebhookVerificationError, type VerificationFailure } from '@switchboard/webhooks';
 import { signatureHeaders, signingKey } from '../../../src/delivery/sign.js';
@@ -41,6 +42,9 @@ describe('deliveries signed by the service', () => {
     await expect(verify(d.body, onlyStandard(d.headers), d.secret, { now })).resolves.toEqual(expected);
     await expect(verify(new TextEncoder().encode(d.body), d.headers, d.secret, { now })).resolves.toEqual(expected);
     await expect(verify(Buffer.from(d.body), d.headers, d.secret, { now })).resolves.toMatchObject({ id: d.id });
+    const otherRealm = runInNewContext('(bytes) => new Uint8Array(bytes)')([...Buffer.from(d.body)]) as Uint8Array;
+    expect(otherRealm instanceof Uint8Array).toBe(false);
+    await expect(verify(otherRealm, d.headers, d.secret, { now })).resolves.toMatchObject({ id: d.id });
   });
 
   it('verify during a rotation with the old secret or the new one, in either scheme', async () => {
