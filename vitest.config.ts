@@ -7,7 +7,6 @@ import { defineConfig } from 'vitest/config';
 const SOURCE_CONDITIONS = ['@switchboard/source', 'node', 'development|production'];
 
 export default defineConfig({
-  resolve: { conditions: SOURCE_CONDITIONS },
   ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
