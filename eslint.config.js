@@ -73,7 +73,7 @@ export default tseslint.config(
     rules: { 'switchboard/no-module-state': 'error' },
   },
   {
-    files: ['bench/**', 'test/**'],
+    files: ['bench/**', 'test/**', 'packages/*/test/**'],
     rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
 );

@@ -1,8 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+// The workspace packages (packages/*) are tested as their TypeScript source, through the condition their
+// package.json exports it under (docs/adr/0085-receiver-library.md); tsconfig.json's customConditions says the same
+// to the type checker. The rest is vitest's own default: without `module`, which vitest also passes to Node as
+// --conditions for the dependencies it does not transform, and some packages' `module` builds only a bundler loads.
+const SOURCE_CONDITIONS = ['@switchboard/source', 'node', 'development|production'];
+
 export default defineConfig({
+  ssr: { resolve: { conditions: SOURCE_CONDITIONS } },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

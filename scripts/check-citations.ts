@@ -1,12 +1,13 @@
 // Comments cite docs/ pages, never the history of the work: checked by `npm run lint` over src/, workers/, test/,
-// bench/ and scripts/ (the rules are in scripts/citations.ts). Each finding is printed as file:line with its reason.
+// bench/, scripts/ and packages/ (the rules are in scripts/citations.ts). Each finding is printed as file:line with
+// its reason.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { citationsIn } from './citations.js';
 
 const root = resolve(import.meta.dirname, '..');
-const FOLDERS = ['src', 'workers', 'test', 'bench', 'scripts'];
+const FOLDERS = ['src', 'workers', 'test', 'bench', 'scripts', 'packages'];
 
 /** The repository's files under those folders, tracked or new, leaving out what .gitignore does (generated code). */
 function listFiles(): string[] {

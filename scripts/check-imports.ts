@@ -1,10 +1,13 @@
 // The house rules on imports between folders, checked by `npm run lint`:
 // - no folder imports a folder that imports it back, directly or around a longer loop;
 // - src/platform imports no other folder of src/;
-// - a resource folder never imports koa, src/http or workers/; workers/ never import src/http.
+// - a resource folder never imports koa, src/http or workers/; workers/ never import src/http;
+// - a package under packages/ imports only its own files and the dependencies its package.json names (what
+//   integrators install carries nothing of src/), and the receiver library no `node:` module, as it runs where
+//   only WebCrypto does (docs/adr/0085-receiver-library.md).
 // ESLint's import rules see cycles between files only; a cycle between folders can run through files that do not
 // import each other, so the graph is built here, from the TypeScript syntax tree, in well under a second.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -143,11 +146,45 @@ function layerViolations(imports: Import[]): string[] {
   return problems;
 }
 
+/** Packages that run on WebCrypto-only runtimes (browsers, edge, Deno): no `node:` import. */
+const WEBCRYPTO_ONLY_PACKAGES = new Set(['webhooks']);
+
+function packageViolations(): string[] {
+  const packagesDir = join(root, 'packages');
+  if (!existsSync(packagesDir)) return [];
+  return readdirSync(packagesDir).flatMap((name) => {
+    const dir = join(packagesDir, name);
+    if (!existsSync(join(dir, 'src'))) return [];
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    const allowed = new Set(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }));
+    return listFiles(join(dir, 'src'))
+      .flatMap(importsOf)
+      .flatMap((i) => {
+        const file = relative(root, i.from);
+        if (i.target) {
+          return relative(dir, i.target).startsWith('..')
+            ? [`${file} imports ${i.specifier}: outside its package`]
+            : [];
+        }
+        if (i.specifier.startsWith('node:')) {
+          return WEBCRYPTO_ONLY_PACKAGES.has(name)
+            ? [`${file} imports ${i.specifier}: it runs where Node does not`]
+            : [];
+        }
+        const pkg = i.specifier
+          .split('/')
+          .slice(0, i.specifier.startsWith('@') ? 2 : 1)
+          .join('/');
+        return allowed.has(pkg) ? [] : [`${file} imports ${i.specifier}: not a dependency in its package.json`];
+      });
+  });
+}
+
 function main(): void {
   const files = [...listFiles(join(root, 'src')), ...listFiles(join(root, 'workers'))];
   const imports = files.flatMap(importsOf);
   const graph = folderGraph(imports);
-  const problems = layerViolations(imports);
+  const problems = [...layerViolations(imports), ...packageViolations()];
   for (const component of cyclesOf(graph)) {
     const inside = new Set(component);
     const edges = component.flatMap((a) =>

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -171,9 +172,10 @@ describe('the README quickstart', () => {
       .split('\n');
     expect(JSON.parse(listened.at(-1)!)).toMatchObject({ type: 'delivery', event: 'contact.created', status: 204 });
 
-    // The README's receiver refuses what is not signed with the subscription's secret.
+    // The README's receiver refuses what is not signed with the subscription's secret, and says why.
     const receiverFile = JSON.stringify(join(dirname(mcpPath!), 'receiver.mjs'));
-    const receiver = runBash(`exec node ${receiverFile}`, { cwd: dir, env: { ...env, WHSEC: 'whsec_c2VjcmV0' } });
+    const otherSecret = `whsec_${randomBytes(32).toString('base64')}`;
+    const receiver = runBash(`exec node ${receiverFile}`, { cwd: dir, env: { ...env, WHSEC: otherSecret } });
     try {
       const up = () =>
         fetch(`http://127.0.0.1:${receiverPort}/`).then(
@@ -190,6 +192,8 @@ describe('the README quickstart', () => {
         body: '{}',
       });
       expect(forged.status).toBe(400);
+      await waitUntil(() => receiver.output().includes('REJECTED'), 10_000, 'the receiver to log the refusal');
+      expect(receiver.output()).toContain('REJECTED contact.created no_matching_signature');
     } finally {
       await stopGroup(receiver.proc);
     }

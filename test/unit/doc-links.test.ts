@@ -3,16 +3,19 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Every relative link of README.md, docs/*.md and the decision records in docs/adr/ reaches a file of the repository
-// and, when it names an anchor, a heading or an explicit <a id> of that file; and every docs/….md#anchor and
-// docs/adr/….md a code comment cites exists.
+// Every relative link of README.md, docs/*.md, the decision records in docs/adr/ and the packages' READMEs reaches a
+// file of the repository and, when it names an anchor, a heading or an explicit <a id> of that file; and every
+// docs/….md#anchor and docs/adr/….md a code comment cites exists.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const markdownIn = (dir: string) =>
   readdirSync(join(ROOT, dir))
     .filter((f) => f.endsWith('.md'))
     .map((f) => `${dir}/${f}`);
-const pages = ['README.md', ...markdownIn('docs'), ...markdownIn('docs/adr')];
+const packageReadmes = readdirSync(join(ROOT, 'packages'))
+  .map((name) => `packages/${name}/README.md`)
+  .filter((file) => existsSync(join(ROOT, file)));
+const pages = ['README.md', ...markdownIn('docs'), ...markdownIn('docs/adr'), ...packageReadmes];
 
 /** The text outside fenced code blocks and inline code, where a Markdown link is a link. */
 const prose = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
