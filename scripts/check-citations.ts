@@ -1,4 +1,4 @@
-// Comments cite docs/ pages, never the history of the work: checked by `npm run lint` over src/, workers/, test/,
+// Comments cite docs/ pages, never the history of the work: checked by `npm run lint` over src/, workers/, packages/, test/,
 // bench/ and scripts/ (the rules are in scripts/citations.ts). Each finding is printed as file:line with its reason.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { citationsIn } from './citations.js';
 
 const root = resolve(import.meta.dirname, '..');
-const FOLDERS = ['src', 'workers', 'test', 'bench', 'scripts'];
+const FOLDERS = ['src', 'workers', 'packages', 'test', 'bench', 'scripts'];
 
 /** The repository's files under those folders, tracked or new, leaving out what .gitignore does (generated code). */
 function listFiles(): string[] {

@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { waitUntil } from './wait.js';
 
-// The `switchboard` CLI as a person runs it: its own process (node with the tsx loader, the fastest start), an
-// environment of the test's choosing (XDG_CONFIG_HOME points at a temporary directory), stdout and stderr captured.
+// The `switchboard` CLI as a person runs it: its own process (node with the tsx loader, the fastest start, and the
+// "development" condition, under which the workspace's packages export their TypeScript), an environment of the test's choosing (XDG_CONFIG_HOME points at a temporary directory), stdout and stderr captured.
 
-const ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../packages/cli/src/main.ts', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface CliResult {
@@ -27,7 +27,7 @@ export interface CliProcess {
 }
 
 export function startCli(args: string[], env: Record<string, string>): CliProcess {
-  const proc = spawn(process.execPath, ['--import', TSX, ENTRY, ...args], {
+  const proc = spawn(process.execPath, ['--conditions=development', '--import', TSX, ENTRY, ...args], {
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePayloadOfEnvelope } from '../../src/cli/sample-payload.js';
+import { samplePayloadOfEnvelope } from '../../packages/cli/src/sample-payload.js';
 import { runCli, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
