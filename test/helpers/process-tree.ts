@@ -28,8 +28,11 @@ export function descendantsOf(pid: number): number[] {
   }
   const found: number[] = [];
   const below = (p: number) => {
-    for (const [child, parent] of parents)
-      if (parent === p && !found.includes(child)) (found.push(child), below(child));
+    for (const [child, parent] of parents) {
+      if (parent !== p || found.includes(child)) continue;
+      found.push(child);
+      below(child);
+    }
   };
   below(pid);
   return found;

@@ -284,6 +284,23 @@ describe('switchboard login, listen and trigger', () => {
         cli('keys', 'create', '--name', 'ci', '--scopes', 'read:webhooks'),
         cli('agents', 'ls'),
       ]);
+      // --signature-scheme is passed through as given: the API decides, and its refusal names the field.
+      const scheme = await runCli(
+        [
+          'webhooks',
+          'create',
+          'https://93.184.216.34/hooks',
+          '--events',
+          'inbox.deleted',
+          '--signature-scheme',
+          'rot13',
+        ],
+        envOf,
+      );
+      expect(scheme).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/^switchboard: validation_error: .*signatureScheme/),
+      });
       expect(data(who)).toMatchObject({ kind: 'session', email: other.email, account: { id: other.accountId } });
       const webhook = data(created);
       expect(webhook).toMatchObject({ kind: 'http', status: 'active', secret: expect.stringMatching(/^whsec_/) });

@@ -1,14 +1,13 @@
 #!/usr/bin/env node
-// The `switchboard` command. Installed from the package it runs dist/main.js with plain node; in a checkout (no dist)
-// it runs the TypeScript through tsx, which the repository's development dependencies provide, so
-// `npx switchboard …` works right after `npm ci` at the root (docs/adr/0086-the-cli-package.md).
+// The `switchboard` command. In a checkout (src/ is there) it runs the TypeScript through tsx, which the repository's
+// development dependencies provide, so `npx switchboard …` at the root runs the code as it is now, built or not;
+// installed from the package (bin/ and dist/ only) it runs dist/main.js with plain node
+// (docs/adr/0086-the-cli-package.md).
 import { existsSync } from 'node:fs';
 import { URL } from 'node:url';
 
-const built = new URL('../dist/main.js', import.meta.url);
-if (existsSync(built)) {
-  await import(built.href);
-} else {
+const source = new URL('../src/main.ts', import.meta.url);
+if (existsSync(source)) {
   const { register } = await import('tsx/esm/api');
   register();
   // The workspace's packages export their TypeScript under the "development" condition (their default is the
@@ -17,5 +16,7 @@ if (existsSync(built)) {
   registerHooks(
     'data:text/javascript,export const resolve = (s, c, next) => next(s, { ...c, conditions: [...c.conditions, "development"] });',
   );
-  await import(new URL('../src/main.ts', import.meta.url).href);
+  await import(source.href);
+} else {
+  await import(new URL('../dist/main.js', import.meta.url).href);
 }
