@@ -224,6 +224,14 @@ describe('switchboard login, listen and trigger', () => {
       attempts: [{ deliveryId: deliveryA, error: 'connection_refused' }],
     });
     expect(gone.status).toBe(404);
+    // Another account reads none of it.
+    const stranger = await setupAccount(t, { name: 'Stranger' });
+    const [strangerDeliveries, strangerAttempts, strangerDelivery] = await Promise.all([
+      api.get(`${wh}/deliveries`, { token: stranger.token }),
+      api.get(`${wh}/attempts`, { token: stranger.token }),
+      api.get(`${wh}/deliveries/${deliveryA}`, { token: stranger.token }),
+    ]);
+    expect([strangerDeliveries.status, strangerAttempts.status, strangerDelivery.status]).toEqual([404, 404, 404]);
     expect(listed.body.data.map((w: { id: string }) => w.id)).not.toContain(openedA.webhookId);
     expect(redeliverEnded.status).toBe(404);
 
