@@ -4,6 +4,8 @@
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
+# packages/ (the CLI and the receiver library, what integrators install) is not copied: the service imports none of
+# it, and npm ci leaves out a workspace whose folder is absent.
 COPY package.json package-lock.json ./
 RUN npm ci --omit=optional --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./

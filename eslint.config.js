@@ -15,7 +15,17 @@ const CLOCK_READS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules', '.data', 'dist', 'coverage', 'test/typed-client/generated', 'src/cli/api-types.ts'] },
+  {
+    ignores: [
+      'node_modules',
+      '.data',
+      'dist',
+      'coverage',
+      'test/typed-client/generated',
+      'packages/*/dist',
+      'packages/cli/src/generated',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

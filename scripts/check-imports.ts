@@ -2,9 +2,10 @@
 // - no folder imports a folder that imports it back, directly or around a longer loop;
 // - src/platform imports no other folder of src/;
 // - a resource folder never imports koa, src/http or workers/; workers/ never import src/http;
-// - a package under packages/ imports only its own files and the dependencies its package.json names (what
-//   integrators install carries nothing of src/), and the receiver library no `node:` module, as it runs where
-//   only WebCrypto does (docs/adr/0085-receiver-library.md).
+// - a package (packages/*: what integrators install) imports nothing outside its own folder but other packages by
+//   their names: never the service (src/, workers/) by a path, nor a dependency its package.json does not declare;
+//   and the receiver library no `node:` module, as it runs where only WebCrypto does
+//   (docs/adr/0085-receiver-library.md).
 // ESLint's import rules see cycles between files only; a cycle between folders can run through files that do not
 // import each other, so the graph is built here, from the TypeScript syntax tree, in well under a second.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -34,7 +35,7 @@ function listFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return listFiles(path);
-    return e.name.endsWith('.ts') ? [path] : [];
+    return /\.(ts|js)$/.test(e.name) ? [path] : [];
   });
 }
 
@@ -43,6 +44,16 @@ function folderOf(file: string): string {
   const parts = relative(root, file).split(sep);
   if (parts[0] !== 'src') return parts[0]!;
   return parts.length === 2 ? 'src' : parts[1]!;
+}
+
+/** The TypeScript of each package: its src/ and bin/ (dist/ and node_modules are built or installed, not written). */
+function packageSources(): string[] {
+  const dir = join(root, 'packages');
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .flatMap((e) => ['src', 'bin'].map((sub) => join(dir, e.name, sub)))
+    .filter((sub) => existsSync(sub))
+    .flatMap(listFiles);
 }
 
 function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
@@ -123,6 +134,61 @@ function cyclesOf(graph: Map<string, Map<string, string[]>>): string[][] {
   return components;
 }
 
+/**
+ * Imports a package's file makes only in a checkout, from the repository's development dependencies: the CLI's bin
+ * runs its TypeScript through tsx when there is no dist/ (docs/adr/0086-the-cli-package.md); installed, it never does.
+ */
+const CHECKOUT_ONLY: Record<string, string[]> = { 'packages/cli/bin/switchboard.js': ['tsx'] };
+
+/** Packages that run on WebCrypto-only runtimes (browsers, edge, Deno): no `node:` import. */
+const WEBCRYPTO_ONLY = new Set(['packages/webhooks']);
+
+/** `packages/cli/src/listen.ts` → `packages/cli`; null outside packages/. */
+function packageOf(file: string): string | null {
+  const parts = relative(root, file).split(sep);
+  return parts[0] === 'packages' && parts[1] ? `packages/${parts[1]}` : null;
+}
+
+/** The dependencies a package declares, by name: the only bare specifiers it may import (besides node:). */
+function declaredDependencies(pkg: string): Set<string> {
+  const manifest = JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+  };
+  return new Set([...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.peerDependencies ?? {})]);
+}
+
+/** A bare specifier's package name: `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
+const packageName = (specifier: string) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+function packageViolations(imports: Import[]): string[] {
+  const problems: string[] = [];
+  const declared = new Map<string, Set<string>>();
+  for (const i of imports) {
+    const pkg = packageOf(i.from);
+    if (!pkg) continue;
+    const file = relative(root, i.from);
+    if (i.target) {
+      if (packageOf(i.target) !== pkg)
+        problems.push(`${file} imports ${relative(root, i.target)}: a package imports nothing outside its folder`);
+      continue;
+    }
+    if (i.specifier.startsWith('node:')) {
+      if (WEBCRYPTO_ONLY.has(pkg)) problems.push(`${file} imports ${i.specifier}: it runs where Node does not`);
+      continue;
+    }
+    if (CHECKOUT_ONLY[file]?.includes(packageName(i.specifier))) continue;
+    if (!declared.has(pkg)) declared.set(pkg, declaredDependencies(pkg));
+    if (!declared.get(pkg)!.has(packageName(i.specifier)))
+      problems.push(`${file} imports ${i.specifier}: not a dependency in ${pkg}/package.json`);
+  }
+  return problems;
+}
+
 function layerViolations(imports: Import[]): string[] {
   const problems: string[] = [];
   for (const i of imports) {
@@ -146,45 +212,12 @@ function layerViolations(imports: Import[]): string[] {
   return problems;
 }
 
-/** Packages that run on WebCrypto-only runtimes (browsers, edge, Deno): no `node:` import. */
-const WEBCRYPTO_ONLY_PACKAGES = new Set(['webhooks']);
-
-function packageViolations(): string[] {
-  const packagesDir = join(root, 'packages');
-  if (!existsSync(packagesDir)) return [];
-  return readdirSync(packagesDir).flatMap((name) => {
-    const dir = join(packagesDir, name);
-    if (!existsSync(join(dir, 'src'))) return [];
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-    const allowed = new Set(Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }));
-    return listFiles(join(dir, 'src'))
-      .flatMap(importsOf)
-      .flatMap((i) => {
-        const file = relative(root, i.from);
-        if (i.target) {
-          return relative(dir, i.target).startsWith('..')
-            ? [`${file} imports ${i.specifier}: outside its package`]
-            : [];
-        }
-        if (i.specifier.startsWith('node:')) {
-          return WEBCRYPTO_ONLY_PACKAGES.has(name)
-            ? [`${file} imports ${i.specifier}: it runs where Node does not`]
-            : [];
-        }
-        const pkg = i.specifier
-          .split('/')
-          .slice(0, i.specifier.startsWith('@') ? 2 : 1)
-          .join('/');
-        return allowed.has(pkg) ? [] : [`${file} imports ${i.specifier}: not a dependency in its package.json`];
-      });
-  });
-}
-
 function main(): void {
   const files = [...listFiles(join(root, 'src')), ...listFiles(join(root, 'workers'))];
   const imports = files.flatMap(importsOf);
   const graph = folderGraph(imports);
-  const problems = [...layerViolations(imports), ...packageViolations()];
+  const packageImports = packageSources().flatMap(importsOf);
+  const problems = [...layerViolations(imports), ...packageViolations(packageImports)];
   for (const component of cyclesOf(graph)) {
     const inside = new Set(component);
     const edges = component.flatMap((a) =>

@@ -124,6 +124,18 @@ export async function commitPollCursor(conn: Conn, accountId: string, id: string
   return n > 0;
 }
 
+/**
+ * A subscription whose deliveries and attempts may be read: a live one, or a stream whose session ended (its row is
+ * deleted when the session ends, and its history stays readable: docs/adr/0054-stream-destinations.md). A deleted
+ * HTTP subscription is not found.
+ */
+export function findWebhookWithHistory(conn: Conn, accountId: string, id: string): Promise<WebhookRow | undefined> {
+  return conn<WebhookRow>('webhooks')
+    .where({ account_id: accountId, id })
+    .where((q) => q.whereNull('deleted_at').orWhere({ kind: 'stream' }))
+    .first();
+}
+
 /** The account's open streams, oldest first, under a lock that serialises opening them (the per-account limit). */
 export async function lockOpenStreams(trx: Conn, accountId: string): Promise<string[]> {
   await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('webhook-streams'), hashtext(?))`, [accountId]);

@@ -39,6 +39,7 @@ import { requireFilterFits } from './filter-validation.js';
 import {
   activateWebhook,
   findWebhook,
+  findWebhookWithHistory,
   insertWebhook,
   listWebhooks,
   softDeleteWebhook,
@@ -57,6 +58,11 @@ async function requireWebhook(deps: Deps, accountId: string, id: string): Promis
   const row = await findWebhook(deps.db, accountId, id);
   if (!row) throw notFound('Webhook');
   return row;
+}
+
+/** As requireWebhook, for reading its deliveries and attempts: an ended stream's stay readable. */
+async function requireWebhookHistory(deps: Deps, accountId: string, id: string): Promise<void> {
+  if (!(await findWebhookWithHistory(deps.db, accountId, id))) throw notFound('Webhook');
 }
 
 /**
@@ -115,7 +121,7 @@ export async function listWebhookSubscriptions(deps: Deps, accountId: string, pa
 
 /** Recorded attempts of one subscription, optionally of one delivery. */
 export async function listWebhookAttempts(deps: Deps, accountId: string, id: string, query: AttemptsQuery) {
-  await requireWebhook(deps, accountId, id);
+  await requireWebhookHistory(deps, accountId, id);
   const { deliveryId, ...page } = query;
   return mapPage(
     await listAttempts(deps.db, accountId, id, page, retainedSince(deps.config), deliveryId),
@@ -124,7 +130,7 @@ export async function listWebhookAttempts(deps: Deps, accountId: string, id: str
 }
 
 export async function listWebhookDeliveries(deps: Deps, accountId: string, id: string, query: DeliveriesQuery) {
-  await requireWebhook(deps, accountId, id);
+  await requireWebhookHistory(deps, accountId, id);
   const { status, event, ...page } = query;
   return mapPage(
     await listDeliveries(deps.db, accountId, id, page, retainedSince(deps.config), { status, event }),
@@ -134,7 +140,7 @@ export async function listWebhookDeliveries(deps: Deps, accountId: string, id: s
 
 /** One delivery with the envelope its attempts send; an id not of this subscription (or not a uuid) is not found. */
 export async function getWebhookDelivery(deps: Deps, accountId: string, id: string, deliveryId: string) {
-  await requireWebhook(deps, accountId, id);
+  await requireWebhookHistory(deps, accountId, id);
   const row = isDeliveryId(deliveryId)
     ? await findDeliveryWithEvent(deps.db, accountId, id, deliveryId, retainedSince(deps.config))
     : undefined;

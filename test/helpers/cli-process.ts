@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { waitUntil } from './wait.js';
 
-// The `switchboard` CLI as a person runs it: its own process (node with the tsx loader, the fastest start), an
-// environment of the test's choosing (XDG_CONFIG_HOME points at a temporary directory), stdout and stderr captured.
+// The `switchboard` CLI as a person runs it: its own process (node with the tsx loader, the fastest start, and the
+// "development" condition, under which the workspace's packages export their TypeScript), an environment of the test's choosing (XDG_CONFIG_HOME points at a temporary directory), stdout and stderr captured.
 
-const ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../packages/cli/src/main.ts', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 export interface CliResult {
@@ -26,8 +26,11 @@ export interface CliProcess {
   exited: Promise<number | null>;
 }
 
-export function startCli(args: string[], env: Record<string, string>): CliProcess {
-  const proc = spawn(process.execPath, ['--import', TSX, ENTRY, ...args], {
+/** The node arguments that run the CLI from this checkout's TypeScript; a test of a build passes its own. */
+const FROM_SOURCE = ['--conditions=development', '--import', TSX, ENTRY];
+
+export function startCli(args: string[], env: Record<string, string>, runner = FROM_SOURCE): CliProcess {
+  const proc = spawn(process.execPath, [...runner, ...args], {
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -66,8 +69,13 @@ export function startCli(args: string[], env: Record<string, string>): CliProces
 }
 
 /** Runs one command to its end. `stdin` is written and closed. */
-export async function runCli(args: string[], env: Record<string, string>, stdin = ''): Promise<CliResult> {
-  const cli = startCli(args, env);
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  stdin = '',
+  runner = FROM_SOURCE,
+): Promise<CliResult> {
+  const cli = startCli(args, env, runner);
   cli.proc.stdin!.end(stdin);
   const code = await cli.exited;
   return { code, stdout: cli.stdout(), stderr: cli.stderr() };

@@ -1,12 +1,15 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePayloadOfEnvelope } from '../../src/cli/sample-payload.js';
+import { samplePayloadOfEnvelope } from '../../packages/cli/src/sample-payload.js';
 import { runCli, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { client } from '../helpers/http.js';
+import { descendantsOf, isRunning } from '../helpers/process-tree.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -121,7 +124,12 @@ describe('switchboard login, listen and trigger', () => {
     expect(verifySwitchboardSignature(arrived!, openedA.secret)).toBe(true);
     expect(arrived!.body).toMatchObject({ event: 'contact.created', payload: sent.payload });
     const forwarded = await a.waitForJson((l) => l.type === 'delivery');
-    expect(forwarded).toMatchObject({ status: 201, event: 'contact.created', deliveryId: arrived!.body.id });
+    expect(forwarded).toMatchObject({
+      status: 201,
+      event: 'contact.created',
+      deliveryId: arrived!.body.id,
+      signature: 'verified',
+    });
 
     const [recordedA] = await waitFor(
       () => attemptsOf(openedA.webhookId),
@@ -190,6 +198,43 @@ describe('switchboard login, listen and trigger', () => {
     expect(lastA).toMatchObject({ status: 'failed', error: 'connection_refused', delivery_id: deliveryA });
     expect((await t.deps.db('webhooks').where({ id: openedA.webhookId }).first()).deleted_at).not.toBeNull();
 
+    // The ended stream's deliveries and attempts stay in the history, through the API and the CLI; the stream itself
+    // is gone from the subscriptions, and nothing can be sent to it again.
+    const api = client(t.url);
+    const wh = `/v1/webhooks/${openedA.webhookId}`;
+    const [listedDeliveries, attemptsEnded, shownEnded, gone, listed, redeliverEnded] = await Promise.all([
+      runCli(['--json', 'deliveries', 'ls', '--webhook', openedA.webhookId], env),
+      api.get(`${wh}/attempts?deliveryId=${deliveryA}`, { token: owner.token }),
+      runCli(['--json', 'deliveries', 'show', deliveryA, '--webhook', openedA.webhookId], env),
+      api.get(wh, { token: owner.token }),
+      api.get('/v1/webhooks', { token: owner.token }),
+      api.post(`${wh}/deliveries/${deliveryA}/redeliver`, { token: owner.token }),
+    ]);
+    expect(listedDeliveries.code, listedDeliveries.stderr).toBe(0);
+    expect(JSON.parse(listedDeliveries.stdout).map((d: { id: string }) => d.id)).toEqual(
+      expect.arrayContaining([arrived!.body.id, deliveryA]),
+    );
+    expect(attemptsEnded.status).toBe(200);
+    expect(attemptsEnded.body.data).toEqual([
+      expect.objectContaining({ deliveryId: deliveryA, status: 'failed', error: 'connection_refused' }),
+    ]);
+    expect(shownEnded.code, shownEnded.stderr).toBe(0);
+    expect(JSON.parse(shownEnded.stdout)).toMatchObject({
+      delivery: { id: deliveryA, status: 'failed' },
+      attempts: [{ deliveryId: deliveryA, error: 'connection_refused' }],
+    });
+    expect(gone.status).toBe(404);
+    // Another account reads none of it.
+    const stranger = await setupAccount(t, { name: 'Stranger' });
+    const [strangerDeliveries, strangerAttempts, strangerDelivery] = await Promise.all([
+      api.get(`${wh}/deliveries`, { token: stranger.token }),
+      api.get(`${wh}/attempts`, { token: stranger.token }),
+      api.get(`${wh}/deliveries/${deliveryA}`, { token: stranger.token }),
+    ]);
+    expect([strangerDeliveries.status, strangerAttempts.status, strangerDelivery.status]).toEqual([404, 404, 404]);
+    expect(listed.body.data.map((w: { id: string }) => w.id)).not.toContain(openedA.webhookId);
+    expect(redeliverEnded.status).toBe(404);
+
     // Ctrl-C ends a session cleanly: exit 0, its stream deleted.
     b.proc.kill('SIGINT');
     expect(await b.exited).toBe(0);
@@ -247,6 +292,23 @@ describe('switchboard login, listen and trigger', () => {
         cli('keys', 'create', '--name', 'ci', '--scopes', 'read:webhooks'),
         cli('agents', 'ls'),
       ]);
+      // --signature-scheme is passed through as given: the API decides, and its refusal names the field.
+      const scheme = await runCli(
+        [
+          'webhooks',
+          'create',
+          'https://93.184.216.34/hooks',
+          '--events',
+          'inbox.deleted',
+          '--signature-scheme',
+          'rot13',
+        ],
+        envOf,
+      );
+      expect(scheme).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/^switchboard: validation_error: .*signatureScheme/),
+      });
       expect(data(who)).toMatchObject({ kind: 'session', email: other.email, account: { id: other.accountId } });
       const webhook = data(created);
       expect(webhook).toMatchObject({ kind: 'http', status: 'active', secret: expect.stringMatching(/^whsec_/) });
@@ -277,6 +339,27 @@ describe('switchboard login, listen and trigger', () => {
       expect(data(enabled)).toMatchObject({ status: 'active' });
       expect(data(deactivated)).toMatchObject({ id: keyId, status: 'deactivated' });
       expect(data(keys).map((k: { id: string }) => k.id)).toContain(keyId);
+
+      // trigger --list: the catalog, as its help says; nothing is sent.
+      const [listedTypes, listAndType] = await Promise.all([
+        cli('trigger', '--list'),
+        runCli(['trigger', 'contact.created', '--list'], envOf),
+      ]);
+      expect(data(listedTypes).map((e: { name: string }) => e.name)).toEqual(catalog.map((c) => c.name));
+      expect(data(listedTypes)[0]).toEqual({
+        name: catalog[0]!.name,
+        status: expect.stringMatching(/^(emitted|planned)$/),
+        description: expect.any(String),
+      });
+      expect(listAndType).toMatchObject({ code: 2, stderr: expect.stringMatching(/--list takes no event type/) });
+      expect((await runCli(['trigger', '--list'], envOf)).stdout).toMatch(/^NAME +STATUS +DESCRIPTION\n/);
+
+      // A deleted HTTP subscription's history is not found: only an ended stream's outlives its row.
+      expect((await client(t.url).delete(`/v1/webhooks/${webhook.id}`, { token: other.token })).status).toBe(204);
+      expect(await runCli(['deliveries', 'ls', '--webhook', webhook.id], envOf)).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/^switchboard: not_found/),
+      });
 
       // Logging out ends the session on the server too: the old token no longer works.
       const token = JSON.parse(readFileSync(join(home, 'switchboard', 'credentials.json'), 'utf8')).token;
@@ -340,4 +423,49 @@ describe('switchboard login, listen and trigger', () => {
       await Promise.all([stalled.close(), quick.close()]);
     }
   }, 30_000);
+
+  it('a listener started through npx ends, its stream closed, when npx is killed', async () => {
+    // npx runs the command under `sh -c`, which outlives a SIGKILL of npx and keeps the listener's parent as it was.
+    const npx = spawn('npx', ['switchboard', '--json', 'listen', '--forward-to', receiver.url], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      env: {
+        PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
+        HOME: process.env.HOME ?? '',
+        NO_COLOR: '1',
+        ...env,
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    npx.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    npx.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    const below: number[] = [];
+    try {
+      const opened = await waitFor(
+        () => out.split('\n').find((l) => l.startsWith('{') && JSON.parse(l).type === 'opened'),
+        (line) => line !== undefined || npx.exitCode !== null,
+        { what: 'the opened line', timeoutMs: 30_000 },
+      );
+      expect(opened, err).toBeDefined();
+      const { webhookId } = JSON.parse(opened!);
+      below.push(...descendantsOf(npx.pid!));
+      // The shell and the listener (node) at least.
+      expect(below.length, JSON.stringify(below)).toBeGreaterThanOrEqual(2);
+      npx.kill('SIGKILL');
+      await waitFor(
+        () => below.filter(isRunning),
+        (running) => running.length === 0,
+        { what: 'the listener and its shell to exit' },
+      );
+      await waitFor(
+        () => t.deps.db('webhooks').where({ id: webhookId }).first(),
+        (w) => w.deleted_at !== null,
+        { what: 'the stream to close' },
+      );
+    } finally {
+      npx.kill('SIGKILL');
+      for (const pid of below.filter(isRunning)) process.kill(pid, 'SIGKILL');
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { buildProgram } from '../../src/cli/program.js';
+import { buildProgram } from '../../packages/cli/src/program.js';
 
 const all = (c: Command): Command[] => [c, ...c.commands.flatMap(all)];
 

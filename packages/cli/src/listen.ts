@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import { apiError, session } from './api.js';
-import type { StreamDelivery } from '../delivery/transports/stream-messages.js';
+import { cliEnv } from './env.js';
 import { forwardDelivery, type LocalOutcome } from './forward.js';
+import { launcherPids, watchLaunchers } from './launcher.js';
 import { CliError, EXIT, paint, type Output } from './output.js';
+import { checkSignature } from './signature.js';
 import { readEvents } from './sse.js';
+import type { StreamDelivery } from './stream-delivery.js';
 
 // switchboard listen: opens a stream destination (GET /v1/webhook-streams, server-sent events), POSTs each delivery
 // to --forward-to as the worker would have sent it, and reports the local status and duration back, which the
@@ -12,20 +15,32 @@ import { readEvents } from './sse.js';
 interface ListenOptions {
   forwardTo: string;
   events?: string;
+  signatureScheme?: string;
   printJson?: boolean;
   timeout: string;
 }
 
-function forwardUrl(value: string): string {
+/** host, host:port, host/path: a name, an IPv4 address or a bracketed IPv6 one, and digits for the port. */
+const SHORTHAND =
+  /^(?:\[[0-9a-f:.]+\]|[a-z0-9]([a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*)(?::\d{1,5})?(?:[/?#].*)?$/i;
+
+/**
+ * The URL --forward-to names: an http(s) URL, or the `localhost:4000/hooks` shorthand for http://. Anything else
+ * (another scheme, `mailto:…`, a bare port) is a usage error, decided before anything connects.
+ */
+export function forwardUrl(value: string): string {
+  const refuse = () => new CliError(`--forward-to must be an http(s) URL, not "${value}"`, EXIT.usage);
+  const explicit = /^[a-z][a-z0-9+.-]*:\/\//i.test(value);
+  if (!explicit && !SHORTHAND.test(value)) throw refuse();
   let url: URL;
   try {
-    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`);
+    url = new URL(explicit ? value : `http://${value}`);
   } catch {
-    throw new CliError(`--forward-to must be an http(s) URL, not "${value}"`, EXIT.usage);
+    throw refuse();
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CliError(`--forward-to must be an http(s) URL, not "${value}"`, EXIT.usage);
-  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse();
+  // A host of digits alone (`4000`) is a port someone forgot the host of, not the address URL would make of it.
+  if (!explicit && /^\d+$/.test(value.split(/[:/?#]/)[0]!)) throw refuse();
   return url.href;
 }
 
@@ -40,6 +55,10 @@ export function registerListenCommand(program: Command, out: () => Output) {
     .description("Receive the account's deliveries on this machine: no public URL needed")
     .requiredOption('--forward-to <url>', 'where to POST each delivery (e.g. http://localhost:4000/hooks)')
     .option('--events <names>', 'comma-separated event types (default: all)')
+    .option(
+      '--signature-scheme <scheme>',
+      'hmac-sha256 (the default: a session secret) or ed25519 (a public key verifies; nothing on this machine can sign)',
+    )
     .option('--print-json', 'print each payload too')
     .option('--timeout <ms>', 'how long the local receiver may take', '10000')
     .action(async (opts: ListenOptions) => {
@@ -54,13 +73,12 @@ export function registerListenCommand(program: Command, out: () => Output) {
       const onSigint = () => stop.abort();
       process.once('SIGINT', onSigint);
       process.once('SIGTERM', onSigint);
-      // Started through a wrapper (npx runs it under a shell), a signal may end the wrapper only: the session ends
-      // when the process that started it goes away, rather than holding a stream nobody watches.
-      const parent = process.ppid;
-      const orphaned = setInterval(() => process.ppid !== parent && stop.abort(), 500);
-      orphaned.unref();
+      // The session ends when the process that started it goes away, wrappers such as npx included, rather than
+      // holding a stream nobody watches.
+      const unwatch = watchLaunchers(launcherPids(cliEnv.launchedByNpm), () => stop.abort());
       const url = new URL('/v1/webhook-streams', credential.url);
       if (opts.events) url.searchParams.set('events', opts.events);
+      if (opts.signatureScheme) url.searchParams.set('signatureScheme', opts.signatureScheme);
       let res: Response;
       try {
         res = await fetch(url, {
@@ -74,18 +92,31 @@ export function registerListenCommand(program: Command, out: () => Output) {
       if (!res.ok || !res.body) throw apiError(res.status, await res.json().catch(() => undefined));
 
       let webhookId = '';
+      // What verifies the session's deliveries: its whsec_ secret, or the whpk_ public key of an ed25519 session.
+      let key = '';
       let closedBy = 'the API closed the stream';
       let spinning = () => {};
       const inFlight = new Set<Promise<void>>();
       const ended = new AbortController();
       const handle = async (d: StreamDelivery) => {
+        // Forwarded whatever the check says: the local receiver decides, as a deployed endpoint would.
+        const signature = await checkSignature(d, key);
         const outcome = await forwardDelivery(target, d, timeoutMs, ended.signal);
         if (ended.signal.aborted) return;
         const shown = describe(outcome);
-        const line = { type: 'delivery', deliveryId: d.deliveryId, event: d.event, attempt: d.attempt, ...outcome };
+        const line = {
+          type: 'delivery',
+          deliveryId: d.deliveryId,
+          event: d.event,
+          attempt: d.attempt,
+          signature,
+          ...outcome,
+        };
         o.result(opts.printJson ? { ...line, envelope: JSON.parse(d.body) } : line, () => {
           const status = paint(process.stdout, shown.ok ? 'green' : 'red', shown.text);
-          const line = `→ ${d.event.padEnd(24)} ${status}  ${outcome.durationMs} ms  ${d.deliveryId}`;
+          const unverified =
+            signature === 'verified' ? '' : `  ${paint(process.stdout, 'red', `signature: ${signature}`)}`;
+          const line = `→ ${d.event.padEnd(24)} ${status}  ${outcome.durationMs} ms  ${d.deliveryId}${unverified}`;
           return opts.printJson ? `${line}\n${JSON.stringify(JSON.parse(d.body), null, 2)}` : line;
         });
         // The attempt is recorded from this report; a report that fails is shown, and the service times it out.
@@ -102,11 +133,20 @@ export function registerListenCommand(program: Command, out: () => Output) {
       try {
         for await (const message of readEvents(res.body)) {
           if (message.event === 'opened') {
-            const opened = JSON.parse(message.data) as { webhookId: string; secret: string; events: string[] };
+            const opened = JSON.parse(message.data) as {
+              webhookId: string;
+              secret: string | null;
+              publicKey?: string | null;
+              events: string[];
+            };
             webhookId = opened.webhookId;
+            key = opened.secret ?? opened.publicKey ?? '';
+            const ready = opened.secret
+              ? `Ready! Your webhook signing secret is ${paint(process.stdout, 'bold', opened.secret)}`
+              : `Ready! Deliveries are signed with ed25519; verify them with ${paint(process.stdout, 'bold', key)}`;
             o.result({ type: 'opened', ...opened, forwardTo: target }, () =>
               [
-                `Ready! Your webhook signing secret is ${paint(process.stdout, 'bold', opened.secret)}`,
+                ready,
                 `Forwarding ${opened.events.length} event type(s) to ${target} (stream ${webhookId}). Ctrl-C to quit.`,
               ].join('\n'),
             );
@@ -123,7 +163,7 @@ export function registerListenCommand(program: Command, out: () => Output) {
       } finally {
         spinning();
         ended.abort();
-        clearInterval(orphaned);
+        unwatch();
         process.off('SIGINT', onSigint);
         process.off('SIGTERM', onSigint);
       }

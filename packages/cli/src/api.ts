@@ -1,10 +1,10 @@
 import createClient from 'openapi-fetch';
-import type { paths } from './api-types.js';
+import type { paths } from './generated/api-types.js';
 import { readCredential, type StoredCredential } from './credentials.js';
 import { cliEnv } from './env.js';
 import { CliError } from './output.js';
 
-// The API as the CLI calls it: openapi-fetch typed by src/cli/api-types.ts (generated from the OpenAPI document),
+// The API as the CLI calls it: openapi-fetch typed by src/generated/api-types.ts (generated from the OpenAPI document),
 // with the stored credential, or SWITCHBOARD_API_KEY and SWITCHBOARD_URL when set (scripts, CI).
 
 export type Api = ReturnType<typeof createClient<paths>>;

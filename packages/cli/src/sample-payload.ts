@@ -1,8 +1,8 @@
-import { now } from '../platform/clock.js';
-
 // A sample value valid against a JSON Schema, as GET /v1/event-types serves them (draft 2020-12 from zod): enough
 // of the language for `switchboard trigger` (refs into $defs, anyOf, const, enum, objects, arrays, patterned and
 // formatted strings, bounded numbers). The server checks the payload against the same schema again.
+
+const now = (): Date => new Date();
 
 type Schema = Record<string, unknown>;
 

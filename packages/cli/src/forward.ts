@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
-// The wire shape of a `delivery` event, as the server writes it.
-import type { StreamDelivery } from '../delivery/transports/stream-messages.js';
+import type { StreamDelivery } from './stream-delivery.js';
 
 // One delivery from the stream POSTed to the developer's local receiver, exactly as the worker would have sent it
 // (the same headers, the same raw body), and what happened, in the shape the report route takes.

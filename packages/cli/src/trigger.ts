@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { must, session } from './api.js';
-import { CliError, EXIT, type Output } from './output.js';
+import { CliError, EXIT, table, type Output } from './output.js';
 import { samplePayloadOfEnvelope } from './sample-payload.js';
 
 // switchboard trigger <event-type>: a test event with a sample payload made from the type's JSON Schema
@@ -10,12 +10,22 @@ export function registerTriggerCommand(program: Command, out: () => Output) {
   program
     .command('trigger')
     .description("Send a test event of a type, with a sample payload valid against the type's schema")
-    .argument('<event-type>', 'e.g. contact.created (switchboard trigger --list shows them all)')
+    .argument('[event-type]', 'e.g. contact.created (switchboard trigger --list shows them all)')
     .option('--payload <json>', 'the payload to send instead of the sample')
-    .action(async (eventType: string, opts: { payload?: string }) => {
+    .option('--list', 'list the event types that can be triggered, and send nothing')
+    .action(async (eventType: string | undefined, opts: { payload?: string; list?: boolean }) => {
       const o = out();
+      if (opts.list && (eventType !== undefined || opts.payload !== undefined))
+        throw new CliError('--list takes no event type and no --payload', EXIT.usage);
+      if (!opts.list && eventType === undefined)
+        throw new CliError('give an event type (switchboard trigger --list shows them all)', EXIT.usage);
       const { api } = session();
       const catalog = await must(api.GET('/v1/event-types'));
+      if (opts.list) {
+        const types = catalog.data.map(({ name, status, description }) => ({ name, status, description }));
+        o.result(types, () => table(types, ['name', 'status', 'description']));
+        return;
+      }
       const type = catalog.data.find((t) => t.name === eventType);
       if (!type) {
         throw new CliError(

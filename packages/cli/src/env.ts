@@ -15,6 +15,8 @@ export interface CliEnv {
   configDir: string;
   /** NO_COLOR: plain output even on a terminal. */
   noColor: boolean;
+  /** npm_command (set by npm for what it runs: npx, npm exec, npm run): `listen` also watches npm's processes. */
+  launchedByNpm: boolean;
 }
 
 function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
@@ -24,6 +26,7 @@ function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     password: env.SWITCHBOARD_PASSWORD,
     configDir: join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'switchboard'),
     noColor: Boolean(env.NO_COLOR),
+    launchedByNpm: Boolean(env.npm_command),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { must, mustOrAbsent, session, type Api } from './api.js';
-import type { operations } from './api-types.js';
+import type { operations } from './generated/api-types.js';
 import { CliError, table, type Output } from './output.js';
 
 // The everyday commands: thin wrappers over the public API (the typed client), one request or a few each.
@@ -51,10 +51,21 @@ export function registerResourceCommands(program: Command, out: () => Output) {
     .argument('<url>', 'an https:// URL')
     .requiredOption('--events <names>', 'comma-separated event types')
     .option('--description <text>', 'a note for people')
-    .action(async (url: string, opts: { events: string; description?: string }) => {
+    .option(
+      '--signature-scheme <scheme>',
+      'hmac-sha256 (a shared secret) or ed25519 (the receiver verifies with the public key shown); the API decides',
+    )
+    .action(async (url: string, opts: { events: string; description?: string; signatureScheme?: string }) => {
       const { api } = session();
       const events = opts.events.split(',').map((e) => e.trim()) as never;
-      show(out(), await must(api.POST('/v1/webhooks', { body: { url, events, description: opts.description } })));
+      // Passed through as given: the API validates the scheme and answers with a publicKey for ed25519, which the
+      // listing below shows with the other fields.
+      const scheme =
+        opts.signatureScheme === undefined
+          ? {}
+          : { signatureScheme: opts.signatureScheme as 'hmac-sha256' | 'ed25519' };
+      const body = { url, events, description: opts.description, ...scheme };
+      show(out(), await must(api.POST('/v1/webhooks', { body })));
     });
   webhooks
     .command('enable')

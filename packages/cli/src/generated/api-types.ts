@@ -1,4 +1,4 @@
-// Generated from the OpenAPI document by npm run cli:types. Do not edit.
+// Generated from the service's OpenAPI document by npm run cli:types at the repository root. Do not edit.
 export interface paths {
     "/healthz": {
         parameters: {
