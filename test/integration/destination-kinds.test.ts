@@ -7,6 +7,7 @@ import { brokerMissing } from '../helpers/brokers.js';
 import type { Arrived, Destination, DestinationKindDriver } from '../helpers/destinations/driver.js';
 import { httpDriver } from '../helpers/destinations/http.js';
 import { natsDriver } from '../helpers/destinations/nats.js';
+import { pollDriver } from '../helpers/destinations/poll.js';
 import { rabbitmqDriver } from '../helpers/destinations/rabbitmq.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -18,8 +19,9 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 // A kind joins the table with a driver (test/helpers/destinations/driver.ts): `destination()` makes a fresh one
 // and gives the POST /v1/webhooks fields for it; `waitFor(n)` reads back what arrived (headers lower-case, the raw
 // body, where it arrived and the message id the transport set); `refuse()` / `accept()` make its attempts fail and
-// succeed again; `secrets()` names what must never leak. A `poll` kind's driver would create a subscription of
-// that kind, read the arrived messages by polling, and refuse by not acknowledging them; the table stays as it is.
+// succeed again; `secrets()` names what must never leak. A pulled kind (poll) reads what arrived by polling; it
+// cannot refuse, so the rows about retries, holding an ordering key and disabling do not apply to it (its own
+// file, webhook-poll.test.ts, covers its order and retention).
 
 const drivers: Array<DestinationKindDriver & { redeliverStoredOnce?: boolean }> = [
   httpDriver(),
@@ -27,6 +29,7 @@ const drivers: Array<DestinationKindDriver & { redeliverStoredOnce?: boolean }> 
   // JetStream drops a message whose Nats-Msg-Id it stored within the stream's duplicate window: a redeliver of
   // the same delivery id is acknowledged as a duplicate and stored once.
   Object.assign(natsDriver(), { redeliverStoredOnce: true }),
+  pollDriver(() => t.url),
 ];
 
 let t: TestContext;
@@ -88,7 +91,7 @@ const emitContact = (accountId: string, id: string, n: number) =>
   transactWithEvents(t.deps, accountId, (_trx, emit) => emit({ type: 'contact.updated', payload: { id, n } }));
 
 for (const driver of drivers) {
-  const missing = driver.kind === 'http' ? null : brokerMissing(driver.kind as 'rabbitmq' | 'nats');
+  const missing = driver.kind === 'rabbitmq' || driver.kind === 'nats' ? brokerMissing(driver.kind) : null;
   describe.skipIf(missing !== null)(`destination kind ${driver.kind}`, () => {
     let account: { token: string; accountId: string };
     const made: Destination[] = [];
@@ -111,6 +114,7 @@ for (const driver of drivers) {
         body: { ...destination.fields, events, ...extra },
       });
       expect(res.status, JSON.stringify(res.body)).toBe(201);
+      destination.attach?.(res.body);
       subscriptions.push(res.body.id);
       return { destination, id: res.body.id as string, secret: res.body.secret as string, created: res.body };
     }
@@ -123,7 +127,7 @@ for (const driver of drivers) {
       expect(m!.body).toMatchObject({ event: 'contact.updated', payload: { id: 'c-signed', n: 0 } });
       expect(m!.messageId).toBe(m!.body.id);
       expect(m!.headers['webhook-id']).toBe(m!.body.id);
-      expect(m!.headers['content-type']).toBe('application/json');
+      if (!driver.pulled) expect(m!.headers['content-type']).toBe('application/json');
       expect(m!.address).toBe(destination.addressOf('contact.updated'));
       expect(verifiesSwitchboard(m!, secret)).toBe(true);
       expect(verifiesStandard(m!, secret)).toBe(true);
@@ -141,54 +145,60 @@ for (const driver of drivers) {
       expect(attempts[0]).toMatchObject({ deliveryId: m!.body.id, attemptNumber: 1, error: null });
     });
 
-    it('retries a refused delivery with backoff, recording each attempt, until it arrives', async () => {
-      const { destination, id } = await subscribe(['contact.updated']);
-      await destination.refuse();
-      await emitContact(account.accountId, 'c-retry', 0);
-      const failed = await waitUntil(
-        async () => {
-          const list = await attemptsOf(account.token, id);
-          return list.length >= 2 && list.every((a) => a.status === 'failed') && list;
-        },
-        30_000,
-        'two failed attempts',
-      );
-      expect(failed[0]!.error).toBe(driver.kind === 'http' ? 'http_status' : 'unroutable');
-      expect(failed[0]!.nextAttemptAt).not.toBeNull();
-      await destination.accept();
-      const [m] = await destination.waitFor(1);
-      expect(m!.body.payload).toEqual({ id: 'c-retry', n: 0 });
-      const all = await waitUntil(
-        async () => {
-          const list = await attemptsOf(account.token, id);
-          return list.at(-1)?.status === 'succeeded' && list;
-        },
-        30_000,
-        'the succeeded attempt after the failures',
-      );
-      expect(all.map((a) => a.attemptNumber)).toEqual(all.map((_a, i) => i + 1));
-      expect(new Set(all.map((a) => a.deliveryId)).size).toBe(1);
-      // Endpoint health counts them too.
-      // Endpoint health counts them too (its figures are written a moment after the attempts).
-      await waitUntil(
-        async () => {
-          const stats = await api.get(`/v1/webhooks/${id}/stats?window=1h`, { token: account.token });
-          return stats.body.succeeded === 1 && stats.body.failed === all.length - 1;
-        },
-        20_000,
-        'the stats to count every attempt',
-      );
-    });
+    it.runIf(!driver.pulled)(
+      'retries a refused delivery with backoff, recording each attempt, until it arrives',
+      async () => {
+        const { destination, id } = await subscribe(['contact.updated']);
+        await destination.refuse();
+        await emitContact(account.accountId, 'c-retry', 0);
+        const failed = await waitUntil(
+          async () => {
+            const list = await attemptsOf(account.token, id);
+            return list.length >= 2 && list.every((a) => a.status === 'failed') && list;
+          },
+          30_000,
+          'two failed attempts',
+        );
+        expect(failed[0]!.error).toBe(driver.kind === 'http' ? 'http_status' : 'unroutable');
+        expect(failed[0]!.nextAttemptAt).not.toBeNull();
+        await destination.accept();
+        const [m] = await destination.waitFor(1);
+        expect(m!.body.payload).toEqual({ id: 'c-retry', n: 0 });
+        const all = await waitUntil(
+          async () => {
+            const list = await attemptsOf(account.token, id);
+            return list.at(-1)?.status === 'succeeded' && list;
+          },
+          30_000,
+          'the succeeded attempt after the failures',
+        );
+        expect(all.map((a) => a.attemptNumber)).toEqual(all.map((_a, i) => i + 1));
+        expect(new Set(all.map((a) => a.deliveryId)).size).toBe(1);
+        // Endpoint health counts them too.
+        // Endpoint health counts them too (its figures are written a moment after the attempts).
+        await waitUntil(
+          async () => {
+            const stats = await api.get(`/v1/webhooks/${id}/stats?window=1h`, { token: account.token });
+            return stats.body.succeeded === 1 && stats.body.failed === all.length - 1;
+          },
+          20_000,
+          'the stats to count every attempt',
+        );
+      },
+    );
 
-    it('sends the deliveries of one ordering key in commit order, a failure holding the ones behind it', async () => {
-      const { destination, id } = await subscribe(['contact.updated'], { ordering: 'key' });
-      await destination.refuse();
-      for (let n = 0; n < 5; n++) await emitContact(account.accountId, 'c-ordered', n);
-      await waitUntil(async () => (await attemptsOf(account.token, id)).length >= 2, 30_000, 'failed attempts');
-      await destination.accept();
-      const arrived = await destination.waitFor(5);
-      expect(arrived.map((m) => m.body.payload.n)).toEqual([0, 1, 2, 3, 4]);
-    });
+    it.runIf(!driver.pulled)(
+      'sends the deliveries of one ordering key in commit order, a failure holding the ones behind it',
+      async () => {
+        const { destination, id } = await subscribe(['contact.updated'], { ordering: 'key' });
+        await destination.refuse();
+        for (let n = 0; n < 5; n++) await emitContact(account.accountId, 'c-ordered', n);
+        await waitUntil(async () => (await attemptsOf(account.token, id)).length >= 2, 30_000, 'failed attempts');
+        await destination.accept();
+        const arrived = await destination.waitFor(5);
+        expect(arrived.map((m) => m.body.payload.n)).toEqual([0, 1, 2, 3, 4]);
+      },
+    );
 
     it('redelivers a delivery with the same envelope id', async () => {
       const { destination, id } = await subscribe(['contact.updated']);
@@ -198,6 +208,8 @@ for (const driver of drivers) {
       await waitUntil(async () => (await attemptsOf(account.token, id)).length === 1, 20_000, 'the first attempt');
       const res = await api.post(`/v1/webhooks/${id}/deliveries/${deliveryId}/redeliver`, { token: account.token });
       expect(res.status).toBe(202);
+      // A pulled delivery is attempted when its consumer polls it again.
+      if (driver.pulled) await destination.waitFor(2);
       const attempts = await waitUntil(
         async () => {
           const list = await attemptsOf(account.token, id);
@@ -217,40 +229,49 @@ for (const driver of drivers) {
       }
     });
 
-    it('disables after consecutive exhausted deliveries, says so, and recoverSince sends them again', async () => {
-      const { destination, id } = await subscribe(['contact.updated']);
-      await destination.refuse();
-      const since = new Date(Date.now() - 1000).toISOString();
-      await emitContact(account.accountId, 'c-exhaust', 0);
-      await emitContact(account.accountId, 'c-exhaust', 1);
-      const path = `/v1/webhooks/${id}`;
-      await waitUntil(
-        async () => (await api.get(path, { token: account.token })).body.status === 'disabled',
-        60_000,
-        'the automatic disable',
-      );
-      const disabled = await waitUntil(
-        () => t.deps.db('events').where({ account_id: account.accountId, type: 'webhook.disabled' }),
-        20_000,
-        'the webhook.disabled event',
-      );
-      expect(JSON.stringify(disabled.map((e) => e.payload))).toContain(id);
-      expect(destination.arrived()).toHaveLength(0);
-      await destination.accept();
-      const enabled = await api.post(`${path}/enable`, { token: account.token, body: { recoverSince: since } });
-      expect(enabled.body).toMatchObject({ status: 'active', recovered: 2 });
-      const arrived = await destination.waitFor(2);
-      expect(arrived.map((m) => m.body.payload.n).sort()).toEqual([0, 1]);
-    });
+    it.runIf(!driver.pulled)(
+      'disables after consecutive exhausted deliveries, says so, and recoverSince sends them again',
+      async () => {
+        const { destination, id } = await subscribe(['contact.updated']);
+        await destination.refuse();
+        const since = new Date(Date.now() - 1000).toISOString();
+        await emitContact(account.accountId, 'c-exhaust', 0);
+        await emitContact(account.accountId, 'c-exhaust', 1);
+        const path = `/v1/webhooks/${id}`;
+        await waitUntil(
+          async () => (await api.get(path, { token: account.token })).body.status === 'disabled',
+          60_000,
+          'the automatic disable',
+        );
+        const disabled = await waitUntil(
+          () => t.deps.db('events').where({ account_id: account.accountId, type: 'webhook.disabled' }),
+          20_000,
+          'the webhook.disabled event',
+        );
+        expect(JSON.stringify(disabled.map((e) => e.payload))).toContain(id);
+        expect(destination.arrived()).toHaveLength(0);
+        await destination.accept();
+        const enabled = await api.post(`${path}/enable`, { token: account.token, body: { recoverSince: since } });
+        expect(enabled.body).toMatchObject({ status: 'active', recovered: 2 });
+        const arrived = await destination.waitFor(2);
+        expect(arrived.map((m) => m.body.payload.n).sort()).toEqual([0, 1]);
+      },
+    );
 
-    it('never shows, records, logs or queues a broker credential', async () => {
+    it('never shows, records, logs or queues a broker or poll credential', async () => {
       const secrets = driver.secrets();
       if (driver.kind === 'http') return expect(secrets).toEqual([]);
+      expect(secrets.length).toBeGreaterThan(0);
       expect(secrets.every((s) => s.length >= 12)).toBe(true);
       const list = await api.get('/v1/webhooks?limit=100', { token: account.token });
       const one = await api.get(`/v1/webhooks/${subscriptions[0]}`, { token: account.token });
       expect(one.body).toMatchObject({ kind: driver.kind });
-      expect(one.body.url).toMatch(driver.kind === 'rabbitmq' ? /^amqp:\/\/sb-publisher@127\.0\.0\.1:/ : /^nats:\/\//);
+      const shown = {
+        rabbitmq: /^amqp:\/\/sb-publisher@127\.0\.0\.1:/,
+        nats: /^nats:\/\//,
+        poll: /^\/v1\/webhooks\/wh_/,
+      };
+      expect(one.body.url).toMatch(shown[driver.kind as keyof typeof shown]);
       const attempts = await Promise.all(subscriptions.map((s) => attemptsOf(account.token, s)));
       const rows = await t.deps.db('webhook_attempts').where({ account_id: account.accountId });
       const audit = await t.deps.db('audit_log').where({ account_id: account.accountId });
@@ -263,6 +284,11 @@ for (const driver of drivers) {
         typeof x === 'string' ? x : JSON.stringify(x),
       );
       for (const secret of secrets) for (const text of everything) expect(text).not.toContain(secret);
+      if (driver.pulled) {
+        // Its polls were answered and recorded, so the records' silence on the credential means something.
+        expect(JSON.stringify(rows)).toContain('/poll');
+        return;
+      }
       // The log was written (the refused publishes among it), so its silence on the secret means something.
       expect(logs.join('')).toContain(`${driver.kind} publish failed`);
       expect(JSON.stringify(rows)).toContain(driver.kind === 'rabbitmq' ? 'amqp://' : 'nats://');

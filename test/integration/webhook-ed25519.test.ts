@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { verifyAsync } from '@noble/ed25519';
+import { verify, WebhookVerificationError } from '@switchboard/webhooks';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventType } from '../../src/events/event-types.js';
@@ -11,8 +12,8 @@ import { verifySwitchboardSignature } from '../helpers/webhook-verify.js';
 import { waitUntil } from '../helpers/wait.js';
 
 // Standard Webhooks `v1a` (ed25519) signing, end to end: subscriptions made with the scheme (API, portal, stream),
-// deliveries to a real receiver on 127.0.0.1 verified with an independent implementation (@noble/ed25519) and the
-// whpk_ key alone, rotation and changes of scheme with their overlap, bad input refused with nothing changed, and
+// deliveries to a real receiver on 127.0.0.1 verified with the whpk_ key alone, by an independent implementation
+// (@noble/ed25519) and by the receiver library (@switchboard/webhooks), rotation and changes of scheme with their overlap, bad input refused with nothing changed, and
 // the secret key found in no answer and no recorded attempt.
 
 let t: TestContext;
@@ -77,6 +78,16 @@ async function v1aResults(r: Received, whpk: string): Promise<boolean[]> {
 
 const verifiesV1a = async (r: Received, whpk: string) => (await v1aResults(r, whpk)).some(Boolean);
 
+/** What the receiver library (@switchboard/webhooks) answers for the delivery with `keys`: the envelope id or the reason. */
+async function libraryVerdict(r: Received, keys: string | string[]): Promise<string> {
+  try {
+    return (await verify(r.raw, r.headers, keys)).id;
+  } catch (err) {
+    if (err instanceof WebhookVerificationError) return err.reason;
+    throw err;
+  }
+}
+
 function verifiesV1(r: Received, whsec: string): boolean {
   const key = Buffer.from(whsec.replace(/^whsec_/, ''), 'base64');
   const content = `${r.headers['webhook-id']}.${r.headers['webhook-timestamp']}.${r.raw}`;
@@ -138,6 +149,7 @@ describe('ed25519 subscriptions', () => {
     expect(Number(delivery!.headers['webhook-timestamp'])).toBeGreaterThan(Date.now() / 1000 - 300);
     expect(versions(delivery!)).toEqual(['v1a']);
     expect(await v1aResults(delivery!, whpk)).toEqual([true]);
+    expect(await libraryVerdict(delivery!, whpk)).toBe(delivery!.body.id);
     // Another subscription's public key does not verify it.
     const other = await send('POST', '/v1/webhooks', token, {
       url: `${r.url}/other`,
@@ -196,6 +208,9 @@ describe('ed25519 subscriptions', () => {
     // The first entry is the new key's, the second the old one's: each verifies with its own key only.
     expect(await v1aResults(during!, newKey)).toEqual([true, false]);
     expect(await v1aResults(during!, oldKey)).toEqual([false, true]);
+    // The receiver library takes either key during the overlap.
+    expect(await libraryVerdict(during!, newKey)).toBe(during!.body.id);
+    expect(await libraryVerdict(during!, oldKey)).toBe(during!.body.id);
     expect(during!.headers['x-switchboard-signature']).toBeUndefined();
 
     // Past the overlap (moved there as the key-rotation tests do: the expiry set in the past), the new key alone.
@@ -212,6 +227,8 @@ describe('ed25519 subscriptions', () => {
     expect(versions(after!)).toEqual(['v1a']);
     expect(await v1aResults(after!, newKey)).toEqual([true]);
     expect(await verifiesV1a(after!, oldKey)).toBe(false);
+    expect(await libraryVerdict(after!, newKey)).toBe(after!.body.id);
+    expect(await libraryVerdict(after!, oldKey)).toBe('no_matching_signature');
 
     // A rotation with no body rotates too (the scheme is the subscription's).
     const again = await send('POST', `/v1/webhooks/${id}/rotate-secret`, token);

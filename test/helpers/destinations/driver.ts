@@ -17,6 +17,8 @@ export interface Arrived {
 export interface Destination {
   /** The fields of POST /v1/webhooks besides `events`. */
   fields: Record<string, unknown>;
+  /** Told the create answer of its subscription, for a kind whose consumer needs it (a poll: id, credential). */
+  attach?(created: Record<string, any>): void;
   /** What `address` every message of `event` arrives at. */
   addressOf(event: string): string;
   /** Everything that arrived, in arrival order. */
@@ -31,6 +33,12 @@ export interface Destination {
 
 export interface DestinationKindDriver {
   kind: string;
+  /**
+   * A pulled kind (poll): its consumer takes the deliveries, so nothing is refused, retried or disabled, and it is
+   * read in order without an ordering key; `refuse`/`accept` are never called, and the table's rows about those
+   * do not apply to it.
+   */
+  pulled?: boolean;
   /** Starts what the kind needs (a broker of its own). */
   start(): Promise<void>;
   destination(): Promise<Destination>;

@@ -1,5 +1,6 @@
 import { client } from '../http.js';
 import { waitFor } from '../wait.js';
+import type { Arrived, Destination, DestinationKindDriver } from './driver.js';
 
 // The poll destination as a driver for tests that run one behaviour over every destination kind: the fields its
 // subscription is created with, then a consumer that polls (committing as it goes) until N deliveries arrived,
@@ -59,5 +60,49 @@ export function createPollDestination(baseUrl: string): PollDestination {
     },
     // A consumer holds nothing open: nothing to close.
     close: async () => undefined,
+  };
+}
+
+/**
+ * The poll kind in the shared behavioural table (test/integration/destination-kinds.test.ts): each destination is a
+ * consumer of its own subscription; what arrived is what its polls returned. `baseUrl` is asked for once the
+ * service runs.
+ */
+export function pollDriver(baseUrl: () => string): DestinationKindDriver {
+  const credentials: string[] = [];
+  return {
+    kind: 'poll',
+    pulled: true,
+    start: async () => undefined,
+    async destination(): Promise<Destination> {
+      const consumer = createPollDestination(baseUrl());
+      let path = '';
+      const arrived: Arrived[] = [];
+      const asArrived = (d: PolledDelivery): Arrived => {
+        const headers = Object.fromEntries(Object.entries(d.headers).map(([k, v]) => [k.toLowerCase(), v]));
+        return { headers, raw: d.body, body: JSON.parse(d.body), address: path, messageId: headers['webhook-id']! };
+      };
+      return {
+        fields: consumer.createFields,
+        attach(created) {
+          path = `/v1/webhooks/${created.id}/poll`;
+          credentials.push(created.pollCredential);
+          consumer.attach({ id: created.id, pollCredential: created.pollCredential });
+        },
+        addressOf: () => path,
+        arrived: () => arrived,
+        async waitFor(n, timeoutMs = 20_000) {
+          const got = await consumer.waitForDeliveries(n, timeoutMs);
+          arrived.splice(0, arrived.length, ...got.map(asArrived));
+          return arrived;
+        },
+        refuse: () => Promise.reject(new Error('a poll destination cannot refuse: its consumer takes what it polls')),
+        accept: async () => undefined,
+        close: () => consumer.close(),
+      };
+    },
+    // The subscriptions' own credentials: shown once at create, never again.
+    secrets: () => credentials,
+    stop: async () => undefined,
   };
 }
