@@ -267,6 +267,64 @@ describe('switchboard login, listen and trigger', () => {
     expect(invalid).toMatchObject({ status: 400, body: { error: { code: 'validation_error' } } });
   });
 
+  it('webhooks create takes a kind, its fields and a filter; a --filter that is not JSON is a usage error', async () => {
+    const other = await setupAccount(t, { name: 'Kinds', agent: { name: 'Scout' } });
+    const home = mkdtempSync(join(tmpdir(), 'sb-cli-'));
+    const envOf = { XDG_CONFIG_HOME: home };
+    try {
+      const login = await runCli(['--json', 'login', '--url', t.url, '--email', other.email], envOf, other.password);
+      expect(login.code, login.stderr).toBe(0);
+      const poll = await runCli(
+        [
+          '--json',
+          'webhooks',
+          'create',
+          '--kind',
+          'poll',
+          '--events',
+          'contact.created',
+          '--filter',
+          '{"name":{"$startsWith":"A"}}',
+        ],
+        envOf,
+      );
+      expect(poll.code, poll.stderr).toBe(0);
+      expect(JSON.parse(poll.stdout)).toMatchObject({
+        kind: 'poll',
+        pollCredential: expect.stringMatching(/^whpoll_/),
+        filter: { name: { $startsWith: 'A' } },
+      });
+      // A broker kind's own fields go through; the API refuses a missing one naming it.
+      const rabbit = await runCli(
+        [
+          'webhooks',
+          'create',
+          'amqp://u:p@mq.example.com/',
+          '--kind',
+          'rabbitmq',
+          '--events',
+          'contact.created',
+          '--exchange',
+          'x',
+        ],
+        envOf,
+      );
+      expect(rabbit).toMatchObject({
+        code: 1,
+        stderr: expect.stringMatching(/^switchboard: validation_error: .*routingKey/),
+      });
+      const badFilter = await runCli(
+        ['webhooks', 'create', 'https://93.184.216.34/h', '--events', 'contact.created', '--filter', '{nope'],
+        envOf,
+      );
+      expect(badFilter).toMatchObject({ code: 2, stderr: expect.stringMatching(/--filter must be JSON/) });
+      const listed = await runCli(['--json', 'webhooks', 'ls'], envOf);
+      expect(JSON.parse(listed.stdout).map((w: { kind: string }) => w.kind)).toEqual(['poll']);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('the everyday commands against the API, with their error paths', async () => {
     const other = await setupAccount(t, { name: 'Everyday', agent: { name: 'Scout' } });
     const home = mkdtempSync(join(tmpdir(), 'sb-cli-'));

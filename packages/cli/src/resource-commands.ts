@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { must, mustOrAbsent, session, type Api } from './api.js';
 import type { operations } from './generated/api-types.js';
-import { CliError, table, type Output } from './output.js';
+import { CliError, EXIT, table, type Output } from './output.js';
 
 // The everyday commands: thin wrappers over the public API (the typed client), one request or a few each.
 
@@ -35,6 +35,26 @@ async function findDelivery(api: Api, deliveryId: string, given?: string) {
   throw new CliError('not_found: Delivery not found');
 }
 
+interface CreateOptions {
+  events: string;
+  description?: string;
+  kind?: string;
+  exchange?: string;
+  routingKey?: string;
+  subject?: string;
+  filter?: string;
+  signatureScheme?: string;
+}
+
+/** --filter's JSON, or a usage error (exit 2) before anything is sent. */
+function filterOption(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError(`--filter must be JSON, not ${JSON.stringify(text)}`, EXIT.usage);
+  }
+}
+
 export function registerResourceCommands(program: Command, out: () => Output) {
   const webhooks = program.command('webhooks').description('Webhook subscriptions');
   webhooks
@@ -47,24 +67,34 @@ export function registerResourceCommands(program: Command, out: () => Output) {
     });
   webhooks
     .command('create')
-    .description('Subscribe a URL to events (prints the signing secret once)')
-    .argument('<url>', 'an https:// URL')
+    .description('Subscribe a destination to events (prints the signing secret once, and a poll credential)')
+    .argument('[url]', 'an https:// URL; amqp(s):// for --kind rabbitmq, nats:// or tls:// for nats; none for poll')
     .requiredOption('--events <names>', 'comma-separated event types')
     .option('--description <text>', 'a note for people')
+    .option('--kind <kind>', 'http (the default), rabbitmq, nats or poll')
+    .option('--exchange <name>', 'rabbitmq: the exchange ("" is the default exchange)')
+    .option('--routing-key <template>', 'rabbitmq: the routing key; {event} is replaced by the event name')
+    .option('--subject <template>', 'nats: the JetStream subject; {event} is replaced by the event name')
+    .option('--filter <json>', 'only the events whose payload matches, e.g. \'{"channel":{"$in":["sms"]}}\'')
     .option(
       '--signature-scheme <scheme>',
       'hmac-sha256 (a shared secret) or ed25519 (the receiver verifies with the public key shown); the API decides',
     )
-    .action(async (url: string, opts: { events: string; description?: string; signatureScheme?: string }) => {
+    .action(async (url: string | undefined, opts: CreateOptions) => {
       const { api } = session();
-      const events = opts.events.split(',').map((e) => e.trim()) as never;
-      // Passed through as given: the API validates the scheme and answers with a publicKey for ed25519, which the
-      // listing below shows with the other fields.
-      const scheme =
-        opts.signatureScheme === undefined
-          ? {}
-          : { signatureScheme: opts.signatureScheme as 'hmac-sha256' | 'ed25519' };
-      const body = { url, events, description: opts.description, ...scheme };
+      // Passed through as given: the API validates each field (kind, its own fields, the filter, the scheme) and
+      // answers 400 naming the one it refuses.
+      const body = {
+        url,
+        events: opts.events.split(',').map((e) => e.trim()),
+        description: opts.description,
+        kind: opts.kind,
+        exchange: opts.exchange,
+        routingKey: opts.routingKey,
+        subject: opts.subject,
+        filter: opts.filter === undefined ? undefined : filterOption(opts.filter),
+        signatureScheme: opts.signatureScheme,
+      } as never;
       show(out(), await must(api.POST('/v1/webhooks', { body })));
     });
   webhooks
