@@ -47,20 +47,26 @@ export type PagedTable = keyof typeof TABLE_IDS;
 // "-1", 30 February, six-digit years) fails this or the round trip below.
 const CURSOR_TIME = /^(19[7-9]\d|[2-9]\d{3})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const badCursor = () =>
-  new AppError('validation_error', 'Invalid request: cursor: not a cursor this list returned', {
-    fields: [{ field: 'cursor', message: 'not a cursor this list returned' }],
+/** A 400 naming `cursor`: a cursor the list did not return (`list` says which list: "this list", …). */
+export const badCursor = (list = 'this list') =>
+  new AppError('validation_error', `Invalid request: cursor: not a cursor ${list} returned`, {
+    fields: [{ field: 'cursor', message: `not a cursor ${list} returned` }],
   });
 
-export function decodeCursor(cursor: string, table: PagedTable): { t: string; id: string } {
+/** A cursor's fields: base64url of a JSON object, or a 400 naming `cursor` (`list` as in badCursor). */
+export function cursorFields(cursor: string, list?: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw badCursor();
+    throw badCursor(list);
   }
-  if (typeof value !== 'object' || value === null) throw badCursor();
-  const { t, id } = value as { t?: unknown; id?: unknown };
+  if (typeof value !== 'object' || value === null) throw badCursor(list);
+  return value as Record<string, unknown>;
+}
+
+export function decodeCursor(cursor: string, table: PagedTable): { t: string; id: string } {
+  const { t, id } = cursorFields(cursor);
   if (typeof t !== 'string' || typeof id !== 'string' || !hasIdShape(TABLE_IDS[table], id)) throw badCursor();
   const time = new Date(t);
   if (!CURSOR_TIME.test(t) || Number.isNaN(time.getTime()) || time.toISOString() !== t) throw badCursor();

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { AppError } from '../platform/errors.js';
 import { text } from '../platform/input.js';
 import { idString, outText, textRecord, uuidString } from '../platform/output.js';
-import { pageQuery } from '../platform/pagination.js';
+import { badCursor, cursorFields, pageQuery } from '../platform/pagination.js';
 
 // Polling a poll subscription (docs/webhooks.md#polling-endpoints). A cursor is a position in one subscription's
 // log: base64url of {"w": <subscription id>, "p": <position>}. Validated, not signed (docs/adr/0033-cursors.md):
@@ -14,25 +13,14 @@ export const pollQuery = pageQuery;
 /** POST /v1/webhooks/:webhookId/poll/commit */
 export const commitPollInput = z.object({ cursor: text().min(1).max(200) }).strict();
 
-const badCursor = () =>
-  new AppError('validation_error', 'Invalid request: cursor: not a cursor this subscription returned', {
-    fields: [{ field: 'cursor', message: 'not a cursor this subscription returned' }],
-  });
-
 export const encodePollCursor = (webhookId: string, position: number): string =>
   Buffer.from(JSON.stringify({ w: webhookId, p: position })).toString('base64url');
 
 /** The position a cursor names, when it is one of this subscription's, up to its head; else 400 naming cursor. */
 export function decodePollCursor(cursor: string, webhookId: string, head: number): number {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw badCursor();
-  }
-  if (typeof value !== 'object' || value === null) throw badCursor();
-  const { w, p } = value as { w?: unknown; p?: unknown };
-  if (w !== webhookId || !Number.isSafeInteger(p) || (p as number) < 0 || (p as number) > head) throw badCursor();
+  const { w, p } = cursorFields(cursor, 'this subscription');
+  if (w !== webhookId || !Number.isSafeInteger(p) || (p as number) < 0 || (p as number) > head)
+    throw badCursor('this subscription');
   return p as number;
 }
 
