@@ -153,7 +153,7 @@ export async function getWebhook(deps: Deps, accountId: string, id: string) {
 }
 
 /** A stream's URL and secret belong to its listen session (docs/adr/0054-stream-destinations.md). */
-function requireHttpKind(row: WebhookRow): void {
+function refuseStream(row: WebhookRow): void {
   if (row.kind === 'stream')
     throw new AppError(
       'conflict',
@@ -177,7 +177,7 @@ function refusePollFields(row: WebhookRow, input: UpdateWebhookInput): void {
 export async function changeWebhook(deps: Deps, caller: Caller, id: string, input: UpdateWebhookInput) {
   const accountId = caller.principal.accountId;
   const current = await requireWebhook(deps, accountId, id);
-  requireHttpKind(current);
+  refuseStream(current);
   refusePollFields(current, input);
   requireOrderingKeys(input.ordering ?? current.ordering, input.events ?? current.events);
   const scheme = input.signatureScheme ?? current.signature_scheme;
@@ -226,7 +226,7 @@ export async function deleteWebhook(deps: Deps, caller: Caller, id: string): Pro
 export async function rotateWebhookSecret(deps: Deps, caller: Caller, id: string, input: RotateSecretInput = {}) {
   const accountId = caller.principal.accountId;
   const current = await requireWebhook(deps, accountId, id);
-  requireHttpKind(current);
+  refuseStream(current);
   const scheme = current.signature_scheme;
   if (input.signatureScheme !== undefined && input.signatureScheme !== scheme) {
     const message = `this subscription signs with ${scheme}; rotate-secret makes a key of the same scheme (PATCH signatureScheme changes it)`;
