@@ -4,7 +4,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { waitUntil } from './wait.js';
 
 // The `switchboard` CLI as a person runs it: its own process (node with the tsx loader, the fastest start, and the
-// "development" condition, under which the workspace's packages export their TypeScript), an environment of the test's choosing (XDG_CONFIG_HOME points at a temporary directory), stdout and stderr captured.
+// "@switchboard/source" condition, under which the workspace's packages export their TypeScript:
+// docs/adr/0085-receiver-library.md), an environment of the test's choosing (XDG_CONFIG_HOME points at a temporary
+// directory), stdout and stderr captured.
 
 const ENTRY = fileURLToPath(new URL('../../packages/cli/src/main.ts', import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -27,7 +29,7 @@ export interface CliProcess {
 }
 
 /** The node arguments that run the CLI from this checkout's TypeScript; a test of a build passes its own. */
-const FROM_SOURCE = ['--conditions=development', '--import', TSX, ENTRY];
+const FROM_SOURCE = ['--conditions=@switchboard/source', '--import', TSX, ENTRY];
 
 export function startCli(args: string[], env: Record<string, string>, runner = FROM_SOURCE): CliProcess {
   const proc = spawn(process.execPath, [...runner, ...args], {
