@@ -46,16 +46,3 @@ export interface DestinationKindDriver {
   secrets(): string[];
   stop(): Promise<void>;
 }
-
-/** Resolves once `list` holds `n` entries; fails naming what did arrive. */
-export function waitForCount<T>(list: T[], n: number, timeoutMs: number, what: string): Promise<T[]> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (list.length >= n) return resolve(list);
-      if (Date.now() > deadline) return reject(new Error(`${what} got ${list.length} of ${n} messages`));
-      setTimeout(check, 25);
-    };
-    check();
-  });
-}

@@ -1,5 +1,6 @@
 import { startReceiver, type Receiver } from '../receiver.js';
-import { waitForCount, type Arrived, type Destination, type DestinationKindDriver } from './driver.js';
+import { waitFor } from '../wait.js';
+import type { Arrived, Destination, DestinationKindDriver } from './driver.js';
 
 /** http: a real receiver on 127.0.0.1; refusing answers 503, and what it answered so is not a delivery. */
 export function httpDriver(): DestinationKindDriver {
@@ -20,7 +21,12 @@ export function httpDriver(): DestinationKindDriver {
         fields: { url: `${r.url}/hooks` },
         addressOf: () => '/hooks',
         arrived: () => delivered,
-        waitFor: (n, timeoutMs = 20_000) => waitForCount(delivered, n, timeoutMs, 'the http receiver'),
+        waitFor: (n, timeoutMs = 20_000) =>
+          waitFor(
+            () => delivered,
+            (d) => d.length >= n,
+            { timeoutMs, what: `${n} deliveries at the http receiver` },
+          ),
         refuse: async () => void (refusing = true),
         accept: async () => void (refusing = false),
         close: () => r.close(),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { jetstreamManager, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { startNats, type Broker } from '../brokers.js';
+import { waitFor } from '../wait.js';
 import type { Arrived, Destination, DestinationKindDriver } from './driver.js';
 
 /**
@@ -50,15 +51,13 @@ export function natsDriver(): DestinationKindDriver & { broker(): Broker; reconn
         fields: { kind: 'nats', url: broker!.url, subject: `${prefix}.{event}` },
         addressOf: (event) => `${prefix}.${event}`,
         arrived: () => delivered,
-        async waitFor(n, timeoutMs = 30_000) {
-          const deadline = Date.now() + timeoutMs;
-          for (;;) {
-            await refresh().catch(() => undefined);
-            if (delivered.length >= n) return delivered;
-            if (Date.now() > deadline) throw new Error(`stream ${stream} got ${delivered.length} of ${n} messages`);
-            await new Promise((r) => setTimeout(r, 50));
-          }
-        },
+        // A stream is read, not pushed: each check reads what the stream stored since the last one.
+        waitFor: (n, timeoutMs = 30_000) =>
+          waitFor(
+            async () => (await refresh().catch(() => undefined), delivered),
+            (d) => d.length >= n,
+            { timeoutMs, what: `${n} messages in stream ${stream}` },
+          ),
         refuse: async () => void (await jsm!.streams.update(stream, { subjects: [`${prefix}-refused.>`] })),
         accept: async () => void (await jsm!.streams.update(stream, { subjects: [`${prefix}.>`] })),
         close: async () => undefined,

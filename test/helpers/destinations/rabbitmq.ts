@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type Channel, type ChannelModel } from 'amqplib';
 import { startRabbitmq, type Broker } from '../brokers.js';
-import { waitForCount, type Arrived, type Destination, type DestinationKindDriver } from './driver.js';
+import { waitFor } from '../wait.js';
+import type { Arrived, Destination, DestinationKindDriver } from './driver.js';
 
 /**
  * rabbitmq: a broker of the test's own; each destination is a topic exchange with a queue bound to
@@ -59,7 +60,12 @@ export function rabbitmqDriver(): DestinationKindDriver & { broker(): Broker } {
         fields: { kind: 'rabbitmq', url: broker!.url, exchange, routingKey: 'switchboard.{event}' },
         addressOf: (event) => `switchboard.${event}`,
         arrived: () => delivered,
-        waitFor: (n, timeoutMs = 30_000) => waitForCount(delivered, n, timeoutMs, `queue of ${exchange}`),
+        waitFor: (n, timeoutMs = 30_000) =>
+          waitFor(
+            () => delivered,
+            (d) => d.length >= n,
+            { timeoutMs, what: `${n} messages in the queue of ${exchange}` },
+          ),
         refuse: async () => void (await ch.unbindQueue(queue, exchange, 'switchboard.#')),
         accept: async () => void (await bind()),
         close: () => ch.close().catch(() => undefined),
