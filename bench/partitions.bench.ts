@@ -7,8 +7,8 @@ import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import type { Benchmark } from './run.js';
 import { commitEvents, countAttempts, owner, WEBHOOK_ENV } from './webhook-helpers.js';
 
-// Delivery shards (docs/scaling.md#delivery-shards): on a local 3-master Redis Cluster the bench starts (the tests' helper), the drain
-// of N committed deliveries to a local receiver, as bench/webhooks.bench.ts figure (a) measures it, with
+// Delivery shards (docs/scaling.md#delivery-shards): on a local 3-master Redis Cluster the bench starts (the tests'
+// helper), the drain of N committed deliveries to a local receiver, as bench/webhooks.bench.ts figure (a) measures it, with
 // WEBHOOK_SHARDS=1 (every queue key in one slot, one master) and =3 (one partition per master), alternated in
 // the same run. The deliveries belong to 12 subscriptions of one account, so that K=3 spreads them.
 

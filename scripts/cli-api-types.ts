@@ -4,8 +4,8 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApiDocument } from '../src/http/openapi/document.js';
 import { registeredRoutes } from '../src/http/openapi/route-table.js';
 
-// npm run cli:types: the `switchboard` CLI calls the API through openapi-fetch typed by packages/cli/src/generated/api-types.ts,
-// generated here from the same document GET /openapi.json serves; test/unit/cli-api-types.test.ts fails when the
+// npm run cli:types: the `switchboard` CLI calls the API through openapi-fetch typed by
+// packages/cli/src/generated/api-types.ts, generated here from the same document GET /openapi.json serves; test/unit/cli-api-types.test.ts fails when the
 // committed file is stale.
 
 export const CLI_API_TYPES_FILE = 'packages/cli/src/generated/api-types.ts';

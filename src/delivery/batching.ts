@@ -19,11 +19,11 @@ import type { ScheduledDelivery } from './sql/rows.js';
 // every item at once.
 //
 // Two batches also wait a little for company, where the wait costs no latency anyone sees:
-// - a commit's first attempts wait up to the commit window (WEBHOOK_BATCHING) for other commits' to the same shard, and share
-//   jobs with them (schedule.ts, addFirstAttempts);
-// - an unordered delivery's attempt record waits up to the record window (WEBHOOK_BATCHING) for others: the receiver already
-//   has it and only its own job waits on the record (docs/adr/0079-record-window.md). An ordered delivery's
-//   record goes at once: its key's next delivery waits on it.
+// - a commit's first attempts wait up to the commit window (WEBHOOK_BATCHING) for other commits' to the same shard,
+//   and share jobs with them (schedule.ts, addFirstAttempts);
+// - an unordered delivery's attempt record waits up to the record window (WEBHOOK_BATCHING) for others: the
+//   receiver already has it and only its own job waits on the record (docs/adr/0079-record-window.md). An ordered
+//   delivery's record goes at once: its key's next delivery waits on it.
 
 /** The statements that record an attempt and make its transition. */
 export interface AttemptRecords {

@@ -31,7 +31,7 @@ export async function rejoinOrderingKeys(trx: Trx, reopened: ScheduledDelivery[]
   return due;
 }
 
-/** Advances many keys in one statement; a batch may name a key twice (an advance and a repeat): its head goes to the first. */
+/** Advances many keys in one statement; a key named twice in a batch (an advance and a repeat) goes to the first. */
 export async function advanceDistinctKeys(db: Db, keys: OrderingKey[]): Promise<Array<ScheduledDelivery | undefined>> {
   const ids = keys.map(keyOf);
   const first = ids.map((id, i) => ids.indexOf(id) === i);

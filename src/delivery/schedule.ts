@@ -67,7 +67,8 @@ const deliveryJob =
 
 /**
  * The first attempts of deliveries scheduled together: unordered ones of one shard share a deliver-webhooks job,
- * the first attempts per job of WEBHOOK_BATCHING at most, so a burst pays one job's moves in Redis per group instead of per delivery.
+ * at most the WEBHOOK_BATCHING profile's first attempts per job, so a burst pays one job's moves in Redis per group
+ * instead of per delivery.
  * A delivery left alone, an ordered one (its key's advance schedules the next) and one scheduled again get a job of
  * their own (docs/adr/0080-deliveries-per-job.md). Each job, and each delivery of a shared one, carries the trace
  * its delivery was scheduled in.

@@ -54,9 +54,10 @@ export const jobs = {
     options: () => ({ attempts: 5, backoff: { type: 'exponential', delay: 1000 }, ...keep }),
     traced: true,
   }),
-  // The first attempts of several deliveries scheduled together (the first attempts per job of WEBHOOK_BATCHING), made side by side: each
-  // exactly as deliver-webhook makes it, by the job_seq `seq` names. A delivery its throttle holds back, and every
-  // later attempt, is a deliver-webhook job of its own (docs/adr/0080-deliveries-per-job.md).
+  // The first attempts of several deliveries scheduled together (up to the WEBHOOK_BATCHING profile's first attempts
+  // per job), made side by side: each exactly as deliver-webhook makes it, by the job_seq `seq` names. A delivery its
+  // throttle holds back, and every later attempt, is a deliver-webhook job of its own
+  // (docs/adr/0080-deliveries-per-job.md).
   deliverWebhooks: defineJob({
     name: 'deliver-webhooks',
     queue: 'webhook-delivery',

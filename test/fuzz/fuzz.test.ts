@@ -11,8 +11,8 @@ import { runFuzz } from './runner.js';
 import { buildWorld, snapshotAccount, type World } from './world.js';
 
 // The project's own fuzz test (docs/api-keys.md#input-limits): seeded hostile requests over every route of the
-// router, with every type of credential. `npm test` runs a bounded number; `npm run fuzz` a long run (FUZZ_COUNT, default 100,000).
-// Every run prints its seed; FUZZ_SEED=<seed> replays the same requests.
+// router, with every type of credential. `npm test` runs a bounded number; `npm run fuzz` a long run (FUZZ_COUNT,
+// default 100,000). Every run prints its seed; FUZZ_SEED=<seed> replays the same requests.
 
 const COUNT = Number(process.env.FUZZ_COUNT ?? 3_000);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : randomInt(2 ** 32);

@@ -29,7 +29,7 @@ export interface TrafficSeed {
   webhooks: number;
   /** 80 % of the traffic on a fifth of the subscriptions (else even). */
   skewed?: boolean;
-  /** 'message': a message.received payload as the service writes it (a message resource, text 40–400 chars); 'tiny': {"n":1}. */
+  /** 'message': a message.received payload as the service writes it (text 40–400 chars); 'tiny': {"n":1}. */
   payload?: 'message' | 'tiny';
   /**
    * About 1 % of deliveries are pending (a retry scheduled `pendingDueInMs` from now); only among those created at

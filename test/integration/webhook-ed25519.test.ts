@@ -13,8 +13,8 @@ import { waitUntil } from '../helpers/wait.js';
 
 // Standard Webhooks `v1a` (ed25519) signing, end to end: subscriptions made with the scheme (API, portal, stream),
 // deliveries to a real receiver on 127.0.0.1 verified with the whpk_ key alone, by an independent implementation
-// (@noble/ed25519) and by the receiver library (@switchboard/webhooks), rotation and changes of scheme with their overlap, bad input refused with nothing changed, and
-// the secret key found in no answer and no recorded attempt.
+// (@noble/ed25519) and by the receiver library (@switchboard/webhooks), rotation and changes of scheme with their
+// overlap, bad input refused with nothing changed, and the secret key found in no answer and no recorded attempt.
 
 let t: TestContext;
 let api: Client;
@@ -78,7 +78,7 @@ async function v1aResults(r: Received, whpk: string): Promise<boolean[]> {
 
 const verifiesV1a = async (r: Received, whpk: string) => (await v1aResults(r, whpk)).some(Boolean);
 
-/** What the receiver library (@switchboard/webhooks) answers for the delivery with `keys`: the envelope id or the reason. */
+/** What the receiver library (@switchboard/webhooks) answers for `keys`: the envelope id or the reason. */
 async function libraryVerdict(r: Received, keys: string | string[]): Promise<string> {
   try {
     return (await verify(r.raw, r.headers, keys)).id;

@@ -16,7 +16,8 @@ interface ProcessInfo {
 
 function infoOf(pid: number): ProcessInfo | null {
   try {
-    // /proc/<pid>/stat: "pid (comm) state ppid …"; the command may hold spaces and parentheses, so read after the last ')'.
+    // /proc/<pid>/stat: "pid (comm) state ppid …"; the command may hold spaces and parentheses, so read after
+    // the last ')'.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');

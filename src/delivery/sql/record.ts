@@ -149,7 +149,9 @@ const RECORD_RETRIES = recordStatement<{ id: string; job_seq: number | null }>('
   answer: 'SELECT i.delivery_id AS id, d.job_seq FROM input i LEFT JOIN d ON d.id = i.delivery_id',
 });
 
-/** pending → pending, due `retryDelayMs` from now, held by the next job. Answers each new job_seq (null: did not move). */
+/**
+ * pending → pending, due `retryDelayMs` from now, held by the next job. Answers each new job_seq (null: did not move).
+ */
 export async function recordRetries(conn: Conn, items: AttemptRecord[]): Promise<Array<number | null>> {
   const rows = await transition(conn, RECORD_RETRIES, items);
   return rows.map((r) => r?.job_seq ?? null);

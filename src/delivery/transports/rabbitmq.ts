@@ -74,7 +74,9 @@ async function openRabbit(url: string, allowPrivate: boolean, timeoutMs: number,
   return rabbit;
 }
 
-/** Refuses an exchange the broker does not have, on a throwaway channel (a publish to it would close the shared one). */
+/**
+ * Refuses an exchange the broker does not have, on a throwaway channel (a publish to it would close the shared one).
+ */
 async function requireExchange(rabbit: Rabbit, exchange: string): Promise<void> {
   if (rabbit.known.has(exchange)) return;
   const probe = await rabbit.connection.createChannel();

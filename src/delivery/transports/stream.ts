@@ -141,7 +141,7 @@ export function createStreamTransport(config: Config, db: Db, redis: RedisClient
   };
 }
 
-/** The CLI's report as an attempt's outcome: its local status and duration, or its local error; no headers of the local receiver. */
+/** The CLI's report as an attempt's outcome: its local status and duration, or its local error; no receiver headers. */
 function toSafeResponse(r: RoutedStreamReport): SafeResponse {
   const body = toStorableTextOrNull(r.body) ?? '';
   if (r.status !== null && r.status >= 200 && r.status < 300) {
