@@ -3,7 +3,7 @@ import { recordActivity } from '../activity/activity.repository.js';
 import { recordAudit } from '../audit/audit.repository.js';
 import { transactWithEvents } from '../events/emit.js';
 import type { Deps } from '../app/deps.js';
-import { AppError, notFound } from '../platform/errors.js';
+import { AppError, fieldError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { assertAccountWide, assertAgentReach, isAgentKey } from './agent-reach.js';
@@ -122,9 +122,7 @@ function validateConfig(config: Record<string, unknown>): Record<string, unknown
   const merged = inspectJson(config);
   if (!('bytes' in merged) || merged.bytes > MAX_CONFIG_BYTES) {
     const message = `the merged config exceeds ${MAX_CONFIG_BYTES} bytes of JSON`;
-    throw new AppError('validation_error', `Invalid request: config: ${message}`, {
-      fields: [{ field: 'config', message }],
-    });
+    throw fieldError('config', message);
   }
   return config;
 }

@@ -1,7 +1,7 @@
 import { recordAudit } from '../audit/audit.repository.js';
 import type { Caller } from '../auth/principal.js';
 import type { Deps } from '../app/deps.js';
-import { AppError, notFound } from '../platform/errors.js';
+import { AppError, fieldError, notFound } from '../platform/errors.js';
 import { checkTargetUrl } from '../platform/http-client.js';
 import { parseInput } from '../platform/validation.js';
 import {
@@ -73,7 +73,7 @@ async function checkProviderTarget(deps: Deps, provider: Provider, input: SmtpIn
   } catch (err) {
     if (!(err instanceof AppError) || err.code !== 'invalid_webhook_url') throw err;
     const message = err.message.replace(/^The url /, '').replace(/\.$/, '');
-    throw new AppError('validation_error', `Invalid request: ${field}: ${message}`, { fields: [{ field, message }] });
+    throw fieldError(field, message);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Deps } from '../app/deps.js';
-import { AppError, notFound } from '../platform/errors.js';
+import { AppError, fieldError, notFound } from '../platform/errors.js';
 import { now } from '../platform/clock.js';
 import { newId } from '../platform/ids.js';
 import type { PageQuery } from '../platform/pagination.js';
@@ -19,10 +19,6 @@ import { operationalEvent } from '../events/event-payloads.js';
 import { transactWithEvents } from '../events/emit.js';
 
 const keyNotFound = () => notFound('API key');
-
-function fieldError(field: string, message: string): AppError {
-  return new AppError('validation_error', `Invalid request: ${field}: ${message}`, { fields: [{ field, message }] });
-}
 
 function assertFuture(expiresAt: Date | null | undefined): void {
   if (expiresAt && expiresAt.getTime() <= now().getTime()) throw fieldError('expiresAt', 'must be in the future');

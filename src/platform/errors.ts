@@ -116,6 +116,10 @@ export class AppError extends Error {
 
 export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
 
+/** A 400 validation_error naming one field, in the shape zod's failures have: what a rule beyond a schema throws. */
+export const fieldError = (field: string, message: string): AppError =>
+  new AppError('validation_error', `Invalid request: ${field}: ${message}`, { fields: [{ field, message }] });
+
 /** 429 rate_limited with Retry-After and the RateLimit-* headers, for every limiter of the service. */
 export function rateLimitedError(message: string, limit: number, resetSeconds: number): AppError {
   return new AppError(

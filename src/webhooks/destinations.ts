@@ -1,8 +1,13 @@
 import type { Deps } from '../app/deps.js';
 import { brokerUrlProblem, parseBrokerUrl, redactBrokerUrl } from '../delivery/broker-target.js';
-import { AppError } from '../platform/errors.js';
+import { AppError, fieldError } from '../platform/errors.js';
 import { BlockedAddressError, checkTargetUrl, pickAddress } from '../platform/http-client.js';
-import type { CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
+import {
+  DESTINATION_FIELDS,
+  KIND_FIELDS,
+  type CreateWebhookInput,
+  type UpdateWebhookInput,
+} from './webhooks.schema.js';
 import type { WebhookRow } from './webhooks.repository.js';
 
 // A subscription's destination as its row holds it, from what a client sent (docs/webhooks.md#destination-kinds).
@@ -61,12 +66,8 @@ export async function destinationPatch(
   kind: WebhookRow['kind'],
   input: UpdateWebhookInput,
 ): Promise<Partial<Destination>> {
-  const own = { http: [], stream: [], rabbitmq: ['exchange', 'routingKey'], nats: ['subject'], poll: [] }[
-    kind
-  ] as string[];
-  const foreign = (['exchange', 'routingKey', 'subject'] as const).filter(
-    (f) => input[f] !== undefined && !own.includes(f),
-  );
+  const own: readonly string[] = KIND_FIELDS[kind as keyof typeof KIND_FIELDS] ?? [];
+  const foreign = DESTINATION_FIELDS.filter((f) => input[f] !== undefined && !own.includes(f));
   if (foreign.length) throw fieldError(foreign[0]!, `not a field of kind ${kind}`);
   const patch: Partial<Destination> = {};
   if (input.exchange !== undefined) patch.exchange = input.exchange;
@@ -86,7 +87,3 @@ export async function destinationPatch(
   patch.broker_url_sealed = deps.sealers.webhook.seal(input.url);
   return patch;
 }
-
-/** A 400 in the contract's shape naming `field`. */
-const fieldError = (field: string, message: string) =>
-  new AppError('validation_error', `Invalid request: ${field}: ${message}`, { fields: [{ field, message }] });

@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/audit.repository.js';
 import type { Caller, KeyPrincipal } from '../auth/principal.js';
 import { now } from '../platform/clock.js';
 import { safeEqual, sha256Hex } from '../platform/crypto.js';
-import { AppError, notFound } from '../platform/errors.js';
+import { AppError, fieldError, notFound } from '../platform/errors.js';
 import { newId, randomBase62 } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import {
@@ -112,7 +112,5 @@ export function checkPortalEvents(scope: PortalScope, events: string[] | undefin
   const outside = events.filter((e) => !allowed.includes(e));
   if (outside.length === 0) return;
   const message = `not offered by this portal: ${outside.join(', ')}; one of ${allowed.join(', ')}`;
-  throw new AppError('validation_error', `Invalid request: events: ${message}`, {
-    fields: [{ field: 'events', message }],
-  });
+  throw fieldError('events', message);
 }

@@ -1,7 +1,7 @@
 import { generateEd25519Pair, generateWebhookSecret, type SignatureScheme } from '../delivery/sign.js';
 import { now } from '../platform/clock.js';
 import type { Sealer } from '../platform/crypto.js';
-import { AppError, notFound } from '../platform/errors.js';
+import { AppError, fieldError, notFound } from '../platform/errors.js';
 import type { Trx } from '../platform/transaction.js';
 import { findWebhook, replaceSigningKey, type NewSigningKey, type WebhookRow } from './webhooks.repository.js';
 
@@ -35,9 +35,7 @@ export function requireNoLegacySecret(scheme: SignatureScheme, hasLegacySecret: 
   if (scheme !== 'ed25519' || !hasLegacySecret) return;
   const message =
     'an ed25519 subscription carries no legacy HMAC signature; leave legacySecret out (or null to remove it)';
-  throw new AppError('validation_error', `Invalid request: legacySecret: ${message}`, {
-    fields: [{ field: 'legacySecret', message }],
-  });
+  throw fieldError('legacySecret', message);
 }
 
 /**

@@ -79,13 +79,13 @@ function refineTemplate(v: string, ctx: z.RefinementCtx, problemOf: (t: string) 
 }
 
 /** The fields each kind takes beyond url; a field of another kind is refused. */
-const KIND_FIELDS = {
+export const KIND_FIELDS = {
   http: [],
   rabbitmq: ['exchange', 'routingKey'],
   nats: ['subject'],
   poll: [],
 } as const satisfies Record<z.infer<typeof createdKind>, readonly string[]>;
-const DESTINATION_FIELDS = ['exchange', 'routingKey', 'subject'] as const;
+export const DESTINATION_FIELDS = ['exchange', 'routingKey', 'subject'] as const;
 
 type DestinationFields = { url?: string; exchange?: string; routingKey?: string; subject?: string };
 

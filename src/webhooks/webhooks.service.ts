@@ -5,7 +5,7 @@ import { orderingKeyPath, TEST_EVENT, type EventType } from '../events/event-typ
 import { iso } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import { transaction, type Trx } from '../platform/transaction.js';
-import { AppError, notFound } from '../platform/errors.js';
+import { AppError, fieldError, notFound } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { retainedSince } from '../maintenance/retention.js';
@@ -73,9 +73,7 @@ function requireOrderingKeys(ordering: WebhookRow['ordering'], events: string[])
   const unkeyed = ordering === 'key' ? events.filter((e) => orderingKeyPath(e) === null) : [];
   if (unkeyed.length === 0) return;
   const message = `ordering "key" needs an ordering key for every event; ${unkeyed.join(', ')} has none (GET /v1/event-types)`;
-  throw new AppError('validation_error', `Invalid request: ordering: ${message}`, {
-    fields: [{ field: 'ordering', message }],
-  });
+  throw fieldError('ordering', message);
 }
 
 export async function createWebhook(deps: Deps, caller: Caller, input: CreateWebhookInput) {
@@ -230,9 +228,7 @@ export async function rotateWebhookSecret(deps: Deps, caller: Caller, id: string
   const scheme = current.signature_scheme;
   if (input.signatureScheme !== undefined && input.signatureScheme !== scheme) {
     const message = `this subscription signs with ${scheme}; rotate-secret makes a key of the same scheme (PATCH signatureScheme changes it)`;
-    throw new AppError('validation_error', `Invalid request: signatureScheme: ${message}`, {
-      fields: [{ field: 'signatureScheme', message }],
-    });
+    throw fieldError('signatureScheme', message);
   }
   const key = newSigningKey(deps.sealers.webhook, scheme);
   const row = await transaction(deps.db, async (trx) => {
