@@ -1,3 +1,4 @@
+import { createClaimHolder } from '../idempotency/claim-holder.js';
 import { createKeyCache } from '../keys/key-cache.js';
 import { createSignInLimits } from '../auth/sign-in-limits.js';
 import { createDelivery } from '../delivery/index.js';
@@ -144,6 +145,7 @@ export function createDeps(connections: Connections): Deps {
     eventFanOut: { insertEventWithDeliveries, scheduleCommitted },
     metrics: createServiceMetrics(queues),
     background,
+    claimHolder: createClaimHolder(config.database.url, logger),
     lifecycle: { draining: false },
   };
 }
@@ -160,6 +162,7 @@ export async function closeDeps(deps: Deps, opts: { keepDb?: boolean } = {}): Pr
   await deps.delivery.close();
   await deps.queues.close();
   await deps.http.close();
+  await deps.claimHolder.close();
   deps.redis.disconnect();
   if (!opts.keepDb) await deps.db.destroy();
 }
