@@ -55,7 +55,11 @@ export const deliveryResponse = z
     event: outText(),
     status: z.enum(['pending', 'succeeded', 'failed', 'exhausted']),
     attempts: z.number().int(),
-    nextAttemptAt: timestamp().nullable(),
+    nextAttemptAt: timestamp()
+      .nullable()
+      .describe(
+        'When a pending delivery is tried next (after each failure, the next WEBHOOK_RETRY_DELAYS_MS delay ±10 %); null once final, and while an ordered delivery waits behind its key',
+      ),
     lastError: outText().nullable(),
     lastResponseStatus: z.number().int().nullable(),
     completedAt: timestamp().nullable(),

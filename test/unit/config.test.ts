@@ -45,7 +45,7 @@ describe('config', () => {
     expect(c.redis.url).toBe('redis://127.0.0.1:6379');
     expect(c.bullmqPrefix).toBe('sb');
     expect(c.webhooks).toMatchObject({
-      retryDelaysMs: [30000, 60000, 120000, 240000, 480000],
+      retryDelaysMs: [5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000],
       timeoutMs: 10000,
       disableAfter: 20,
       allowPrivateTargets: false,
