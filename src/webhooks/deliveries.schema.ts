@@ -114,7 +114,7 @@ export const attemptResponse = z
     error: outText()
       .nullable()
       .describe(
-        'timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it) or nack',
+        'timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it), nack (the broker refused it) or connection_lost (the connection went before the broker confirmed: it may have taken it)',
       ),
     errorMessage: outText().nullable(),
     durationMs: z.number().int(),

@@ -2786,7 +2786,7 @@ export interface components {
             responseHeaders: {
                 [key: string]: string;
             } | null;
-            /** @description timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it) or nack */
+            /** @description timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it), nack (the broker refused it) or connection_lost (the connection went before the broker confirmed: it may have taken it) */
             error: string | null;
             errorMessage: string | null;
             durationMs: number;
