@@ -59,6 +59,13 @@ const emitContact = (id: string, n: number) =>
 const attemptsOf = (webhookId: string) =>
   t.deps.db('webhook_attempts').where({ webhook_id: webhookId }).orderBy('created_at');
 
+const failedWhileDown = (webhookId: string) =>
+  waitUntil(
+    async () => (await attemptsOf(webhookId)).some((a) => a.error !== null),
+    30_000,
+    'an attempt failing while the broker is down',
+  );
+
 /** The payload numbers in order of first arrival, duplicates (at-least-once) dropped. */
 function firstArrivals(list: Arrived[]): number[] {
   const seen = new Set<string>();
@@ -76,11 +83,7 @@ describe.skipIf(skip !== null)('broker destinations under faults', () => {
     await destination.waitFor(3);
     await rabbit.broker().kill();
     const before = [...destination.arrived()];
-    await waitUntil(
-      async () => (await attemptsOf(id)).some((a) => a.error !== null),
-      30_000,
-      'an attempt failing while the broker is down',
-    );
+    await failedWhileDown(id);
     await rabbit.broker().start();
     // The queue is durable and the messages persistent: what was confirmed before the kill is still there.
     const consumer: ChannelModel = await connect(rabbit.broker().url);
@@ -126,11 +129,7 @@ describe.skipIf(skip !== null)('broker destinations under faults', () => {
     killed = true;
     await producer;
     const before = [...destination.arrived()];
-    await waitUntil(
-      async () => (await attemptsOf(id)).some((a) => a.error !== null),
-      30_000,
-      'an attempt failing while the broker is down',
-    );
+    await failedWhileDown(id);
     await rabbit.broker().start();
     // Every delivery ends (delivered, or out of retries), then what the broker took is what its consumer had
     // before the kill and what the durable queue holds after it, read to the end.
