@@ -1,3 +1,4 @@
+import type { ClaimHolder } from '../idempotency/claim-holder.js';
 import type { KeyCache } from '../keys/key-cache.js';
 import type { SignInLimits } from '../auth/sign-in-limits.js';
 import type { EventFanOut } from '../events/emit.js';
@@ -54,6 +55,8 @@ export interface Deps {
   metrics: ServiceMetrics;
   /** Work no caller waits for (a commit's schedule of its deliveries, endpoint figures); closeDeps waits for it. */
   background: Background;
+  /** Whose this runtime's in-flight Idempotency-Key claims are; connects at the first claim. */
+  claimHolder: ClaimHolder;
   /** Set once this process starts shutting down: /readyz answers 503 from then on (docs/processes.md). */
   lifecycle: { draining: boolean };
 }

@@ -1,3 +1,4 @@
+import { createClaimHolder } from '../idempotency/claim-holder.js';
 import { createKeyCache } from '../keys/key-cache.js';
 import { createSignInLimits } from '../auth/sign-in-limits.js';
 import { createDelivery } from '../delivery/index.js';
@@ -124,6 +125,10 @@ export async function migrate(db: Db, logger: Logger): Promise<void> {
   if (applied.length) logger.info({ applied }, 'migrations applied');
 }
 
+/** The name the pool gives its connections (docs/operations.md#which-process-holds-a-connection), for the others. */
+const applicationNameOf = (db: Db): string | undefined =>
+  (db.client.config as { connection?: { application_name?: string } }).connection?.application_name;
+
 /** Everything a runtime keeps, built on its connections (the composition root of the service). */
 export function createDeps(connections: Connections): Deps {
   const { config, db, redis, queues, logger } = connections;
@@ -144,6 +149,7 @@ export function createDeps(connections: Connections): Deps {
     eventFanOut: { insertEventWithDeliveries, scheduleCommitted },
     metrics: createServiceMetrics(queues),
     background,
+    claimHolder: createClaimHolder(config.database.url, logger, applicationNameOf(db)),
     lifecycle: { draining: false },
   };
 }
@@ -160,6 +166,7 @@ export async function closeDeps(deps: Deps, opts: { keepDb?: boolean } = {}): Pr
   await deps.delivery.close();
   await deps.queues.close();
   await deps.http.close();
+  await deps.claimHolder.close();
   deps.redis.disconnect();
   if (!opts.keepDb) await deps.db.destroy();
 }

@@ -2,6 +2,8 @@
 // password, and the routing key or subject, a template whose one placeholder is `{event}`. Shared by the API's
 // validation and the transports, so what is accepted is what is sent.
 
+import { hideUrlCredentials } from '../platform/url-password.js';
+
 export type BrokerKind = 'rabbitmq' | 'nats';
 
 /** The schemes each broker kind accepts. */
@@ -87,10 +89,10 @@ export function parseBrokerUrl(url: string): BrokerAddress {
 
 /**
  * The URL as the API shows it and attempt records keep it: the password removed, the user name kept; a user name
- * without a password (a NATS token) is removed too, since it is the credential.
+ * without a password (a NATS token) is removed too, since it is the credential; a credential parameter masked.
  */
 export function redactBrokerUrl(url: string): string {
-  const parsed = new URL(url);
+  const parsed = new URL(hideUrlCredentials(url));
   if (!parsed.password) parsed.username = '';
   parsed.password = '';
   return parsed.toString();

@@ -34,9 +34,21 @@ export interface BrokerTarget {
   subject: string | null;
 }
 
-/** Why a broker did not take a message: its own words go in the message. */
+/**
+ * Why a broker did not take a message: its own words go in the message. `nack` is only ever the broker's refusal;
+ * `connection_lost` is a connection or channel gone while the publish awaited its confirm, when the broker may
+ * well have taken the message (the retry may then be a duplicate, as at-least-once delivery allows).
+ */
 export type BrokerErrorCode =
-  'timeout' | 'connection_refused' | 'dns_failed' | 'blocked_address' | 'tls' | 'auth_failed' | 'unroutable' | 'nack';
+  | 'timeout'
+  | 'connection_refused'
+  | 'connection_lost'
+  | 'dns_failed'
+  | 'blocked_address'
+  | 'tls'
+  | 'auth_failed'
+  | 'unroutable'
+  | 'nack';
 
 /** A broker's answer: no HTTP status or headers; its confirm (or publish ack) is the success. */
 export type BrokerAnswer =

@@ -1,35 +1,55 @@
+import type pg from 'pg';
 import type { Conn } from '../platform/db.js';
 
 // Every statement on idempotency_keys. A key is claimed by one request at a time: the claim is an upsert that
-// only takes over a row that has expired, or that is still in flight past its lock for the very same request.
+// only takes over a row that has expired, or that is still in flight for the very same request while the runtime
+// that claimed it holds its lock no more (src/idempotency/claim-holder.ts): its process ended or lost Postgres.
+
+/** The first key of the holders' advisory locks (the second is the holder number). */
+const HOLDER_LOCKS = `hashtext('switchboard-idempotency-holder')`;
 
 export interface IdempotencyRow {
   request_hash: string;
   state: 'in_flight' | 'completed';
-  locked_until: Date | null;
   response_status: number | null;
   response_body: unknown;
 }
 
-/** Claims the key for the request `requestHash`; false when another row holds it (read it with findKey). */
+/** Takes holder number `holder`'s lock on the runtime's own session; false when another session has it. */
+export async function takeHolderLock(session: pg.Client, holder: number): Promise<boolean> {
+  const { rows } = await session.query<{ taken: boolean }>(
+    `SELECT pg_try_advisory_lock(${HOLDER_LOCKS}, $1) AS taken`,
+    [holder],
+  );
+  return rows[0]!.taken;
+}
+
+/**
+ * Claims the key for the request `requestHash` on behalf of `holder`; false when another row holds it (read it
+ * with findKey). Concurrent claims of one key queue on its row: the first takes it, and the others find it held.
+ */
 export async function claimKey(
   conn: Conn,
   accountId: string,
   keyHash: string,
   requestHash: string,
-  lockMs: number,
+  holder: number,
   ttlMs: number,
 ): Promise<boolean> {
   const { rows } = await conn.raw(
-    `INSERT INTO idempotency_keys AS k (account_id, key_hash, request_hash, state, locked_until, expires_at)
-     VALUES (?, ?, ?, 'in_flight', now() + make_interval(secs => ? / 1000.0), now() + make_interval(secs => ? / 1000.0))
+    `INSERT INTO idempotency_keys AS k (account_id, key_hash, request_hash, state, holder, expires_at)
+     VALUES (?, ?, ?, 'in_flight', ?, now() + make_interval(secs => ? / 1000.0))
      ON CONFLICT (account_id, key_hash) DO UPDATE SET
-       request_hash = excluded.request_hash, state = 'in_flight', locked_until = excluded.locked_until,
+       request_hash = excluded.request_hash, state = 'in_flight', holder = excluded.holder,
        response_status = NULL, response_body = NULL, created_at = now(), expires_at = excluded.expires_at
      WHERE k.expires_at <= now()
-        OR (k.state = 'in_flight' AND k.locked_until <= now() AND k.request_hash = excluded.request_hash)
+        OR (k.state = 'in_flight' AND k.request_hash = excluded.request_hash AND NOT EXISTS (
+              SELECT 1 FROM pg_locks l
+               WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2
+                 AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                 AND l.classid = ${HOLDER_LOCKS}::oid AND l.objid = k.holder::oid))
      RETURNING 1`,
-    [accountId, keyHash, requestHash, lockMs, ttlMs],
+    [accountId, keyHash, requestHash, holder, ttlMs],
   );
   return rows.length > 0;
 }
@@ -37,7 +57,7 @@ export async function claimKey(
 /** The live row of a key (an expired one counts as absent). */
 export function findKey(conn: Conn, accountId: string, keyHash: string): Promise<IdempotencyRow | undefined> {
   return conn('idempotency_keys')
-    .select('request_hash', 'state', 'locked_until', 'response_status', 'response_body')
+    .select('request_hash', 'state', 'response_status', 'response_body')
     .where({ account_id: accountId, key_hash: keyHash })
     .andWhere('expires_at', '>', conn.fn.now())
     .first();
@@ -56,7 +76,7 @@ export async function completeKey(
     .where({ account_id: accountId, key_hash: keyHash, request_hash: requestHash, state: 'in_flight' })
     .update({
       state: 'completed',
-      locked_until: null,
+      holder: null,
       response_status: status,
       response_body: body === undefined ? null : JSON.stringify(body),
     });

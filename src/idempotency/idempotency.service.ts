@@ -7,7 +7,8 @@ import { claimKey, completeKey, deleteExpiredKeys, findKey, releaseKey } from '.
 // Idempotency-Key semantics (docs/api-keys.md#idempotent-requests): the first request with a key runs and its 2xx
 // response is kept for 24 h; the same key with the same request (credential, method, path, body) replays it;
 // with another request it is 422 idempotency_key_reused; while the first is still running it is 409
-// idempotency_key_in_use. A request that fails gives its key up, so a retry runs afresh.
+// idempotency_key_in_use, however long it runs (its process holds the claim: src/idempotency/claim-holder.ts). A
+// request that fails gives its key up, so a retry runs afresh.
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -45,7 +46,8 @@ export type ClaimResult = { kind: 'claimed'; claim: Claim } | { kind: 'replay'; 
 
 /** Claims the key for this request, or answers the response to replay; throws 409 or 422. */
 export async function claimIdempotencyKey(deps: Deps, req: IdempotentRequest): Promise<ClaimResult> {
-  const { lockMs, ttlMs } = deps.config.idempotency;
+  const { ttlMs } = deps.config.idempotency;
+  const holder = await deps.claimHolder.current();
   const claim: Claim = {
     accountId: req.principal.accountId,
     keyHash: sha256(req.key),
@@ -53,7 +55,7 @@ export async function claimIdempotencyKey(deps: Deps, req: IdempotentRequest): P
   };
   // Twice at most: a row found taken may be swept (expired) before it is read.
   for (let i = 0; i < 2; i++) {
-    if (await claimKey(deps.db, claim.accountId, claim.keyHash, claim.requestHash, lockMs, ttlMs))
+    if (await claimKey(deps.db, claim.accountId, claim.keyHash, claim.requestHash, holder, ttlMs))
       return { kind: 'claimed', claim };
     const row = await findKey(deps.db, claim.accountId, claim.keyHash);
     if (!row) continue;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { text } from '../platform/input.js';
+import { hideUrlCredentials } from '../platform/url-password.js';
 import { outText, timestamp } from '../platform/output.js';
 
 export const PROVIDERS = ['smtp', 'sms-http'] as const;
@@ -139,7 +140,7 @@ export function splitSecrets(
 }
 
 function redactQuery(raw: string): string {
-  const url = new URL(raw);
+  const url = new URL(hideUrlCredentials(raw));
   for (const key of [...new Set(url.searchParams.keys())]) url.searchParams.set(key, 'redacted');
   return url.toString();
 }
@@ -174,7 +175,9 @@ export const integrationResponse = z
     z.object({
       provider: z.literal('sms-http'),
       ...connected,
-      url: outText().describe('The URL with every query value replaced by "redacted"'),
+      url: outText().describe(
+        'The URL with every query value replaced by "redacted", and its other credentials masked',
+      ),
       from: outText(),
       headerNames: z.array(outText()),
     }),

@@ -30,7 +30,6 @@ export const FIXED = {
   requeueAfterMs: 60_000,
   rateLimitWindowMs: 60_000,
   agentRuntimeTimeoutMs: 30_000,
-  idempotencyLockMs: 60_000,
   oauth: {
     accessTokenTtlSeconds: 3600,
     refreshTokenTtlSeconds: 30 * 24 * 3600,
@@ -73,8 +72,8 @@ export const RETIRED: Record<string, { value: string; why: string }> = {
     why: 'per call of an HTTP agent runtime, slower than a webhook receiver (often a language model)',
   },
   IDEMPOTENCY_LOCK_MS: {
-    value: String(FIXED.idempotencyLockMs),
-    why: "a request in flight holds its `Idempotency-Key` this long; a retry then takes over a dead process's key",
+    value: 'none',
+    why: "a request in flight holds its `Idempotency-Key` as long as its process lives; a retry takes over a dead process's key at once",
   },
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: {
     value: String(FIXED.oauth.accessTokenTtlSeconds),

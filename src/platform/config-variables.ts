@@ -229,10 +229,16 @@ export const VARIABLES = {
       .default('_spf.switchboard.email'),
     { wanted: 'a host name like spf.example.com', about: 'the host customers `include:` in their SPF record' },
   ),
-  WEBHOOK_RETRY_DELAYS_MS: variable(retryDelays.default([30000, 60000, 120000, 240000, 480000]), {
-    wanted: 'milliseconds separated by commas, e.g. 30000,60000',
-    about: 'delay before each retry; its length is the number of retries',
-  }),
+  // About 28 hours of retries (docs/webhooks.md#retries-exhaustion-and-disabling): a delivery outlasts a deploy, a
+  // broker restart or a night's outage of its receiver before it is exhausted.
+  WEBHOOK_RETRY_DELAYS_MS: variable(
+    retryDelays.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
+    {
+      wanted: 'milliseconds separated by commas, e.g. 30000,60000',
+      about:
+        'delay before each retry (±10 % jitter); its length is the number of retries. The default, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, spans about 28 hours',
+    },
+  ),
   WEBHOOK_TIMEOUT_MS: variable(intIn(100, 120_000).default(10_000), {
     wanted: ms(100, 120_000),
     about:

@@ -268,9 +268,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       // Login and consent forms are a few fields; anything larger is refused before it is read.
       maxFormBytes: 8 * 1024,
     },
-    // Idempotency-Key: a completed request is replayed for 24 h (then swept); an in-flight one holds its key for
-    // lockMs, after which a process that died with it no longer blocks a retry.
-    idempotency: { ttlMs: 24 * 3600_000, lockMs: FIXED.idempotencyLockMs },
+    // Idempotency-Key: a completed request is replayed for 24 h (then swept); an in-flight one holds its key for as
+    // long as its process lives (src/idempotency/claim-holder.ts).
+    idempotency: { ttlMs: 24 * 3600_000 },
     // Every interface in production (a container's port is published from outside it), this machine only in
     // development, where an API with generated credentials should not be reachable from the network.
     host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),

@@ -58,6 +58,8 @@ export function createDb(
 export interface Prepared<Row> {
   name: string;
   text: string;
+  /** false: planned with sequential scans off, so that no statistics make it read a day partition whole. */
+  seqScan?: false;
   /** Never set: carries the row type. */
   row?: Row;
 }
@@ -74,7 +76,11 @@ export interface PgConnection {
  * server's work saved for the small batches of a lightly loaded worker. `name` must belong to this one SQL text
  * (node-postgres refuses a name reused for another text).
  */
-export const prepare = <Row>(name: string, text: string): Prepared<Row> => ({ name, text });
+export const prepare = <Row>(name: string, text: string, opts: { seqScan?: false } = {}): Prepared<Row> => ({
+  name,
+  text,
+  ...opts,
+});
 
 /**
  * SQL for a bound on a day-partitioned table's `created_at`, taken from the timestamptz parameter `param` ("$3")
@@ -103,12 +109,41 @@ export async function runPrepared<Row>(conn: Conn, statement: Prepared<Row>, val
   };
   // A transaction's statements go on its own connection (src/platform/transaction.ts).
   const own = (conn as { pgConnection?: PgConnection }).pgConnection;
-  if (own) return send(own);
+  if (own) return statement.seqScan === false ? withoutSeqScanIn(own, send) : send(own);
   const connection = (await client.acquireConnection()) as PgConnection;
+  try {
+    return statement.seqScan === false ? await withoutSeqScan(connection, send) : await send(connection);
+  } finally {
+    await client.releaseConnection(connection);
+  }
+}
+
+// The statements the service runs while it is idle (the sweep's, docs/plans.md#idle-statements-never-scan-a-day)
+// are planned with enable_seqscan off: Postgres then prices a sequential scan at 10^10 and takes one only where no
+// index can answer, and each of them has an index that can. So a day partition is never read whole by them, whatever
+// its statistics say and whenever they were taken; and a generic plan Postgres keeps for one was made under the same
+// setting, since every execution of the statement runs under it. The setting is SET LOCAL, in a transaction that
+// holds this one statement (or put back to the session's value right after it, in a caller's transaction): no other
+// statement on the connection is planned under it.
+
+async function withoutSeqScan<Row>(connection: PgConnection, send: (c: PgConnection) => Promise<Row[]>) {
+  await connection.query('BEGIN; SET LOCAL enable_seqscan = off');
+  try {
+    const rows = await send(connection);
+    await connection.query('COMMIT');
+    return rows;
+  } catch (err) {
+    await connection.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+async function withoutSeqScanIn<Row>(connection: PgConnection, send: (c: PgConnection) => Promise<Row[]>) {
+  await connection.query('SET LOCAL enable_seqscan = off');
   try {
     return await send(connection);
   } finally {
-    await client.releaseConnection(connection);
+    await connection.query('SET LOCAL enable_seqscan TO DEFAULT').catch(() => undefined);
   }
 }
 

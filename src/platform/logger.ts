@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { pino, stdTimeFunctions, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
+import { hideUrlCredentials } from './url-password.js';
 
 // Paths whose values never reach a log line, wherever they appear.
 const REDACT = [
@@ -26,6 +27,9 @@ export function createLogger(level: string, name = 'switchboard', destination?: 
     name,
     level,
     redact: { paths: REDACT, censor: '[redacted]' },
+    // Whatever field or message holds a URL (a request's, an error's, a destination's), its credentials are
+    // masked in the line as written (src/platform/url-password.ts).
+    hooks: { streamWrite: hideUrlCredentials },
     formatters: { level: (label: string) => ({ level: label }) },
     timestamp: stdTimeFunctions.isoTime,
   };

@@ -55,7 +55,11 @@ export const deliveryResponse = z
     event: outText(),
     status: z.enum(['pending', 'succeeded', 'failed', 'exhausted']),
     attempts: z.number().int(),
-    nextAttemptAt: timestamp().nullable(),
+    nextAttemptAt: timestamp()
+      .nullable()
+      .describe(
+        'When a pending delivery is tried next (after each failure, the next WEBHOOK_RETRY_DELAYS_MS delay ±10 %); null once final, and while an ordered delivery waits behind its key',
+      ),
     lastError: outText().nullable(),
     lastResponseStatus: z.number().int().nullable(),
     completedAt: timestamp().nullable(),
@@ -110,7 +114,7 @@ export const attemptResponse = z
     error: outText()
       .nullable()
       .describe(
-        'timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it) or nack',
+        'timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it), nack (the broker refused it) or connection_lost (the connection went before the broker confirmed: it may have taken it)',
       ),
     errorMessage: outText().nullable(),
     durationMs: z.number().int(),

@@ -2,6 +2,7 @@ import type { Deps } from '../app/deps.js';
 import { brokerUrlProblem, parseBrokerUrl, redactBrokerUrl } from '../delivery/broker-target.js';
 import { AppError, fieldError } from '../platform/errors.js';
 import { BlockedAddressError, checkTargetUrl, pickAddress } from '../platform/http-client.js';
+import { hasUrlCredentials, hideUrlCredentials } from '../platform/url-password.js';
 import {
   DESTINATION_FIELDS,
   KIND_FIELDS,
@@ -19,6 +20,21 @@ import type { WebhookRow } from './webhooks.repository.js';
 export const pollPath = (id: string): string => `/v1/webhooks/${id}/poll`;
 
 type Destination = Pick<WebhookRow, 'url' | 'broker_url_sealed' | 'exchange' | 'routing_key' | 'subject'>;
+
+/**
+ * An http destination's URL passes the SSRF guard and carries no credential (a token in its query or fragment, as
+ * the guard refuses a user part): a URL is shown in every read, attempt record and the dashboard, and a receiver
+ * authenticates deliveries by their signature (docs/webhooks.md#verifying-signatures).
+ */
+async function checkHttpTarget(deps: Deps, url: string): Promise<void> {
+  await checkTargetUrl(deps.config, url);
+  if (hasUrlCredentials(url))
+    throw new AppError(
+      'invalid_webhook_url',
+      'The url must not carry a credential (a token, key, secret or password parameter); receivers verify the signature.',
+      { url: hideUrlCredentials(url) },
+    );
+}
 
 /** The host of a broker URL must be public, unless private targets are allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS). */
 async function checkBrokerHost(deps: Deps, url: string): Promise<void> {
@@ -45,7 +61,7 @@ export async function destinationOf(
   // A poll subscription's url is where its consumer polls (docs/adr/0089-poll-destinations.md).
   if (kind === 'poll') return { kind, url: pollPath(id), ...none };
   if (kind === 'http') {
-    await checkTargetUrl(deps.config, input.url!);
+    await checkHttpTarget(deps, input.url!);
     return { kind, url: input.url!, ...none };
   }
   const url = input.url!;
@@ -76,7 +92,7 @@ export async function destinationPatch(
   // A poll subscription has no URL to change (refused before this, naming url).
   if (input.url === undefined || kind === 'poll') return patch;
   if (kind === 'http' || kind === 'stream') {
-    await checkTargetUrl(deps.config, input.url);
+    await checkHttpTarget(deps, input.url);
     patch.url = input.url;
     return patch;
   }

@@ -59,6 +59,13 @@ const emitContact = (id: string, n: number) =>
 const attemptsOf = (webhookId: string) =>
   t.deps.db('webhook_attempts').where({ webhook_id: webhookId }).orderBy('created_at');
 
+const failedWhileDown = (webhookId: string) =>
+  waitUntil(
+    async () => (await attemptsOf(webhookId)).some((a) => a.error !== null),
+    30_000,
+    'an attempt failing while the broker is down',
+  );
+
 /** The payload numbers in order of first arrival, duplicates (at-least-once) dropped. */
 function firstArrivals(list: Arrived[]): number[] {
   const seen = new Set<string>();
@@ -76,11 +83,7 @@ describe.skipIf(skip !== null)('broker destinations under faults', () => {
     await destination.waitFor(3);
     await rabbit.broker().kill();
     const before = [...destination.arrived()];
-    await waitUntil(
-      async () => (await attemptsOf(id)).some((a) => a.error !== null),
-      30_000,
-      'an attempt failing while the broker is down',
-    );
+    await failedWhileDown(id);
     await rabbit.broker().start();
     // The queue is durable and the messages persistent: what was confirmed before the kill is still there.
     const consumer: ChannelModel = await connect(rabbit.broker().url);
@@ -101,6 +104,61 @@ describe.skipIf(skip !== null)('broker destinations under faults', () => {
     const failed = (await attemptsOf(id)).filter((a) => a.error !== null);
     expect(failed.length).toBeGreaterThan(0);
     await consumer.close();
+  }, 240_000);
+
+  it('rabbitmq killed while publishes await their confirm: no attempt says the broker refused what it took', async () => {
+    const destination = await rabbit.destination();
+    const exchange = (destination.fields as { exchange: string }).exchange;
+    const id = await subscribe(destination.fields);
+    // Events keep coming while the broker is killed, so that publishes are in flight, awaiting their confirm.
+    let emitted = 0;
+    let killed = false;
+    const producer = (async () => {
+      while (!killed || emitted < 60) await emitContact('c-confirm', emitted++);
+    })();
+    await destination.waitFor(20);
+    // Frozen, the broker takes the publishes into its socket and confirms none; killed then, every publish in
+    // flight loses its connection while it awaits its confirm.
+    rabbit.broker().freeze();
+    const frozenAt = emitted;
+    const inFlight = async () =>
+      emitted >= frozenAt + 3 &&
+      (await Promise.all(t.deps.queues.deliveryShards.map((q) => q.getActiveCount()))).some((n) => n > 0);
+    await waitUntil(inFlight, 10_000, 'publishes awaiting their confirm');
+    await rabbit.broker().kill();
+    killed = true;
+    await producer;
+    const before = [...destination.arrived()];
+    await failedWhileDown(id);
+    await rabbit.broker().start();
+    // Every delivery ends (delivered, or out of retries), then what the broker took is what its consumer had
+    // before the kill and what the durable queue holds after it, read to the end.
+    await waitUntil(
+      async () => (await t.deps.db('webhook_deliveries').where({ webhook_id: id, status: 'pending' })).length === 0,
+      180_000,
+      'every delivery final',
+    );
+    const consumer: ChannelModel = await connect(rabbit.broker().url);
+    const after: string[] = [];
+    const ch = await consumer.createChannel();
+    await ch.consume(`${exchange}-q`, (m) => m && after.push(JSON.parse(m.content.toString()).id), { noAck: true });
+    await waitUntil(async () => (await ch.checkQueue(`${exchange}-q`)).messageCount === 0, 30_000, 'the queue read');
+    await consumer.close();
+    const taken = () => new Set([...before.map((m) => m.body.id as string), ...after]);
+
+    const attempts = await attemptsOf(id);
+    const failed = attempts.filter((a) => a.error !== null);
+    const refusedButTaken = failed.filter((a) => a.error === 'nack' && taken().has(a.delivery_id));
+    expect(refusedButTaken.map((a) => ({ delivery: a.delivery_id, error: a.error, message: a.error_message }))).toEqual(
+      [],
+    );
+    // The broker refused nothing: a failure here is the connection's, never the broker's word.
+    const codes = new Set(failed.map((a) => a.error));
+    expect([...codes].filter((c) => !['connection_lost', 'connection_refused', 'timeout'].includes(c))).toEqual([]);
+    // Publishes were cut off mid-confirm, and each of those says so.
+    expect({ codes: [...codes], attempts: attempts.length }).toMatchObject({
+      codes: expect.arrayContaining(['connection_lost']),
+    });
   }, 240_000);
 
   it('nats killed mid-run and restarted: every delivery of the key is stored once, in order', async () => {

@@ -59,10 +59,10 @@ export interface PageSuite {
 }
 
 /** One test file's service (receivers on 127.0.0.1 allowed), workers, receiver, browser and page context. */
-export async function startPageSuite(name: string): Promise<PageSuite> {
+export async function startPageSuite(name: string, env: Record<string, string> = {}): Promise<PageSuite> {
   const { browser, skip } = await getBrowser();
   if (skip) console.warn(`${name}: skipped: ${skip}`);
-  const t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  const t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', ...env });
   await t.startWorkers();
   const receiver = await startReceiver();
   const pc = browser ? await openPageContext(browser, t.url) : null;

@@ -23,8 +23,11 @@ export interface TestContext {
   startWorkers(opts?: { schedule?: boolean }): Promise<RunningWorkers>;
   /** Another API instance on the same database and Redis, with its own Redis connection, queues and key cache. */
   startAnotherServer(): Promise<RunningServer>;
-  /** A runtime of its own on the same database and Redis, every connection its own: closeDeps closes it all. */
-  createRuntime(): Promise<Deps>;
+  /**
+   * A runtime of its own on the same database and Redis, every connection its own: closeDeps closes it all.
+   * `applicationName` is what Postgres shows for its connections.
+   */
+  createRuntime(opts?: { applicationName?: string }): Promise<Deps>;
   close(): Promise<void>;
 }
 
@@ -102,11 +105,12 @@ export async function createTestContext(
       servers.push(s);
       return s;
     },
-    async createRuntime() {
+    async createRuntime(opts = {}) {
       const connections = await connect();
       // No offline queue: its first add must not come before the connection is up.
       await whenRedisReady(connections.redis);
-      return createDeps({ config, db: createDb(config.database.url, { logger }), logger, ...connections });
+      const db = createDb(config.database.url, { logger, applicationName: opts.applicationName });
+      return createDeps({ config, db, logger, ...connections });
     },
     async close() {
       await Promise.all(servers.map((s) => s.close()));

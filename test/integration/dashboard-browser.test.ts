@@ -10,9 +10,10 @@ import {
 } from '../helpers/dashboard-browser.js';
 import type { Client } from '../helpers/http.js';
 import { authorizeByHand, registerClient } from '../helpers/oauth.js';
-import type { Receiver } from '../helpers/receiver.js';
+import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import type { TestContext } from '../helpers/test-context.js';
+import { waitUntil } from '../helpers/wait.js';
 
 // The dashboard (docs/dashboard.md) as a person uses it, in headless chromium with every other origin blocked:
 // sign in, create a subscription to a local receiver, fire a test event, open the delivery and its attempt,
@@ -26,7 +27,8 @@ let pc: PageContext | null;
 let owner: SetupAccount;
 
 beforeAll(async () => {
-  suite = await startPageSuite('dashboard-browser');
+  // A failed delivery waits an hour for its retry: what the page shows stays put while the test reads it.
+  suite = await startPageSuite('dashboard-browser', { WEBHOOK_RETRY_DELAYS_MS: '3600000' });
   ({ t, api, receiver, pc } = suite);
   owner = await setupAccount(t, { accountKey: { name: 'ci key' }, agent: { name: 'Support bot' } });
 }, 900_000);
@@ -112,6 +114,44 @@ describe('the dashboard in a real browser', () => {
     expect(JSON.parse((await body.textContent())!)).toEqual(receiver.received[2]!.body);
     expect(await page.locator('[data-envelope]').count()).toBe(1);
     expect(pc.problems).toEqual([]);
+  });
+
+  it("shows when a failing delivery's next attempt is due, in the list and on its page, as the API says", async (ctx) => {
+    if (!pc) return ctx.skip();
+    const { page } = pc;
+    await page.goto(`${t.url}/dashboard`);
+    if (page.url().endsWith('/dashboard/sign-in')) await signIn(owner.email, owner.password);
+    const failing = await startReceiver();
+    failing.respond = () => ({ status: 500 });
+    try {
+      const hook = await api.post('/v1/webhooks', {
+        token: owner.token,
+        body: { url: `${failing.url}/down`, events: ['message.received'] },
+      });
+      await api.post(`/v1/webhooks/${hook.body.id}/test`, { token: owner.token });
+      await failing.waitFor(1);
+      const pending = await waitUntil(
+        async () => {
+          const d = (await api.get(`/v1/webhooks/${hook.body.id}/deliveries`, { token: owner.token })).body.data[0];
+          return d?.attempts === 1 && d.status === 'pending' && d.nextAttemptAt && d;
+        },
+        10_000,
+        'the delivery waiting for its retry',
+      );
+      // An hour out (this file's WEBHOOK_RETRY_DELAYS_MS), ±10 %.
+      const dueIn = Date.parse(pending.nextAttemptAt) - Date.parse(pending.updatedAt);
+      expect(dueIn).toBeGreaterThan(0.85 * 3600_000);
+      const shown = pending.nextAttemptAt.replace('T', ' ').slice(0, 19) + 'Z';
+      await page.goto(`${t.url}/dashboard/webhooks/${hook.body.id}`);
+      const headers = await page.locator('table thead th').allTextContents();
+      const row = page.locator(`tr:has(a[href$="/deliveries/${pending.id}"]) td`);
+      expect((await row.allTextContents())[headers.indexOf('Next attempt')]).toBe(shown);
+      await page.click(`a[href$="/deliveries/${pending.id}"]`);
+      expect(await page.locator('[data-next-attempt]').textContent()).toContain(shown);
+      expect(pc.problems).toEqual([]);
+    } finally {
+      await failing.close();
+    }
   });
 
   it('answers a stale page clearly, re-enables with recovery, and refuses forged and cross-site posts', async (ctx) => {

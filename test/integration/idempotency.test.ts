@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveCredential } from '../../src/http/credentials.js';
 import { createApp } from '../../src/http/app.js';
+import { createClaimHolder } from '../../src/idempotency/claim-holder.js';
 import { claimIdempotencyKey, sweepIdempotencyKeys } from '../../src/idempotency/idempotency.service.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent } from '../helpers/keys.js';
@@ -9,17 +10,14 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Idempotency-Key on the creating and spending POSTs, over real HTTP. An in-flight claim holds its key for 1 s here.
+// Idempotency-Key on the creating and spending POSTs, over real HTTP.
 
 let t: TestContext;
 let api: Client;
 let r: Receiver;
 
 beforeAll(async () => {
-  t = await createTestContext(
-    { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' },
-    { tune: (config) => void (config.idempotency.lockMs = 1000) },
-  );
+  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
   api = client(t.url);
   r = await startReceiver();
 });
@@ -67,6 +65,63 @@ describe('Idempotency-Key', () => {
     expect(replayed(again)).toBe(true);
     expect(again.body).toEqual(originals[0]!.body);
     expect(await countOf('credit_ledger', { key_id: key.id })).toBe(1);
+  });
+
+  it('a request that runs long holds its key until it answers: a retry meanwhile is told it is in flight, one run', async () => {
+    const owner = await signupAccount(api);
+    const agentId = await createAgent(t, owner.accountId, 'Slow', { autoReply: 'hi' });
+    const key = await createAccountKey(api, owner.token, { scopes: ['trigger:agents'], spendCapCredits: 1000 });
+    const send = () =>
+      api.post(`/v1/agents/${agentId}/chat`, { token: key.key, body: { message: 'slow' }, headers: withKey('slow-1') });
+    const keyHash = createHash('sha256').update('slow-1').digest('hex');
+    // The first request's run waits on the runs table, locked by the test, for as long as the test needs: past
+    // any lease a claim could have, then a second request with the same key arrives while the first still runs.
+    const blocker = await t.deps.db.transaction();
+    let first: ReturnType<typeof send> | undefined;
+    let second: ReturnType<typeof send> | undefined;
+    try {
+      await blocker.raw('LOCK TABLE runs IN SHARE MODE');
+      first = send();
+      const waitingOnLocks = async () =>
+        Number(
+          (
+            await t.deps.db.raw(
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            )
+          ).rows[0].n,
+        );
+      await waitUntil(async () => (await waitingOnLocks()) === 1, 10_000, 'the first run waiting on the runs table');
+      await waitUntil(
+        async () =>
+          (
+            await t.deps.db.raw(
+              `SELECT created_at < now() - interval '3 seconds' AS old FROM idempotency_keys WHERE key_hash = ?`,
+              [keyHash],
+            )
+          ).rows[0]?.old === true,
+        10_000,
+        'the claim held for 3 s',
+      );
+      second = send();
+      let answered = false;
+      void second.then(() => (answered = true));
+      // Either the second is answered at once, or it runs too and waits behind the first.
+      await waitUntil(async () => answered || (await waitingOnLocks()) === 2, 10_000, 'the second request');
+    } finally {
+      await blocker.commit();
+    }
+    const [a, b] = await Promise.all([first!, second!]);
+    expect(a.status).toBe(202);
+    expect({ status: b.status, code: b.body.error?.code }).toEqual({ status: 409, code: 'idempotency_key_in_use' });
+    expect(await countOf('runs', { agent_id: agentId })).toBe(1);
+    expect(await countOf('credit_ledger', { key_id: key.id })).toBe(1);
+    const again = await send();
+    expect({ status: again.status, replayed: replayed(again), body: again.body }).toEqual({
+      status: 202,
+      replayed: true,
+      body: a.body,
+    });
   });
 
   it('refuses the same key for another body, path or credential (422); another account has its own keys', async () => {
@@ -212,35 +267,20 @@ describe('Idempotency-Key', () => {
     expect((await api.get('/v1/agents', { token: owner.token, headers: withKey('') })).status).toBe(200);
   });
 
-  it('lets a retry take over a claim its process died with once the lock lapses; expired records are swept and reusable', async () => {
+  it('lets a retry take over a claim its process died with at once; expired records are swept and reusable', async () => {
     const owner = await signupAccount(api);
     const principal = (await resolveCredential(t.deps, owner.token, { ip: '127.0.0.1' })).principal;
-    // A request that claimed its key and never finished (its process died).
-    await claimIdempotencyKey(t.deps, {
-      principal,
-      key: 'orphan',
-      method: 'POST',
-      url: '/v1/agents',
-      body: { name: 'Orphan' },
-    });
-    const blocked = await api.post('/v1/agents', {
-      token: owner.token,
-      body: { name: 'Orphan' },
-      headers: withKey('orphan'),
-    });
-    expect(blocked.status).toBe(409);
-    const taken = await waitUntil(
-      async () => {
-        const res = await api.post('/v1/agents', {
-          token: owner.token,
-          body: { name: 'Orphan' },
-          headers: withKey('orphan'),
-        });
-        return res.status !== 409 && res;
-      },
-      5000,
-      'the lock to lapse',
+    // A request that claimed its key in another process, which then died before it finished.
+    const dying = createClaimHolder(t.deps.config.database.url, t.deps.logger);
+    await claimIdempotencyKey(
+      { ...t.deps, claimHolder: dying },
+      { principal, key: 'orphan', method: 'POST', url: '/v1/agents', body: { name: 'Orphan' } },
     );
+    const retry = () =>
+      api.post('/v1/agents', { token: owner.token, body: { name: 'Orphan' }, headers: withKey('orphan') });
+    expect((await retry()).status).toBe(409);
+    await dying.close();
+    const taken = await retry();
     expect(taken.status).toBe(201);
     expect(replayed(taken)).toBe(false);
 

@@ -52,6 +52,8 @@ function startWorker(env: Record<string, string>): Promise<AppProcess> {
       NODE_ENV: 'test',
       LOG_FORMAT: 'json',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      // A failed delivery is not retried within the test: each attempt the test waits for is a send of its own.
+      WEBHOOK_RETRY_DELAYS_MS: '3600000',
       ...OPS,
       ...env,
     },

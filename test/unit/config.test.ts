@@ -45,7 +45,7 @@ describe('config', () => {
     expect(c.redis.url).toBe('redis://127.0.0.1:6379');
     expect(c.bullmqPrefix).toBe('sb');
     expect(c.webhooks).toMatchObject({
-      retryDelaysMs: [30000, 60000, 120000, 240000, 480000],
+      retryDelaysMs: [5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000],
       timeoutMs: 10000,
       disableAfter: 20,
       allowPrivateTargets: false,
@@ -305,11 +305,11 @@ describe('config', () => {
   it('ignores a retired variable, saying so once, and starts', () => {
     const c = load({ ...base, WEBHOOK_ARM_WINDOW_MS: '50', IDEMPOTENCY_LOCK_MS: 'nonsense', DNS_SERVERS: '1.1.1.1' });
     expect(c.webhooks.armWindowMs).toBe(5);
-    expect(c.idempotency.lockMs).toBe(60_000);
+    expect(c.idempotency).toEqual({ ttlMs: 24 * 3600_000 });
     expect(c.dns.servers).toBeNull();
     expect(c.notices).toEqual([
       'WEBHOOK_ARM_WINDOW_MS is ignored: it is no longer a setting (set by WEBHOOK_BATCHING)',
-      "IDEMPOTENCY_LOCK_MS is ignored: it is no longer a setting (a request in flight holds its Idempotency-Key this long; a retry then takes over a dead process's key)",
+      "IDEMPOTENCY_LOCK_MS is ignored: it is no longer a setting (a request in flight holds its Idempotency-Key as long as its process lives; a retry takes over a dead process's key at once)",
       'DNS_SERVERS is ignored: it is no longer a setting (sending-domain verification looks up public TXT records, which any resolver answers)',
     ]);
   });

@@ -19,6 +19,21 @@ const failed = (status?: number, headers: Record<string, string> = {}): SafeResp
       };
 
 describe('the webhook retry policy', () => {
+  it('by default retries for about 28 hours: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, each ±10 %', () => {
+    const byDefault = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'x'.repeat(40) });
+    expect(attemptsPerRound(byDefault)).toBe(8);
+    const delays = Array.from({ length: 7 }, (_x, i) => retryDelayMs(byDefault, i + 1, null));
+    const nominal = [5, 300, 1800, 7200, 18_000, 36_000, 36_000].map((s) => s * 1000);
+    delays.forEach((d, i) => {
+      expect(d).toBeGreaterThanOrEqual(0.9 * nominal[i]!);
+      expect(d).toBeLessThanOrEqual(1.1 * nominal[i]!);
+    });
+    const total = nominal.reduce((a, b) => a + b, 0);
+    expect(total / 3600_000).toBeCloseTo(27.6, 1);
+    expect(nextStep(byDefault, 7, failed(500), at).kind).toBe('retry');
+    expect(nextStep(byDefault, 8, failed(500), at)).toEqual({ kind: 'exhausted' });
+  });
+
   it('gives a round one first try plus one retry per configured delay', () => {
     expect(attemptsPerRound(config)).toBe(3);
     expect(nextStep(config, 1, failed(500), at).kind).toBe('retry');

@@ -1,6 +1,8 @@
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/platform/logger.js';
 import { describeRedis } from '../../src/platform/redis.js';
-import { withoutPassword } from '../../src/platform/url-password.js';
+import { hideUrlCredentials, withoutPassword } from '../../src/platform/url-password.js';
 
 describe('withoutPassword', () => {
   it('hides a password in the user part and in a ?password= parameter, and keeps the rest', () => {
@@ -19,5 +21,31 @@ describe('withoutPassword', () => {
 
   it('is what describeRedis shows for a single server', () => {
     expect(describeRedis('redis://:r3dis-pw@cache.internal:6380/2')).toBe('redis://:***@cache.internal:6380/2');
+  });
+});
+
+describe('hideUrlCredentials', () => {
+  it('masks user-part passwords, token user parts and credential parameters of every URL in a text', () => {
+    const text =
+      'refused https://tok-1@h.example/p?a=1&access_token=tok-2#id_token=tok-3 and amqp://u:tok-4@b:5672/v?heartbeat=5, ' +
+      'nats://tok-5@n:4222 "postgres://app@db/x?password=tok-6&sslmode=require" https://h/?X-Amz-Signature=tok-7';
+    const shown = hideUrlCredentials(text);
+    expect(shown).toBe(
+      'refused https://***@h.example/p?a=1&access_token=***#id_token=*** and amqp://u:***@b:5672/v?heartbeat=5, ' +
+        'nats://***@n:4222 "postgres://app@db/x?password=***&sslmode=require" https://h/?X-Amz-Signature=***',
+    );
+    expect(hideUrlCredentials('https://h.example/a#section-2?q')).toBe('https://h.example/a#section-2?q');
+  });
+
+  it('is applied to every log line, whatever field or message holds the URL', () => {
+    const lines: string[] = [];
+    const sink = new PassThrough();
+    sink.on('data', (c: Buffer) => lines.push(c.toString()));
+    const log = createLogger('info', 'test', sink);
+    log.warn({ target: 'amqp://u:hunter2@b/', nested: { at: ['https://h/?token=hunter3'] } }, 'at nats://hunter4@n');
+    log.error({ err: new Error('cannot reach amqps://u:hunter5@b') }, 'failed');
+    const written = lines.join('');
+    expect(written).toContain('amqp://u:***@b/');
+    for (const secret of ['hunter2', 'hunter3', 'hunter4', 'hunter5']) expect(written).not.toContain(secret);
   });
 });

@@ -63,7 +63,8 @@ export async function advanceOrderingKeys(
 // its head_created_at names (pruned as each key comes). The LIMIT 1 changes no answer (the key is unique); it keeps
 // the planner from turning the lookup into an anti-join, which may hash every day partition's pending deliveries
 // to compare a handful of keys: a sequential scan of the whole day while the day has no statistics
-// (docs/plans.md#the-stranded-key-check). Prepared, as the sweep's other read.
+// (docs/plans.md#the-stranded-key-check). Prepared, as the sweep's other read, and like it planned without
+// sequential scans (src/platform/db.ts, runPrepared).
 const FIND_STRANDED_KEYS = prepare<OrderingKey>(
   'find_stranded_ordering_keys',
   `SELECT k.webhook_id, k.ordering_key FROM webhook_ordering_keys k
@@ -71,6 +72,7 @@ const FIND_STRANDED_KEYS = prepare<OrderingKey>(
                          WHERE d.id = k.head_id AND d.created_at = k.head_created_at LIMIT 1) head ON true
     WHERE k.updated_at < now() - $1::int * interval '1 millisecond' AND head.status IS DISTINCT FROM 'pending'
     LIMIT $2`,
+  { seqScan: false },
 );
 
 /**

@@ -9,7 +9,7 @@ import { BrokerTimeout } from './broker-pool.js';
 
 const MAX_MESSAGE = 1000;
 
-/** A failure the transport itself decided (unroutable, nack): its code and the broker's reply text. */
+/** A failure the transport itself decided (unroutable, nack, connection_lost): its code and the words for it. */
 export class BrokerRefusal extends Error {
   constructor(
     readonly error: BrokerErrorCode,

@@ -10,7 +10,8 @@ import { brokerFailure, BrokerRefusal, guardedAddress, startClock } from './brok
 // A nats destination (docs/webhooks.md#destination-kinds): the signed envelope published to the subscription's
 // JetStream subject, with the signature headers as NATS headers and the delivery id as Nats-Msg-Id, so JetStream
 // drops a retry of a message it already stored (within the stream's duplicate window). The publish ack is the
-// success; a subject no stream captures (no responders) is a failed attempt, 'unroutable'. One connection per
+// success; a subject no stream captures (no responders) is a failed attempt, 'unroutable', and a connection lost
+// before the ack is 'connection_lost'. One connection per
 // broker URL per process, never reconnecting by itself: the pool opens a new one, through the address guard again,
 // at the next attempt after a connection is lost.
 
@@ -62,7 +63,8 @@ export function createNatsTransport(config: Config, urls: UrlRing, logger: Logge
             return nats.js
               .publish(subject, request.body, { msgID: request.deliveryId, headers: h, timeout: timeoutMs })
               .catch((err: unknown) => {
-                throw noStream(err) ? new BrokerRefusal('unroutable', `No stream captures subject ${subject}`) : err;
+                if (noStream(err)) throw new BrokerRefusal('unroutable', `No stream captures subject ${subject}`);
+                throw closedConnection(err) ? lostBeforeAck() : err;
               });
           })(),
           'acknowledge the message',
@@ -79,6 +81,19 @@ export function createNatsTransport(config: Config, urls: UrlRing, logger: Logge
     close: () => pool.close(),
   };
 }
+
+/** The connection closed (or was closing) while the publish waited for its ack: the server may have stored it. */
+function closedConnection(err: unknown): boolean {
+  for (let e = err as { name?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e)
+    if (['ClosedConnectionError', 'DrainingConnectionError', 'ConnectionError'].includes(e.name ?? '')) return true;
+  return false;
+}
+
+const lostBeforeAck = () =>
+  new BrokerRefusal(
+    'connection_lost',
+    'The connection to the server was lost before JetStream acknowledged the message; it may have stored it',
+  );
 
 /** No responders on the subject: JetStream reports it as "not enabled", but it means no stream captures it. */
 function noStream(err: unknown): boolean {

@@ -9,7 +9,7 @@ import { brokerFailure, BrokerRefusal, guardedAddress, startClock } from './brok
 // A rabbitmq destination (docs/webhooks.md#destination-kinds): the signed envelope published persistent and
 // mandatory to the subscription's exchange, on a confirm channel. The broker's ack is the success; a nack, or the
 // message returned as unroutable (the broker returns it before it acks it), is a failed attempt with the broker's
-// reply text. One connection and confirm channel per broker URL per process: a channel publishes in the order it
+// reply text; a connection or channel lost before the confirm came is `connection_lost`, never a nack. One connection and confirm channel per broker URL per process: a channel publishes in the order it
 // is given messages, so deliveries sent one at a time (an ordering key's) reach the exchange in that order.
 
 const HEARTBEAT_SECONDS = 10;
@@ -90,6 +90,19 @@ async function requireExchange(rabbit: Rabbit, exchange: string): Promise<void> 
   rabbit.known.add(exchange);
 }
 
+/**
+ * Whether a confirm callback's error is the broker's basic.nack. amqplib calls it with "message nacked" for a nack
+ * alone; a channel or connection that closes calls every outstanding one with "channel closed", before any close
+ * listener of ours runs, so the error itself is what tells the two apart.
+ */
+const brokerNacked = (err: unknown): boolean => (err as Error | null)?.message === 'message nacked';
+
+const lostBeforeConfirm = () =>
+  new BrokerRefusal(
+    'connection_lost',
+    'The connection to the broker was lost before it confirmed the message; it may have taken it',
+  );
+
 function publish(
   rabbit: Rabbit,
   exchange: string,
@@ -100,6 +113,7 @@ function publish(
 ) {
   const { 'content-type': contentType, ...rest } = headers;
   return new Promise<void>((resolve, reject) => {
+    if (rabbit.closed) return reject(lostBeforeConfirm());
     rabbit.channel.publish(
       exchange,
       routingKey,
@@ -114,7 +128,10 @@ function publish(
       (err: unknown) => {
         const returned = rabbit.returned.get(id);
         rabbit.returned.delete(id);
-        if (err) return reject(rabbit.closed ? err : new BrokerRefusal('nack', 'The broker nacked the message'));
+        if (err)
+          return reject(
+            brokerNacked(err) ? new BrokerRefusal('nack', 'The broker nacked the message') : lostBeforeConfirm(),
+          );
         if (returned !== undefined)
           return reject(new BrokerRefusal('unroutable', `The broker returned the message: ${returned}`));
         resolve();

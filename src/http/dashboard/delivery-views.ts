@@ -25,13 +25,29 @@ export function deliveriesTable(base: string, deliveries: Delivery[], t: Deliver
         <td>${x.event}</td>
         <td>${badge(x.status)}</td>
         <td>${x.attempts}</td>
+        <td>${nextAttempt(x)}</td>
         ${t.lastAnswer ? html`<td>${x.lastResponseStatus ?? x.lastError ?? '—'}</td>` : ''}
         <td>${when(x.createdAt)}</td>
       </tr>`,
   );
-  const headers = ['Delivery', 'Event', 'Status', 'Attempts', ...(t.lastAnswer ? ['Last answer'] : []), 'Created'];
+  const headers = [
+    'Delivery',
+    'Event',
+    'Status',
+    'Attempts',
+    'Next attempt',
+    ...(t.lastAnswer ? ['Last answer'] : []),
+    'Created',
+  ];
   return dataTable(headers, rows, t.empty);
 }
+
+/**
+ * When a pending delivery is tried next (docs/webhooks.md#retries-exhaustion-and-disabling); a pending one without
+ * a time waits behind its ordering key, and a final one has none.
+ */
+const nextAttempt = (d: Delivery): string =>
+  d.status !== 'pending' ? '—' : d.nextAttemptAt ? when(d.nextAttemptAt) : 'after the one ahead of it';
 
 /** A recorded header set, one `name: value` a line by name (jsonb keeps no order); `absent` when none. */
 function headerList(headers: Record<string, string> | null, absent: string): SafeHtml {
@@ -104,6 +120,10 @@ export function deliveryPage(
     );
   return html`${notice(note)}
     <p><a href="${base}">← Subscription</a> · delivery <code>${deliveryId}</code></p>
+    <p data-next-attempt>
+      ${badge(delivery.status)} · ${delivery.attempts} attempts
+      ${delivery.status === 'pending' ? html` · next attempt: ${nextAttempt(delivery)}` : ''}
+    </p>
     ${actionButton(`${base}/deliveries/${deliveryId}/redeliver`, 'Redeliver', v.csrf)}
     <section data-envelope>
       <h2>Request body (the signed envelope, the same for every attempt)</h2>

@@ -8,6 +8,7 @@ import {
   isTransactionRolledBack,
   refusedInputError,
 } from '../../platform/pg-errors.js';
+import { hideUrlCredentials, hideUrlCredentialsIn } from '../../platform/url-password.js';
 import { validationError } from '../../platform/validation.js';
 import type { AppState } from '../context.js';
 
@@ -55,7 +56,11 @@ export function errorRenderer(): Middleware<AppState> {
   };
 }
 
-/** Writes an error in the contract's shape; for the few middlewares that answer before errorRenderer runs. */
+/**
+ * Writes an error in the contract's shape; for the few middlewares that answer before errorRenderer runs. Every
+ * error body goes through here, so this is where a URL echoed from the input (a refused destination, a field's
+ * message) loses its credentials, whatever the route, the field or the error.
+ */
 export function writeError(ctx: Context & { state: AppState }, appError: AppError): void {
   ctx.status = appError.status;
   for (const [name, value] of Object.entries(appError.headers ?? {})) ctx.set(name, value);
@@ -69,9 +74,9 @@ export function writeError(ctx: Context & { state: AppState }, appError: AppErro
     error: {
       type: appError.type,
       code: appError.code,
-      message: appError.message,
+      message: hideUrlCredentials(appError.message),
       requestId: ctx.state.requestId,
-      ...(appError.details ? { details: appError.details } : {}),
+      ...(appError.details ? { details: hideUrlCredentialsIn(appError.details) } : {}),
     },
   };
 }

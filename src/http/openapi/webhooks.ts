@@ -53,7 +53,8 @@ const RESPONSES = {
   default: {
     description:
       'Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried ' +
-      'after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted.',
+      'after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; ' +
+      'a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted.',
   },
 };
 

@@ -2527,7 +2527,7 @@ export interface components {
             connected: true;
             connectedAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
-            /** @description The URL with every query value replaced by "redacted" */
+            /** @description The URL with every query value replaced by "redacted", and its other credentials masked */
             url: string;
             from: string;
             headerNames: string[];
@@ -2786,7 +2786,7 @@ export interface components {
             responseHeaders: {
                 [key: string]: string;
             } | null;
-            /** @description timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it) or nack */
+            /** @description timeout, connection_refused, dns_failed, blocked_address, http_status, redirect, tls or invalid_url; for a broker destination also auth_failed, unroutable (no queue or stream took it), nack (the broker refused it) or connection_lost (the connection went before the broker confirmed: it may have taken it) */
             error: string | null;
             errorMessage: string | null;
             durationMs: number;
@@ -2859,6 +2859,7 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed" | "exhausted";
             attempts: number;
+            /** @description When a pending delivery is tried next (after each failure, the next WEBHOOK_RETRY_DELAYS_MS delay ±10 %); null once final, and while an ordered delivery waits behind its key */
             nextAttemptAt: components["schemas"]["Timestamp"] | null;
             lastError: string | null;
             lastResponseStatus: number | null;
@@ -2880,6 +2881,7 @@ export interface components {
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed" | "exhausted";
             attempts: number;
+            /** @description When a pending delivery is tried next (after each failure, the next WEBHOOK_RETRY_DELAYS_MS delay ±10 %); null once final, and while an ordered delivery waits behind its key */
             nextAttemptAt: components["schemas"]["Timestamp"] | null;
             lastError: string | null;
             lastResponseStatus: number | null;
@@ -8594,7 +8596,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8655,7 +8657,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8716,7 +8718,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8777,7 +8779,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8838,7 +8840,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8899,7 +8901,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -8960,7 +8962,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9021,7 +9023,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9082,7 +9084,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9143,7 +9145,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9204,7 +9206,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9265,7 +9267,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9326,7 +9328,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9390,7 +9392,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9458,7 +9460,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9531,7 +9533,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9601,7 +9603,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9670,7 +9672,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9741,7 +9743,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9813,7 +9815,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9877,7 +9879,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -9940,7 +9942,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
@@ -10005,7 +10007,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
+            /** @description Anything else (a non-2xx, a redirect, a timeout after 10 s, a refused connection) is a failed attempt: the delivery is retried after each WEBHOOK_RETRY_DELAYS_MS delay (by default 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: about 28 hours, ±10 % jitter; a Retry-After on 429/503 is honoured up to twice the next delay), then marked exhausted. */
             default: {
                 headers: {
                     [name: string]: unknown;
