@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SlowFirst } from './test/helpers/slow-first.js';
 
 // The workspace packages (packages/*) are tested as their TypeScript source, through the condition their
 // package.json exports it under (docs/adr/0085-receiver-library.md); tsconfig.json's customConditions says the same
@@ -11,8 +12,14 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // After each file's own afterAll: what it left running or made (test/helpers/file-cleanup.ts).
+    setupFiles: ['test/helpers/file-cleanup.ts'],
+    // Caps that only bound a hang: a test waits on conditions (test/helpers/wait.ts), and one that passes in 3 s on
+    // a quiet machine may take four times as long on a loaded one.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Long files first (test/helpers/slow-first.ts), so that neither worker ends the run with one of them alone.
+    sequence: { sequencer: SlowFirst },
     // Each file gets its own database and BullMQ prefix, so files may run in parallel.
     pool: 'forks',
     maxWorkers: 2,

@@ -159,7 +159,7 @@ describe('two API processes and two worker processes', () => {
     // The jobs that recorded a final state may still be sending their email: wait until no delivery job runs.
     await waitUntil(
       async () => (await t.deps.queues['webhook-delivery'].getActiveCount()) === 0,
-      10_000,
+      30_000,
       'delivery jobs to finish',
     );
 
@@ -204,19 +204,17 @@ describe('two API processes and two worker processes', () => {
           const r = await runsSince(since);
           return [...r.values()].every((runs) => runs.length >= RUNS) && r;
         },
-        20_000,
+        30_000,
         `${RUNS} runs of every sweep`,
       );
-      const elapsed = Date.now() - since;
       for (const [id, runs] of byId) {
         const gaps = runs.slice(1).map((r, i) => r.at - runs[i]!.at);
         // One chain of runs per scheduler: consecutive runs are whole intervals apart (late runs skip a slot,
-        // they never double up), and there are no more runs than intervals elapsed.
+        // they never double up), so there are never more runs than the slots they span.
         expect(
           gaps.every((g) => g >= SWEEP_MS && g % SWEEP_MS === 0),
           `${id} gaps ${gaps.join(',')}`,
         ).toBe(true);
-        expect(runs.length, id).toBeLessThanOrEqual(Math.floor(elapsed / SWEEP_MS) + 1);
       }
       return new Set([...byId.values()].flat().map((r) => r.by));
     };
@@ -229,7 +227,7 @@ describe('two API processes and two worker processes', () => {
     const lost = Date.now();
     await waitUntil(
       async () => (await maintenance.getJobSchedulers()).length === schedules.length,
-      5_000,
+      30_000,
       'the schedulers to be re-created',
     );
     await expectOncePerInterval(lost);

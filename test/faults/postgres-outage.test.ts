@@ -77,7 +77,7 @@ describe('a Postgres outage', () => {
     await pgServer.start();
     await waitUntil(
       async () => (await api.get('/v1/contacts?limit=1', { token: owner.token })).status === 200,
-      20_000,
+      30_000,
       'the API to recover',
     );
     expect((await api.get('/v1/contacts?limit=1', { token: coldKey.key })).status).toBe(200);

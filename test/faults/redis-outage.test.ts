@@ -51,7 +51,7 @@ async function everySweepRanSince(since: number): Promise<void> {
       const ran = new Set(done.filter((j) => (j.processedOn ?? 0) > since).map((j) => j.name));
       return SWEEPS.every((s) => ran.has(s));
     },
-    20_000,
+    30_000,
     'every sweep to run again',
   );
 }

@@ -244,7 +244,7 @@ beforeAll(async () => {
           [SETUP],
         )
       ).rows[0].n === 0,
-    10_000,
+    30_000,
     "the load's connections closed",
   );
 }, 120_000);

@@ -116,7 +116,7 @@ describe('LOG_FORMAT', () => {
       expect(out).toContain(`\n  Metrics     ${base}/metrics (the same credentials)\n`);
       expect(out).toMatch(/\n {2}Postgres {4}external, postgres:\/\/postgres:\*\*\*@/);
       expect(out).toMatch(/\n {2}Redis {7}external, redis:\/\/:\*\*\*@/);
-      await waitUntil(() => /INFO: request .*"route":"\/healthz"/.test(app.stdout()), 5000, 'the access log line');
+      await waitUntil(() => /INFO: request .*"route":"\/healthz"/.test(app.stdout()), 30_000, 'the access log line');
       expect(out.split('\n').some((line) => line.startsWith('{'))).toBe(false);
       expect(app.stdout()).not.toContain(PG_PASSWORD);
       expect(readFileSync(join(cwd, '.data', 'ops-credentials'), 'utf8')).toBe(before);
@@ -149,7 +149,7 @@ describe('LOG_FORMAT', () => {
             .filter((l) => l.startsWith('{'))
             .map((l) => JSON.parse(l))
             .find((r) => r.msg === 'request' && r.path === '/v1/webhooks'),
-        5000,
+        30_000,
         'the access log line',
       );
       expect(line).toMatchObject({

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { childEnv } from '../helpers/worker-child.js';
+import { spawnChild } from '../helpers/children.js';
 
 // What an operator sees of deliveries: the worker process's log lines (captured from a real `src/worker.ts`),
 // its /metrics and /healthz on METRICS_PORT, and the API's /metrics, after real deliveries to real receivers.
@@ -168,12 +168,12 @@ describe('a worker process with METRICS_PORT', () => {
   it('refuses to start on a METRICS_PORT that is taken, with one line naming it, before taking any job', async () => {
     const port = new URL(worker.url).port;
     const base = childEnv(t, {});
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    const proc = spawnChild(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
       env: { ...base, LOG_LEVEL: 'silent', METRICS_PORT: port, ...OPS },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
     expect(code).toBe(1);
     expect(err.trim()).toBe(
@@ -195,7 +195,7 @@ describe('a worker process with METRICS_PORT', () => {
     await waitUntil(() => failing.received.length >= 2, 30_000, 'the second failing attempt');
     await waitUntil(
       () => linesOf(quiet).some((l) => l.msg === 'webhook delivery attempt failed'),
-      10_000,
+      30_000,
       'the warn line',
     );
     expect(linesOf(quiet).filter((l) => l.msg === 'webhook delivered')).toEqual([]);
