@@ -20,10 +20,12 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Long files first (test/helpers/slow-first.ts), so that neither worker ends the run with one of them alone.
     sequence: { sequencer: SlowFirst },
-    // Each file gets its own database and BullMQ prefix, so files may run in parallel.
+    // Each file gets its own database and BullMQ prefix, so files may run in parallel. Three workers on two cores:
+    // much of a file's time is spent waiting (a process starting, a retry delay, a lock to lapse), which a third
+    // worker fills with another file's work.
     pool: 'forks',
-    maxWorkers: 2,
-    // The two worker processes each run their share of the files one after another, loading the service's modules
+    maxWorkers: 3,
+    // The worker processes each run their share of the files one after another, loading the service's modules
     // once: a fresh process and module graph for every file cost about 2 s of imports each, and the suite took
     // 600 s with them against 330 s without on a 2-core machine. It holds as long as no state lives in a module
     // (every cache, registry and connection hangs off the app's deps or a test's own context; `npm run lint`

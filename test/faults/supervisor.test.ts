@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppProcess, type AppProcess } from '../helpers/app-process.js';
+import { runChild } from '../helpers/children.js';
 import { client, signupAccount } from '../helpers/http.js';
 import { freePort } from '../helpers/ports.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -259,18 +259,25 @@ describe('npm start with WORKERS=0', () => {
 
 describe('start-up refusals', () => {
   const start = (extra: Record<string, string>) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    runChild(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, ...env(extra) },
-      encoding: 'utf8',
-      timeout: 90_000,
     });
+
+  it('a bad value: the one line the configuration says, exit 1, nothing else printed', async () => {
+    // Each refusal's words are the configuration's (test/unit/config.test.ts); this is the path they take out of
+    // npm start: the first child prints the line, the supervisor adds nothing.
+    const res = await start({ WORKERS: 'many' });
+    expect(res.status).toBe(1);
+    expect(res.stderr.trim()).toBe('switchboard: WORKERS must be auto or a whole number between 0 and 64, got "many"');
+    expect(res.stdout).toBe('');
+  }, 120_000);
 
   it('a port in use: one line naming the port and PORT, exit 1, before any other process starts', async () => {
     const port = await freePort();
     const busy: Server = createServer();
     await new Promise<void>((resolve) => busy.listen(port, '0.0.0.0', resolve));
     try {
-      const res = start({ PORT: String(port), WORKERS: '2' });
+      const res = await start({ PORT: String(port), WORKERS: '2' });
       expect(res.status).toBe(1);
       // HOST's development default is 127.0.0.1, which the wildcard listener above covers.
       const line = `port ${port} on 127.0.0.1 is in use by another process: stop it, or set PORT to a free port`;
