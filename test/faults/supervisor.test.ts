@@ -21,8 +21,8 @@ import { killHard, spawnWorkerProcess } from '../helpers/worker-child.js';
 const WEBHOOKS = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   WEBHOOK_RETRY_DELAYS_MS: '200,400',
-  // lockDuration is three times this: 6 s until a killed worker's job is taken back.
-  WEBHOOK_TIMEOUT_MS: '2000',
+  // lockDuration is three times this: 3 s until a killed worker's job is taken back.
+  WEBHOOK_TIMEOUT_MS: '1000',
   WEBHOOK_SWEEP_AFTER_MS: '0',
   SCHEDULE_INTERVALS_MS: 'relay-outbox=500,check-schedulers=500',
 } as const;
@@ -206,7 +206,7 @@ describe('npm start with a worker process', () => {
     const pids = [...banner.msg.matchAll(/pids? (\d+)/g)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(3);
     const { webhookId, create } = await subscribedAccount(app);
-    onArrival = () => ({ stallMs: 1000 });
+    onArrival = () => ({ stallMs: 500 });
     for (let i = 0; i < 20; i++) await create(`s${i}`);
     await waitUntil(() => receiver.received.length >= 1, 30_000, 'the first delivery to be under way');
 
