@@ -32,7 +32,7 @@ export async function spawnApiProcess(t: TestContext, env: Env): Promise<ApiChil
         () => false,
       );
     },
-    30_000,
+    120_000,
     `the API process on ${url} to answer`,
   );
   return { proc, url };

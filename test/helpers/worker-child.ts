@@ -39,7 +39,7 @@ export function spawnWorkerProcess(t: TestContext, env: Env, opts: { schedule?: 
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('worker process did not start')), 30_000);
+    const timer = setTimeout(() => reject(new Error('worker process did not start')), 120_000);
     proc.stdout!.on('data', (d: Buffer) => {
       if (d.toString().includes('ready')) {
         clearTimeout(timer);
