@@ -16,8 +16,8 @@ export default defineConfig({
     setupFiles: ['test/helpers/file-cleanup.ts'],
     // Caps that only bound a hang: a test waits on conditions (test/helpers/wait.ts), and one that passes in 3 s on
     // a quiet machine may take four times as long on a loaded one.
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     // Long files first (test/helpers/slow-first.ts), so that neither worker ends the run with one of them alone.
     sequence: { sequencer: SlowFirst },
     // Each file gets its own database and BullMQ prefix, so files may run in parallel. Three workers on two cores:

@@ -59,7 +59,7 @@ beforeAll(async () => {
   const [api1, api2] = started as [{ url: string; proc: ChildProcess }, { url: string; proc: ChildProcess }];
   children.push(api1.proc, api2.proc);
   apis = [client(api1.url), client(api2.url)];
-}, 90_000);
+}, 300_000);
 afterAll(async () => {
   await Promise.all(children.map(killHard));
   await receiver?.close();
@@ -122,7 +122,7 @@ describe('two API processes and two worker processes', () => {
     expect(receiver.received.filter((r) => r.path === '/ok')).toHaveLength(CONTACTS + CONTACTS / 5);
     const by = new Set((await deliveryJobs(new Set(rows.map((d) => d.id)))).map((j) => j.processedBy));
     expect(by.size).toBe(2);
-  }, 60_000);
+  }, 300_000);
 
   it('refuse a key revoked through one API on the very next request to the other', async () => {
     const owner = await signupAccount(apis[0]!);
@@ -179,7 +179,7 @@ describe('two API processes and two worker processes', () => {
     const notices = await t.deps.db('notifications').where({ account_id: owner.accountId, kind: 'webhook.disabled' });
     expect(notices).toHaveLength(1);
     expect(smtp.received.filter((m) => m.to.includes(owner.email))).toHaveLength(1);
-  }, 60_000);
+  }, 300_000);
 
   it('run each sweep once per interval, also after both processes re-created the lost schedulers at once', async () => {
     const maintenance = t.deps.queues.maintenance;
@@ -231,5 +231,5 @@ describe('two API processes and two worker processes', () => {
       'the schedulers to be re-created',
     );
     await expectOncePerInterval(lost);
-  }, 60_000);
+  }, 300_000);
 });

@@ -112,5 +112,5 @@ describe('ordered delivery with failing receivers and killed workers', () => {
     console.info(
       `ordered-delivery: ${rows.length} deliveries over ${KEYS} keys, 2 kills, ${receiver.received.length} requests`,
     );
-  }, 180_000);
+  }, 300_000);
 });

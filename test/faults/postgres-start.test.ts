@@ -39,7 +39,7 @@ beforeAll(async () => {
   chmodSync(hba, 0o644);
   pg = await startPrivatePostgres({ hba_file: hba, password_encryption: 'scram-sha-256' });
   await adminQuery(pg.urlFor('postgres'), `CREATE ROLE ${ROLE} LOGIN PASSWORD '${PASSWORD}'`);
-}, 60_000);
+}, 300_000);
 
 afterAll(() => {
   pg?.destroy();
@@ -77,21 +77,21 @@ describe('npm start with a DATABASE_URL that Postgres refuses', () => {
     expect(res.stderr).toMatch(/^switchboard: Postgres at DATABASE_URL \(postgres:\/\/sb_start_role:\*\*\*@/);
     expect(res.stderr).toContain(`refused the login: password authentication failed for user "${ROLE}"`);
     expect(res.stderr).not.toContain('wrong-password');
-  }, 120_000);
+  }, 300_000);
 
   it('a role that does not exist: one line that says so', async () => {
     const res = await npmStart(urlAs('sb_ghost', null, 'postgres'));
     expect(res.status).toBe(1);
     expect(res.stderr.split('\n')).toHaveLength(1);
     expect(res.stderr).toContain('refused the login: role "sb_ghost" does not exist');
-  }, 120_000);
+  }, 300_000);
 
   it('a database that does not exist, which the role may not create: one line that says so', async () => {
     const res = await npmStart(urlAs(ROLE, PASSWORD, 'sb_no_such_db'));
     expect(res.status).toBe(1);
     expect(res.stderr.split('\n')).toHaveLength(1);
     expect(res.stderr).toContain(`database "sb_no_such_db" does not exist, and role "${ROLE}" may not create it`);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('no DATABASE_URL: a server at the default address that refuses the login', () => {
@@ -109,5 +109,5 @@ describe('no DATABASE_URL: a server at the default address that refuses the logi
     expect(refused).toBeInstanceOf(StartupError);
     expect((refused as Error).message).toContain('DATABASE_URL is not set');
     expect((refused as Error).message).toContain(`password authentication failed for user "${ROLE}"`);
-  }, 60_000);
+  }, 300_000);
 });

@@ -45,7 +45,7 @@ beforeAll(async () => {
     return { status: 200 };
   });
   owner = await signupAccount(api);
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await receiver?.close();
   await t?.close();
@@ -93,7 +93,7 @@ describe('on a Redis Cluster', () => {
       30_000,
       'every job scheduler to run on the cluster',
     );
-  }, 60_000);
+  }, 300_000);
 
   it('refuses a rotated-then-deactivated key on the very next request, also on a second instance', async () => {
     const other = client((await t.startAnotherServer()).url);
@@ -165,5 +165,5 @@ describe('on a Redis Cluster', () => {
     expect(lines[0]).toBe(
       `switchboard: Redis Cluster does not answer at REDIS_CLUSTER_NODES (${cluster.nodes.split(',').join(', ')}), or its state is not ok`,
     );
-  }, 120_000);
+  }, 300_000);
 });

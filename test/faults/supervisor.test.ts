@@ -37,7 +37,7 @@ beforeAll(async () => {
   t = await createTestContext(WEBHOOKS);
   cwd = mkdtempSync(join(tmpdir(), 'sb-supervisor-'));
   receiver = await startReceiver((req) => onArrival(String(req.body?.payload?.name)) ?? undefined);
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await receiver?.close();
   await t?.close();
@@ -152,7 +152,7 @@ describe('npm start with a worker process', () => {
       onArrival = () => undefined;
       await app.stop();
     }
-  }, 240_000);
+  }, 300_000);
 
   it('a worker process that keeps dying is restarted with a growing wait and reported, then serves again', async () => {
     const app = await startAppProcess('main', { cwd, env: env({ WORKERS: '1' }) });
@@ -196,7 +196,7 @@ describe('npm start with a worker process', () => {
     } finally {
       await app.stop();
     }
-  }, 240_000);
+  }, 300_000);
 
   it('SIGTERM during deliveries: every process drains, exits within SHUTDOWN_TIMEOUT_MS, loses nothing', async () => {
     const timeoutMs = 15_000;
@@ -238,7 +238,7 @@ describe('npm start with a worker process', () => {
     } finally {
       await killHard(next.proc);
     }
-  }, 240_000);
+  }, 300_000);
 });
 
 describe('npm start with WORKERS=0', () => {
@@ -254,7 +254,7 @@ describe('npm start with WORKERS=0', () => {
     } finally {
       await app.stop();
     }
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('start-up refusals', () => {
@@ -270,7 +270,7 @@ describe('start-up refusals', () => {
     expect(res.status).toBe(1);
     expect(res.stderr.trim()).toBe('switchboard: WORKERS must be auto or a whole number between 0 and 64, got "many"');
     expect(res.stdout).toBe('');
-  }, 120_000);
+  }, 300_000);
 
   it('a port in use: one line naming the port and PORT, exit 1, before any other process starts', async () => {
     const port = await freePort();
@@ -287,7 +287,7 @@ describe('start-up refusals', () => {
     } finally {
       busy.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('/readyz answers 503 "draining" from the moment shutdown starts', async () => {
     expect((await fetch(`${t.url}/readyz`)).status).toBe(200);

@@ -121,5 +121,5 @@ describe('worker processes killed mid-delivery', () => {
     console.info(
       `worker-kill: ${rows.length} deliveries, 4 kills, ${receiver.received.length} requests, ${duplicates} duplicates`,
     );
-  }, 180_000);
+  }, 300_000);
 });

@@ -91,7 +91,7 @@ describe('the compiled build', () => {
     } finally {
       await adminQuery(fresh.toString(), `DROP DATABASE IF EXISTS "${fresh.pathname.slice(1)}"`);
     }
-  }, 120_000);
+  }, 300_000);
 
   it('starts with node dist/src/main.js and answers /healthz, / leads to /docs, and its API process traces', async () => {
     // The instrumentation preloaded as the image does, and handed on to npm start's children; the default
@@ -112,7 +112,7 @@ describe('the compiled build', () => {
     } finally {
       await app.stop();
     }
-  }, 180_000);
+  }, 300_000);
 
   it('runs a worker with node dist/src/worker.js whose /healthz answers on METRICS_PORT', async () => {
     const worker = await startAppProcess('worker', { cwd: dir, env, built: true });
@@ -122,5 +122,5 @@ describe('the compiled build', () => {
     } finally {
       await worker.stop();
     }
-  }, 180_000);
+  }, 300_000);
 });

@@ -243,7 +243,7 @@ describe('switchboard login, listen and trigger', () => {
       (w) => w.deleted_at !== null,
       { what: 'B’s stream to close' },
     );
-  }, 60_000);
+  }, 300_000);
 
   it('trigger: a sample payload valid against the schema of every event type, accepted by the API', async () => {
     const api = client(t.url);
@@ -430,7 +430,7 @@ describe('switchboard login, listen and trigger', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 300_000);
 
   it('a stalled listener holds at most its in-flight deliveries: another account is not delayed', async () => {
     const stalled = await startReceiver(() => ({ stallMs: 20_000 }));
@@ -480,7 +480,7 @@ describe('switchboard login, listen and trigger', () => {
       fastCli.proc.kill('SIGKILL');
       await Promise.all([stalled.close(), quick.close()]);
     }
-  }, 60_000);
+  }, 300_000);
 
   it('a listener started through npx ends, its stream closed, when npx is killed', async () => {
     // npx runs the command under `sh -c`, which outlives a SIGKILL of npx and keeps the listener's parent as it was.
@@ -525,5 +525,5 @@ describe('switchboard login, listen and trigger', () => {
       npx.kill('SIGKILL');
       for (const pid of below.filter(isRunning)) process.kill(pid, 'SIGKILL');
     }
-  }, 60_000);
+  }, 300_000);
 });

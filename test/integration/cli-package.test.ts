@@ -49,7 +49,7 @@ beforeAll(async () => {
   await worker.ready;
   receiver = await startReceiver(() => ({ status: 204 }));
   owner = await setupAccount(t, { accountKey: { name: 'cli', scopes: ['read:webhooks', 'write:webhooks'] } });
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const cli of live) cli.proc.kill('SIGKILL');
@@ -93,5 +93,5 @@ describe('the @switchboard/cli tarball', () => {
     cli.proc.kill('SIGINT');
     expect(await cli.exited).toBe(0);
     expect(cli.stderr()).toBe('');
-  }, 60_000);
+  }, 300_000);
 });

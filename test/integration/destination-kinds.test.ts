@@ -52,7 +52,7 @@ beforeAll(async () => {
   );
   api = client(t.url);
   await t.startWorkers();
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -100,11 +100,11 @@ for (const driver of drivers) {
     beforeAll(async () => {
       await driver.start();
       account = await signupAccount(api);
-    }, 120_000);
+    }, 300_000);
     afterAll(async () => {
       await Promise.all(made.map((d) => d.close()));
       await driver.stop();
-    }, 60_000);
+    }, 300_000);
 
     async function subscribe(events: string[], extra: Record<string, unknown> = {}) {
       const destination = await driver.destination();

@@ -145,5 +145,5 @@ describe('the docs page in a real browser', () => {
     } finally {
       await page.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -32,7 +32,7 @@ beforeAll(async () => {
     BULLMQ_PREFIX: t.deps.config.bullmqPrefix,
     LOG_LEVEL: 'info',
   };
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await t?.close();
@@ -53,7 +53,7 @@ describe('first run in development, nothing configured but where Postgres and Re
     app = await startAppProcess('main', { cwd, env });
     await bannerOf(app, 'switchboard listening');
     credentials = readFileSync(join(cwd, '.data', 'ops-credentials'), 'utf8').trim();
-  }, 180_000);
+  }, 300_000);
   afterAll(() => app?.stop());
 
   it('generates operator credentials into .data/ops-credentials, readable by its owner only', () => {
@@ -123,7 +123,7 @@ describe('LOG_FORMAT', () => {
     } finally {
       await app.stop();
     }
-  }, 180_000);
+  }, 300_000);
 
   it('json: one JSON object a line', async () => {
     const app = await startAppProcess('web', { cwd, env: { ...env, LOG_FORMAT: 'json' } });
@@ -164,5 +164,5 @@ describe('LOG_FORMAT', () => {
     } finally {
       await app.stop();
     }
-  }, 180_000);
+  }, 300_000);
 });

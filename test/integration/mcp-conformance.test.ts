@@ -115,7 +115,7 @@ beforeAll(async () => {
   const agentId = await createAgent(t, owner.accountId, 'Conformance', { autoReply: 'ok' });
   const { key } = await createAgentKey(api, owner.token, agentId, { scopes: ['agent:config:read'] });
   proxy = await startCredentialProxy(port, new URL(`/v1/agents/${agentId}/mcp`, t.url), key);
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await new Promise((resolve) => proxy?.close(resolve));
   await t?.close();
@@ -145,6 +145,6 @@ describe('the official MCP conformance suite, per-agent endpoint', () => {
       expect(checks.length).toBeGreaterThan(0);
       const failed = checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage}`);
       expect(failed).toEqual([]);
-    }, 150_000);
+    }, 300_000);
   }
 });

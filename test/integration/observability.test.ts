@@ -78,7 +78,7 @@ beforeAll(async () => {
   const events = ['message.received'];
   okId = (await api.post('/v1/webhooks', { token, body: { url: ok.url, events } })).body.id;
   failingId = (await api.post('/v1/webhooks', { token, body: { url: failing.url, events } })).body.id;
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const w of workers) await w.stop();
@@ -130,7 +130,7 @@ describe('a worker process with METRICS_PORT', () => {
       expect(JSON.stringify(line)).not.toContain('127.0.0.1');
       expect(JSON.stringify(line)).not.toContain('broken');
     }
-  }, 120_000);
+  }, 300_000);
 
   it('answers /healthz without credentials and /metrics only with them', async () => {
     const health = await fetch(`${worker.url}/healthz`);
@@ -179,7 +179,7 @@ describe('a worker process with METRICS_PORT', () => {
     expect(err.trim()).toBe(
       `switchboard: METRICS_PORT ${port} is not available (EADDRINUSE): set METRICS_PORT to a free port`,
     );
-  }, 60_000);
+  }, 300_000);
 
   it('keeps only failures at LOG_LEVEL=warn', async () => {
     await worker.stop();
@@ -200,7 +200,7 @@ describe('a worker process with METRICS_PORT', () => {
     );
     expect(linesOf(quiet).filter((l) => l.msg === 'webhook delivered')).toEqual([]);
     expect(linesOf(quiet).every((l) => l.level !== 'info')).toBe(true);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the API process metrics', () => {

@@ -74,7 +74,7 @@ const blocks = quickstartBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
 beforeAll(async () => {
   t = await createTestContext();
   dir = mkdtempSync(join(tmpdir(), 'sb-quickstart-'));
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await stopGroup(client?.proc);

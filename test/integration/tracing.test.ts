@@ -107,7 +107,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-tracing-'));
   collector = await startCollector();
   subscriber = await startReceiver();
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all(started.map((p) => p.stop()));
@@ -173,7 +173,7 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(JSON.stringify(spansOf(collector))).not.toMatch(/path-secret|query-secret/);
     // No probe makes a trace of its own (the flush above came after the probe).
     expect(spansOf(collector).some((s) => attr(s, 'url.path')?.stringValue === '/healthz')).toBe(false);
-  }, 60_000);
+  }, 300_000);
 
   it('never holds up a request or a delivery when the collector is gone, and counts the spans lost', async () => {
     const gone = `http://127.0.0.1:${await freePort()}`;
@@ -193,7 +193,7 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     } finally {
       await lost.close();
     }
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('with no OTLP endpoint', () => {
@@ -209,7 +209,7 @@ describe('with no OTLP endpoint', () => {
     } finally {
       await off.close();
     }
-  }, 60_000);
+  }, 300_000);
 
   it('loads nothing of the SDK; a bad OTEL_* value stops start-up with one line naming it', async () => {
     // CommonJS modules loaded so far, the SDK's among them when it was started.
@@ -226,5 +226,5 @@ describe('with no OTLP endpoint', () => {
     expect(bad.err.trim().split('\n')).toEqual([
       expect.stringMatching(/^switchboard: OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf or http\/json/),
     ]);
-  }, 60_000);
+  }, 300_000);
 });

@@ -189,9 +189,9 @@ describe('delivery shards', () => {
 
   it('delivers what was queued with K=1 (waiting and delayed retries) once workers run with K=3', async () => {
     await deliveredUnder(await queueUnder(1), 3);
-  }, 90_000);
+  }, 300_000);
 
   it('delivers what was queued with K=3 once workers run with K=1', async () => {
     await deliveredUnder(await queueUnder(3), 1);
-  }, 90_000);
+  }, 300_000);
 });

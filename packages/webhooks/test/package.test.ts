@@ -31,7 +31,7 @@ beforeAll(async () => {
   mkdirSync(join(consumer, 'node_modules', '@switchboard'));
   renameSync(join(consumer, 'node_modules', 'package'), join(consumer, 'node_modules', '@switchboard', 'webhooks'));
   writeFileSync(join(consumer, 'package.json'), '{ "type": "module" }');
-}, 120_000);
+}, 300_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -102,5 +102,5 @@ export const wrong: VerificationFailure = 'expired';
         .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       expect(diagnostics).toEqual([]);
     }
-  });
+  }, 300_000);
 });
