@@ -7,6 +7,7 @@ import { startAppProcess, type AppProcess } from '../helpers/app-process.js';
 import { runChild } from '../helpers/children.js';
 import { client, signupAccount } from '../helpers/http.js';
 import { freePort } from '../helpers/ports.js';
+import { isRunning } from '../helpers/process-tree.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -72,14 +73,6 @@ const bannerOf = async (app: AppProcess) => {
   return JSON.parse(line) as { msg: string };
 };
 const workerPidOf = (banner: { msg: string }) => Number(/workers \+ scheduler pids? (\d+)/.exec(banner.msg)![1]);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** An account subscribed to contact.created at the receiver, and a way to create its contacts over HTTP. */
 async function subscribedAccount(app: AppProcess) {
@@ -192,7 +185,7 @@ describe('npm start with a worker process', () => {
       const { webhookId, create } = await subscribedAccount(app);
       await create('after-the-loop');
       await expectAllDelivered(webhookId, 1);
-      expect(alive(pid)).toBe(true);
+      expect(isRunning(pid)).toBe(true);
     } finally {
       await app.stop();
     }
@@ -218,7 +211,7 @@ describe('npm start with a worker process', () => {
     expect(code).toBe(0);
     expect(app.stdout()).not.toContain('at the shutdown deadline');
     expect(app.stdout()).not.toContain('did not finish within SHUTDOWN_TIMEOUT_MS');
-    for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
+    for (const pid of pids) expect(isRunning(pid), `pid ${pid}`).toBe(false);
     // One process speaks for all: one warning, one "shutting down", one "stopped" (the children's are debug lines).
     const lines = (msg: string) =>
       app

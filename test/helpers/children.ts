@@ -78,7 +78,7 @@ export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): bo
 }
 
 /** Whether any process of the group is left (a zombie leader counts until its parent reaps it). */
-function groupAlive(pid: number): boolean {
+export function groupAlive(pid: number): boolean {
   try {
     process.kill(-pid, 0);
     return true;

@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { adminQuery } from '../../src/platform/db.js';
-import { endChild, spawnChild } from '../helpers/children.js';
+import { endChild, groupAlive, spawnChild } from '../helpers/children.js';
 import { endDeadRuns, markedProcesses } from '../helpers/leftovers.js';
+import { isRunning } from '../helpers/process-tree.js';
 import { waitUntil } from '../helpers/wait.js';
 
 // The suite cleans up after itself: a run of the suite's own configuration on a fixture that makes a database,
@@ -30,15 +31,6 @@ interface Report {
   stray: number;
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** What of the run is left: its marked processes, the fixture's group and stray, its databases, its keys. */
 async function leftOf(r: Report) {
   const { rows } = await adminQuery(services.databaseUrl, `SELECT datname FROM pg_database WHERE datname LIKE $1`, [
@@ -50,8 +42,8 @@ async function leftOf(r: Report) {
       processes: markedProcesses()
         .filter((p) => p.run === r.runId)
         .map((p) => p.pid),
-      group: alive(-r.group),
-      stray: alive(r.stray),
+      group: groupAlive(r.group),
+      stray: isRunning(r.stray),
       databases: rows.map((row: { datname: string }) => row.datname),
       keys: (await redis.keys(`*sbt-${r.runId}-*`)).length,
     };
