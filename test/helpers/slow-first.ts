@@ -8,11 +8,29 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const SLOW_FIRST = [
   'test/faults/supervisor.test.ts',
-  'test/integration/destination-kinds.test.ts',
   'test/integration/query-plans.test.ts',
+  'test/integration/build.test.ts',
+  'test/integration/cli-package.test.ts',
+  'test/faults/broker-destinations.test.ts',
+  'test/faults/ordered-delivery.test.ts',
+  'test/integration/destination-kinds.test.ts',
+  'test/integration/backlog-plans.test.ts',
+  'packages/webhooks/test/package.test.ts',
+  'test/integration/quickstart.test.ts',
+  'test/fuzz/fuzz.test.ts',
   'test/integration/fast-fill-scans.test.ts',
-  'test/integration/cli-listen.test.ts',
+  'test/integration/first-run.test.ts',
+  'test/faults/worker-kill.test.ts',
+  'test/integration/tracing.test.ts',
   'test/integration/test-leftovers.test.ts',
+  'test/faults/multi-process.test.ts',
+  'test/integration/cli-listen.test.ts',
+  'test/integration/oauth-step-up-browser.test.ts',
+  'test/faults/postgres-start.test.ts',
+  'test/integration/docs.test.ts',
+  'test/integration/worker-watchdog.test.ts',
+  'test/integration/dashboard-browser.test.ts',
+  'test/integration/observability.test.ts',
 ];
 
 export class SlowFirst extends BaseSequencer {
