@@ -59,7 +59,7 @@ beforeAll(async () => {
   const [api1, api2] = started as [{ url: string; proc: ChildProcess }, { url: string; proc: ChildProcess }];
   children.push(api1.proc, api2.proc);
   apis = [client(api1.url), client(api2.url)];
-}, 90_000);
+}, 300_000);
 afterAll(async () => {
   await Promise.all(children.map(killHard));
   await receiver?.close();
@@ -122,7 +122,7 @@ describe('two API processes and two worker processes', () => {
     expect(receiver.received.filter((r) => r.path === '/ok')).toHaveLength(CONTACTS + CONTACTS / 5);
     const by = new Set((await deliveryJobs(new Set(rows.map((d) => d.id)))).map((j) => j.processedBy));
     expect(by.size).toBe(2);
-  }, 60_000);
+  }, 300_000);
 
   it('refuse a key revoked through one API on the very next request to the other', async () => {
     const owner = await signupAccount(apis[0]!);
@@ -159,7 +159,7 @@ describe('two API processes and two worker processes', () => {
     // The jobs that recorded a final state may still be sending their email: wait until no delivery job runs.
     await waitUntil(
       async () => (await t.deps.queues['webhook-delivery'].getActiveCount()) === 0,
-      10_000,
+      30_000,
       'delivery jobs to finish',
     );
 
@@ -179,7 +179,7 @@ describe('two API processes and two worker processes', () => {
     const notices = await t.deps.db('notifications').where({ account_id: owner.accountId, kind: 'webhook.disabled' });
     expect(notices).toHaveLength(1);
     expect(smtp.received.filter((m) => m.to.includes(owner.email))).toHaveLength(1);
-  }, 60_000);
+  }, 300_000);
 
   it('run each sweep once per interval, also after both processes re-created the lost schedulers at once', async () => {
     const maintenance = t.deps.queues.maintenance;
@@ -204,19 +204,17 @@ describe('two API processes and two worker processes', () => {
           const r = await runsSince(since);
           return [...r.values()].every((runs) => runs.length >= RUNS) && r;
         },
-        20_000,
+        30_000,
         `${RUNS} runs of every sweep`,
       );
-      const elapsed = Date.now() - since;
       for (const [id, runs] of byId) {
         const gaps = runs.slice(1).map((r, i) => r.at - runs[i]!.at);
         // One chain of runs per scheduler: consecutive runs are whole intervals apart (late runs skip a slot,
-        // they never double up), and there are no more runs than intervals elapsed.
+        // they never double up), so there are never more runs than the slots they span.
         expect(
           gaps.every((g) => g >= SWEEP_MS && g % SWEEP_MS === 0),
           `${id} gaps ${gaps.join(',')}`,
         ).toBe(true);
-        expect(runs.length, id).toBeLessThanOrEqual(Math.floor(elapsed / SWEEP_MS) + 1);
       }
       return new Set([...byId.values()].flat().map((r) => r.by));
     };
@@ -229,9 +227,9 @@ describe('two API processes and two worker processes', () => {
     const lost = Date.now();
     await waitUntil(
       async () => (await maintenance.getJobSchedulers()).length === schedules.length,
-      5_000,
+      30_000,
       'the schedulers to be re-created',
     );
     await expectOncePerInterval(lost);
-  }, 60_000);
+  }, 300_000);
 });

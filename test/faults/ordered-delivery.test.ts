@@ -106,11 +106,11 @@ describe('ordered delivery with failing receivers and killed workers', () => {
     // Nothing is left in flight: every key's row goes with its last delivery (or with the sweep's repair).
     await waitUntil(
       async () => (await t.deps.db('webhook_ordering_keys').where({ webhook_id: wh.id })).length === 0,
-      10_000,
+      30_000,
       'every key to be idle',
     );
     console.info(
       `ordered-delivery: ${rows.length} deliveries over ${KEYS} keys, 2 kills, ${receiver.received.length} requests`,
     );
-  }, 180_000);
+  }, 300_000);
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   coldKey = await createAccountKey(api, owner.token, { scopes: ['read:contacts'] });
   await api.post('/v1/webhooks', { token: owner.token, body: { url: receiver.url, events: ['contact.created'] } });
   await t.startWorkers({ schedule: true });
-}, 90_000);
+}, 300_000);
 afterAll(async () => {
   await receiver?.close();
   await t?.close();
@@ -55,9 +55,9 @@ describe('a Postgres outage', () => {
 
     pgServer.stop('immediate');
     const during: number[] = [];
-    const until = Date.now() + 4000;
+    // Sixteen rounds of four requests, 200 ms apart: about 4 s of outage on a quiet machine.
     let i = 100;
-    while (Date.now() < until) {
+    for (let round = 0; round < 16; round++) {
       const answers = await Promise.all([
         createContact(i++),
         api.get('/v1/contacts?limit=1', { token: cachedKey.key }),
@@ -72,12 +72,12 @@ describe('a Postgres outage', () => {
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(during.every((s) => s === 503)).toBe(true);
-    expect(during.length).toBeGreaterThan(20);
+    expect(during).toHaveLength(64);
 
     await pgServer.start();
     await waitUntil(
       async () => (await api.get('/v1/contacts?limit=1', { token: owner.token })).status === 200,
-      20_000,
+      30_000,
       'the API to recover',
     );
     expect((await api.get('/v1/contacts?limit=1', { token: coldKey.key })).status).toBe(200);
@@ -98,5 +98,5 @@ describe('a Postgres outage', () => {
     );
     const arrived = new Set(receiver.received.map((r) => r.body.payload.id));
     for (const id of ids) expect(arrived.has(id)).toBe(true);
-  }, 120_000);
+  }, 300_000);
 });

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { adminQuery } from '../../src/platform/db.js';
 import { ensureLocalServices, StartupError } from '../../src/platform/local-services.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.js';
+import { runChild } from '../helpers/children.js';
 
 // `npm start` against a Postgres that answers and refuses: the one line it prints says what Postgres answered (a
 // wrong password, a missing role, a missing database the role may not create), not that nothing answered. With
@@ -39,7 +39,7 @@ beforeAll(async () => {
   chmodSync(hba, 0o644);
   pg = await startPrivatePostgres({ hba_file: hba, password_encryption: 'scram-sha-256' });
   await adminQuery(pg.urlFor('postgres'), `CREATE ROLE ${ROLE} LOGIN PASSWORD '${PASSWORD}'`);
-}, 60_000);
+}, 300_000);
 
 afterAll(() => {
   pg?.destroy();
@@ -54,8 +54,8 @@ const urlAs = (user: string, password: string | null, database: string) => {
 };
 
 /** `npm start` (node src/main.ts) with DATABASE_URL; its exit status and what it printed to stderr. */
-function npmStart(databaseUrl: string) {
-  const res = spawnSync(process.execPath, ['src/main.ts'], {
+async function npmStart(databaseUrl: string) {
+  const res = await runChild(process.execPath, ['src/main.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? dir,
@@ -65,35 +65,33 @@ function npmStart(databaseUrl: string) {
       PORT: '0',
       LOG_FORMAT: 'json',
     },
-    encoding: 'utf8',
-    timeout: 90_000,
   });
   return { status: res.status, stderr: res.stderr.trim(), stdout: res.stdout };
 }
 
 describe('npm start with a DATABASE_URL that Postgres refuses', () => {
-  it('a wrong password: one line with what Postgres answered', () => {
-    const res = npmStart(urlAs(ROLE, 'wrong-password', 'postgres'));
+  it('a wrong password: one line with what Postgres answered', async () => {
+    const res = await npmStart(urlAs(ROLE, 'wrong-password', 'postgres'));
     expect(res.status).toBe(1);
     expect(res.stderr.split('\n')).toHaveLength(1);
     expect(res.stderr).toMatch(/^switchboard: Postgres at DATABASE_URL \(postgres:\/\/sb_start_role:\*\*\*@/);
     expect(res.stderr).toContain(`refused the login: password authentication failed for user "${ROLE}"`);
     expect(res.stderr).not.toContain('wrong-password');
-  }, 120_000);
+  }, 300_000);
 
-  it('a role that does not exist: one line that says so', () => {
-    const res = npmStart(urlAs('sb_ghost', null, 'postgres'));
+  it('a role that does not exist: one line that says so', async () => {
+    const res = await npmStart(urlAs('sb_ghost', null, 'postgres'));
     expect(res.status).toBe(1);
     expect(res.stderr.split('\n')).toHaveLength(1);
     expect(res.stderr).toContain('refused the login: role "sb_ghost" does not exist');
-  }, 120_000);
+  }, 300_000);
 
-  it('a database that does not exist, which the role may not create: one line that says so', () => {
-    const res = npmStart(urlAs(ROLE, PASSWORD, 'sb_no_such_db'));
+  it('a database that does not exist, which the role may not create: one line that says so', async () => {
+    const res = await npmStart(urlAs(ROLE, PASSWORD, 'sb_no_such_db'));
     expect(res.status).toBe(1);
     expect(res.stderr.split('\n')).toHaveLength(1);
     expect(res.stderr).toContain(`database "sb_no_such_db" does not exist, and role "${ROLE}" may not create it`);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('no DATABASE_URL: a server at the default address that refuses the login', () => {
@@ -111,5 +109,5 @@ describe('no DATABASE_URL: a server at the default address that refuses the logi
     expect(refused).toBeInstanceOf(StartupError);
     expect((refused as Error).message).toContain('DATABASE_URL is not set');
     expect((refused as Error).message).toContain(`password authentication failed for user "${ROLE}"`);
-  }, 60_000);
+  }, 300_000);
 });

@@ -57,7 +57,7 @@ beforeAll(async () => {
     expect(res.status).toBe(201);
     count(res.body.id);
   }
-}, 90_000);
+}, 300_000);
 afterAll(async () => {
   await receiver?.close();
   await t?.close();
@@ -115,7 +115,7 @@ describe('delivery shards on a Redis Cluster with replicas', () => {
     expect(new Set(served).size).toBe(3);
     await t.startWorkers({ schedule: true });
     await everyDeliveryArrived(2 * subscriptions, 30_000);
-  }, 60_000);
+  }, 300_000);
 
   it('loses no committed delivery when a master is killed during deliveries', async () => {
     const before = await t.deps.db('webhook_deliveries').count({ n: '*' }).first();
@@ -131,5 +131,5 @@ describe('delivery shards on a Redis Cluster with replicas', () => {
     await cluster.whenOk(30_000);
     expect(await cluster.masterPorts()).not.toContain(victim);
     await everyDeliveryArrived(Number(before?.n) + EVENTS * subscriptions, 45_000);
-  }, 90_000);
+  }, 300_000);
 });

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schedules } from '../../workers/schedules.js';
@@ -9,6 +8,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, TEST_APP_SECRET, type TestContext } from '../helpers/test-context.js';
 import { verifySwitchboardSignature } from '../helpers/webhook-verify.js';
+import { runChild } from '../helpers/children.js';
 
 // The service on a real 3-master Redis Cluster of the test's own (redis-server children on spare ports): the
 // delivery pipeline (events → jobs → signed POSTs → attempts, with retries through delayed jobs), the job
@@ -45,7 +45,7 @@ beforeAll(async () => {
     return { status: 200 };
   });
   owner = await signupAccount(api);
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await receiver?.close();
   await t?.close();
@@ -72,7 +72,7 @@ describe('on a Redis Cluster', () => {
         const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
         return all.length === CONTACTS && all.every((d) => d.status === 'succeeded') && all;
       },
-      20_000,
+      30_000,
       'every delivery to succeed',
     );
     for (const d of rows) {
@@ -90,10 +90,10 @@ describe('on a Redis Cluster', () => {
         const ran = new Set(done.filter((j) => (j.processedOn ?? 0) > since).map((j) => j.name));
         return schedules.every((s) => ran.has(s.job.name));
       },
-      15_000,
+      30_000,
       'every job scheduler to run on the cluster',
     );
-  }, 60_000);
+  }, 300_000);
 
   it('refuses a rotated-then-deactivated key on the very next request, also on a second instance', async () => {
     const other = client((await t.startAnotherServer()).url);
@@ -147,7 +147,7 @@ describe('on a Redis Cluster', () => {
     t = undefined as unknown as TestContext;
     await cluster.destroy();
     // The worker entry point (the Procfile's `worker`): the same start-up as `web`, with less to load.
-    const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    const res = await runChild(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
       env: {
         ...process.env,
         NODE_ENV: 'test',
@@ -158,8 +158,6 @@ describe('on a Redis Cluster', () => {
         BULLMQ_PREFIX: '{sb}',
         PORT: '0',
       },
-      encoding: 'utf8',
-      timeout: 20_000,
     });
     expect(res.status).toBe(1);
     const lines = res.stderr.trim().split('\n');
@@ -167,5 +165,5 @@ describe('on a Redis Cluster', () => {
     expect(lines[0]).toBe(
       `switchboard: Redis Cluster does not answer at REDIS_CLUSTER_NODES (${cluster.nodes.split(',').join(', ')}), or its state is not ok`,
     );
-  }, 30_000);
+  }, 300_000);
 });

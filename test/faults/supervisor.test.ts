@@ -1,12 +1,13 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAppProcess, type AppProcess } from '../helpers/app-process.js';
+import { runChild } from '../helpers/children.js';
 import { client, signupAccount } from '../helpers/http.js';
 import { freePort } from '../helpers/ports.js';
+import { isRunning } from '../helpers/process-tree.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -21,8 +22,8 @@ import { killHard, spawnWorkerProcess } from '../helpers/worker-child.js';
 const WEBHOOKS = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   WEBHOOK_RETRY_DELAYS_MS: '200,400',
-  // lockDuration is three times this: 6 s until a killed worker's job is taken back.
-  WEBHOOK_TIMEOUT_MS: '2000',
+  // lockDuration is three times this: 3 s until a killed worker's job is taken back.
+  WEBHOOK_TIMEOUT_MS: '1000',
   WEBHOOK_SWEEP_AFTER_MS: '0',
   SCHEDULE_INTERVALS_MS: 'relay-outbox=500,check-schedulers=500',
 } as const;
@@ -37,7 +38,7 @@ beforeAll(async () => {
   t = await createTestContext(WEBHOOKS);
   cwd = mkdtempSync(join(tmpdir(), 'sb-supervisor-'));
   receiver = await startReceiver((req) => onArrival(String(req.body?.payload?.name)) ?? undefined);
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await receiver?.close();
   await t?.close();
@@ -72,14 +73,6 @@ const bannerOf = async (app: AppProcess) => {
   return JSON.parse(line) as { msg: string };
 };
 const workerPidOf = (banner: { msg: string }) => Number(/workers \+ scheduler pids? (\d+)/.exec(banner.msg)![1]);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** An account subscribed to contact.created at the receiver, and a way to create its contacts over HTTP. */
 async function subscribedAccount(app: AppProcess) {
@@ -152,7 +145,7 @@ describe('npm start with a worker process', () => {
       onArrival = () => undefined;
       await app.stop();
     }
-  }, 240_000);
+  }, 300_000);
 
   it('a worker process that keeps dying is restarted with a growing wait and reported, then serves again', async () => {
     const app = await startAppProcess('main', { cwd, env: env({ WORKERS: '1' }) });
@@ -192,11 +185,11 @@ describe('npm start with a worker process', () => {
       const { webhookId, create } = await subscribedAccount(app);
       await create('after-the-loop');
       await expectAllDelivered(webhookId, 1);
-      expect(alive(pid)).toBe(true);
+      expect(isRunning(pid)).toBe(true);
     } finally {
       await app.stop();
     }
-  }, 240_000);
+  }, 300_000);
 
   it('SIGTERM during deliveries: every process drains, exits within SHUTDOWN_TIMEOUT_MS, loses nothing', async () => {
     const timeoutMs = 15_000;
@@ -206,18 +199,19 @@ describe('npm start with a worker process', () => {
     const pids = [...banner.msg.matchAll(/pids? (\d+)/g)].map((m) => Number(m[1]));
     expect(pids).toHaveLength(3);
     const { webhookId, create } = await subscribedAccount(app);
-    onArrival = () => ({ stallMs: 1000 });
+    onArrival = () => ({ stallMs: 500 });
     for (let i = 0; i < 20; i++) await create(`s${i}`);
     await waitUntil(() => receiver.received.length >= 1, 30_000, 'the first delivery to be under way');
 
     const exited = new Promise<number | null>((resolve) => app.proc.once('exit', (code) => resolve(code)));
-    const signalled = performance.now();
     app.proc.kill('SIGTERM');
     const code = await exited;
-    // A generous bound: the supervisor kills what is left at 80 % of the timeout and exits by 90 %.
-    expect(performance.now() - signalled).toBeLessThan(timeoutMs + 10_000);
+    // Within the timeout by the service's own clock: what is left at 80 % of it is killed and said so, and at 90 %
+    // the process exits 1 saying so; it drained before either.
     expect(code).toBe(0);
-    for (const pid of pids) expect(alive(pid), `pid ${pid}`).toBe(false);
+    expect(app.stdout()).not.toContain('at the shutdown deadline');
+    expect(app.stdout()).not.toContain('did not finish within SHUTDOWN_TIMEOUT_MS');
+    for (const pid of pids) expect(isRunning(pid), `pid ${pid}`).toBe(false);
     // One process speaks for all: one warning, one "shutting down", one "stopped" (the children's are debug lines).
     const lines = (msg: string) =>
       app
@@ -237,7 +231,7 @@ describe('npm start with a worker process', () => {
     } finally {
       await killHard(next.proc);
     }
-  }, 240_000);
+  }, 300_000);
 });
 
 describe('npm start with WORKERS=0', () => {
@@ -253,23 +247,30 @@ describe('npm start with WORKERS=0', () => {
     } finally {
       await app.stop();
     }
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('start-up refusals', () => {
   const start = (extra: Record<string, string>) =>
-    spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    runChild(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? cwd, ...env(extra) },
-      encoding: 'utf8',
-      timeout: 90_000,
     });
+
+  it('a bad value: the one line the configuration says, exit 1, nothing else printed', async () => {
+    // Each refusal's words are the configuration's (test/unit/config.test.ts); this is the path they take out of
+    // npm start: the first child prints the line, the supervisor adds nothing.
+    const res = await start({ WORKERS: 'many' });
+    expect(res.status).toBe(1);
+    expect(res.stderr.trim()).toBe('switchboard: WORKERS must be auto or a whole number between 0 and 64, got "many"');
+    expect(res.stdout).toBe('');
+  }, 300_000);
 
   it('a port in use: one line naming the port and PORT, exit 1, before any other process starts', async () => {
     const port = await freePort();
     const busy: Server = createServer();
     await new Promise<void>((resolve) => busy.listen(port, '0.0.0.0', resolve));
     try {
-      const res = start({ PORT: String(port), WORKERS: '2' });
+      const res = await start({ PORT: String(port), WORKERS: '2' });
       expect(res.status).toBe(1);
       // HOST's development default is 127.0.0.1, which the wildcard listener above covers.
       const line = `port ${port} on 127.0.0.1 is in use by another process: stop it, or set PORT to a free port`;
@@ -279,7 +280,7 @@ describe('start-up refusals', () => {
     } finally {
       busy.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('/readyz answers 503 "draining" from the moment shutdown starts', async () => {
     expect((await fetch(`${t.url}/readyz`)).status).toBe(200);

@@ -77,7 +77,7 @@ describe('worker processes killed mid-delivery', () => {
     }
 
     // Kill 1: the receiver kills the workers while the marked delivery is sent for the first time.
-    await waitUntil(() => arrivals('marked') >= 1, 15_000, 'the marked delivery to arrive');
+    await waitUntil(() => arrivals('marked') >= 1, 30_000, 'the marked delivery to arrive');
     await replaceWorkers();
     // Kill 2: again while it is sent again, after BullMQ put its stalled job back once.
     await waitUntil(() => arrivals('marked') >= 2, 30_000, 'the marked delivery to be sent again');
@@ -121,5 +121,5 @@ describe('worker processes killed mid-delivery', () => {
     console.info(
       `worker-kill: ${rows.length} deliveries, 4 kills, ${receiver.received.length} requests, ${duplicates} duplicates`,
     );
-  }, 180_000);
+  }, 300_000);
 });

@@ -1,5 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Env } from '../../src/platform/config.js';
+import { spawnChild } from './children.js';
 import { freePort } from './ports.js';
 import { waitUntil } from './wait.js';
 import type { TestContext } from './test-context.js';
@@ -17,7 +18,7 @@ export interface ApiChild {
 export async function spawnApiProcess(t: TestContext, env: Env): Promise<ApiChild> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/web.ts'], {
+  const proc = spawnChild(process.execPath, ['--import', 'tsx', 'src/web.ts'], {
     env: { ...childEnv(t, env), PORT: String(port), PUBLIC_URL: url },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -31,7 +32,7 @@ export async function spawnApiProcess(t: TestContext, env: Env): Promise<ApiChil
         () => false,
       );
     },
-    30_000,
+    120_000,
     `the API process on ${url} to answer`,
   );
   return { proc, url };

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { signalGroup, spawnChild } from './children.js';
 import { freePort } from './ports.js';
 import { waitUntil } from './wait.js';
 
@@ -18,7 +19,7 @@ export interface AppProcess {
   port: number;
   stdout(): string;
   stderr(): string;
-  /** SIGTERM, then waits for the exit (SIGKILL after 15 s). */
+  /** SIGTERM, then waits for the exit (its whole group SIGKILLed after 15 s). */
   stop(): Promise<void>;
 }
 
@@ -36,7 +37,7 @@ export async function startAppProcess(
   const args = opts.built
     ? ['--import', `${ROOT}dist/src/instrumentation.js`, `${ROOT}dist/src/${entry}.js`]
     : ['--import', TSX, '--import', `${ROOT}src/instrumentation.ts`, `${ROOT}src/${entry}.ts`];
-  const proc = spawn(process.execPath, args, {
+  const proc = spawnChild(process.execPath, args, {
     cwd: opts.cwd,
     env: {
       PATH: process.env.PATH ?? '',
@@ -72,7 +73,7 @@ export async function startAppProcess(
     stderr: () => err,
     async stop() {
       if (proc.exitCode !== null || proc.signalCode !== null) return;
-      const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+      const timer = setTimeout(() => signalGroup(proc.pid, 'SIGKILL'), 15_000);
       proc.kill('SIGTERM');
       await exited;
       clearTimeout(timer);

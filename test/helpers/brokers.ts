@@ -1,14 +1,16 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { signalGroup, spawnChild } from './children.js';
 import { freePort } from './ports.js';
 import { waitUntil } from './wait.js';
 
 // Brokers of the test's own on spare ports (the shared ones on 5672/4222 are never used): a RabbitMQ node and a
-// NATS server with JetStream, each with its data under a temporary directory, stopped by their own pids. Under
+// NATS server with JetStream, each with its data under a temporary directory, each in a process group of its own
+// (test/helpers/children.ts), stopped by their own pids. Under
 // CI=true a missing binary fails the test; elsewhere `brokerMissing` lets a file say why it cannot run.
 
 const RABBITMQ_SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
@@ -88,7 +90,7 @@ export async function startRabbitmq(): Promise<Broker> {
   };
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(RABBITMQ_SERVER, [], { env, stdio: 'ignore', detached: true });
+    child = spawnChild(RABBITMQ_SERVER, [], { env, stdio: 'ignore' });
     await waitUntil(() => portAnswers(port), 90_000, `RabbitMQ node ${node} to listen on ${port}`, 200);
   };
   const stop = async () => {
@@ -97,23 +99,11 @@ export async function startRabbitmq(): Promise<Broker> {
     // The node's own stop; then its process group (the wrapper shell and beam), by its pid, if it lingers.
     spawnSync(RABBITMQCTL, ['-n', node, 'stop'], { env, stdio: 'ignore', timeout: 30_000 });
     const gone = exited(proc);
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-proc.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, 15_000);
+    const timer = setTimeout(() => signalGroup(proc.pid, 'SIGKILL'), 15_000);
     await gone;
     clearTimeout(timer);
   };
-  const signal = (sig: NodeJS.Signals) => {
-    try {
-      if (child?.pid) process.kill(-child.pid, sig);
-    } catch {
-      // already gone
-    }
-  };
+  const signal = (sig: NodeJS.Signals) => signalGroup(child?.pid, sig);
   await start();
   return {
     url: `amqp://${user}:${password}@127.0.0.1:${port}/%2F`,
@@ -150,7 +140,7 @@ export async function startNats(): Promise<Broker> {
   );
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(NATS_SERVER, ['-c', join(dir, 'nats.conf')], { stdio: 'ignore' });
+    child = spawnChild(NATS_SERVER, ['-c', join(dir, 'nats.conf')], { stdio: 'ignore' });
     await waitUntil(() => portAnswers(port), 30_000, `nats-server to listen on ${port}`, 100);
   };
   const stop = async () => {

@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnChild } from './children.js';
 import { waitUntil } from './wait.js';
 
 // The `switchboard` CLI as a person runs it: its own process (node with the tsx loader, the fastest start, and the
@@ -32,7 +33,7 @@ export interface CliProcess {
 const FROM_SOURCE = ['--conditions=@switchboard/source', '--import', TSX, ENTRY];
 
 export function startCli(args: string[], env: Record<string, string>, runner = FROM_SOURCE): CliProcess {
-  const proc = spawn(process.execPath, [...runner, ...args], {
+  const proc = spawnChild(process.execPath, [...runner, ...args], {
     env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
@@ -54,7 +55,7 @@ export function startCli(args: string[], env: Record<string, string>, runner = F
     stderr: () => err,
     json,
     exited,
-    async waitForJson(match, timeoutMs = 15_000) {
+    async waitForJson(match, timeoutMs = 30_000) {
       let found: any;
       await waitUntil(
         () => {

@@ -100,7 +100,7 @@ export async function reloadUntilShown(page: Page, selector: string, what: strin
       await (url ? page.goto(url) : page.reload());
       return (await page.locator(selector).count()) === 1;
     },
-    10_000,
+    30_000,
     what,
   );
 }

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { redisAnswers } from '../../src/platform/redis.js';
+import { runChild, spawnChild } from './children.js';
 import { freePort } from './ports.js';
 import { waitUntil } from './wait.js';
 
@@ -64,12 +65,12 @@ export async function startPrivateCluster(masters = 3, opts: { replicas?: number
         // With replicas, a killed master is failed over after this long (15 s by default).
         ...(replicas > 0 ? ['--cluster-node-timeout', '2000'] : []),
       ];
-      const child = spawn('redis-server', args, { stdio: 'ignore' });
+      const child = spawnChild('redis-server', args, { stdio: 'ignore' });
       children.push(child);
       byPort.set(port, child);
     }
     await Promise.all(
-      ports.map((p) => waitUntil(() => redisAnswers(`redis://127.0.0.1:${p}`), 10_000, `cluster node ${p} to answer`)),
+      ports.map((p) => waitUntil(() => redisAnswers(`redis://127.0.0.1:${p}`), 30_000, `cluster node ${p} to answer`)),
     );
     await run('redis-cli', [
       '--cluster',
@@ -82,14 +83,14 @@ export async function startPrivateCluster(masters = 3, opts: { replicas?: number
     // Every node must agree the cluster is ok (slots assigned and gossip settled) before clients use it.
     await waitUntil(
       async () => (await Promise.all(ports.map(clusterStateOk))).every(Boolean),
-      15_000,
+      30_000,
       'cluster_state:ok on every node',
     );
     // A replica that has not synced yet could not take over.
     if (replicas > 0) {
       await waitUntil(
         async () => (await Promise.all(ports.map(replicaInSync))).filter(Boolean).length === masters * replicas,
-        15_000,
+        30_000,
         'every replica in sync with its master',
       );
     }
@@ -149,18 +150,11 @@ const replicaInSync = (port: number): Promise<boolean> =>
     () => false,
   );
 
-function run(cmd: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new Error(`${cmd} ${args.slice(0, 2).join(' ')} exited ${code}: ${stderr.trim()}`)),
-    );
-  });
+async function run(cmd: string, args: string[]): Promise<void> {
+  const res = await runChild(cmd, args);
+  if (res.status !== 0) {
+    throw new Error(`${cmd} ${args.slice(0, 2).join(' ')} exited ${res.status ?? res.signal}: ${res.stderr.trim()}`);
+  }
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {

@@ -1,14 +1,16 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canConnect } from '../../src/platform/db.js';
+import { adoptGroup } from './children.js';
 import { freePort } from './ports.js';
 import { waitUntil } from './wait.js';
 
 // A Postgres cluster of the test's own, made with the server binaries of the installed PostgreSQL, on a spare
 // port, so a fault test can really stop and start a server without touching the shared one. initdb and pg_ctl
-// refuse to run as root, so as root they run as the `postgres` OS user.
+// refuse to run as root, so as root they run as the `postgres` OS user. pg_ctl starts the server in a session and
+// process group of its own, which is recorded as a test's child is (test/helpers/children.ts).
 
 export interface PrivatePostgres {
   /** postgres://postgres@127.0.0.1:<port>/<database> */
@@ -55,7 +57,8 @@ export async function startPrivatePostgres(settings: Record<string, string> = {}
       `-p ${port} -k ${dir} ${serverSettings({ listen_addresses: '127.0.0.1', fsync: 'off', ...settings })}`,
       'start',
     ]);
-    await waitUntil(() => canConnect(`${base}/postgres`), 15_000, 'the private Postgres to answer');
+    adoptGroup(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]));
+    await waitUntil(() => canConnect(`${base}/postgres`), 60_000, 'the private Postgres to answer');
   };
   await start();
   return {

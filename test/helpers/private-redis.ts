@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { redisAnswers } from '../../src/platform/redis.js';
+import { signalGroup, spawnChild } from './children.js';
 import { freePort } from './ports.js';
 import { waitUntil } from './wait.js';
 
@@ -30,12 +31,12 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   let child: ChildProcess | undefined;
 
   const start = async () => {
-    child = spawn(
+    child = spawnChild(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'],
       { stdio: 'ignore' },
     );
-    await waitUntil(() => redisAnswers(url), 10_000, 'the private redis-server to answer');
+    await waitUntil(() => redisAnswers(url), 30_000, 'the private redis-server to answer');
   };
   const stop = async ({ keepData }: { keepData: boolean }) => {
     const proc = child;
@@ -59,10 +60,10 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     url,
     stop,
     start,
-    freeze: () => child?.kill('SIGSTOP'),
-    thaw: () => child?.kill('SIGCONT'),
+    freeze: () => signalGroup(child?.pid, 'SIGSTOP'),
+    thaw: () => signalGroup(child?.pid, 'SIGCONT'),
     destroy: async () => {
-      child?.kill('SIGCONT');
+      signalGroup(child?.pid, 'SIGCONT');
       await stop({ keepData: false });
       rmSync(dir, { recursive: true, force: true });
     },

@@ -83,7 +83,7 @@ export class RawConnection {
   }
 
   /** Reads the next response; rejects on timeout or when the server closes before a whole response. */
-  async read(timeoutMs = 10_000, opts: { head?: boolean } = {}): Promise<RawResponse> {
+  async read(timeoutMs = 30_000, opts: { head?: boolean } = {}): Promise<RawResponse> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const parsed = parseResponse(this.buffer, this.ended, opts.head ?? false);

@@ -36,7 +36,7 @@ export async function startReceiver(respond: Responder = () => undefined): Promi
     port: 0,
     received,
     respond,
-    waitFor(n, timeoutMs = 10_000) {
+    waitFor(n, timeoutMs = 30_000) {
       if (received.length >= n) return Promise.resolve(received);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(

@@ -6,10 +6,11 @@ import { adminQuery, createDb, ensureDatabase, migrateLatest } from '../../src/p
 import type { Deps } from '../../src/app/deps.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createQueues } from '../../src/platform/queues.js';
-import { createApiRedis, createWorkerRedis, whenRedisReady } from '../../src/platform/redis.js';
+import { createApiRedis, whenRedisReady } from '../../src/platform/redis.js';
 import { startServer, type RunningServer } from '../../src/http/server.js';
 import { closeDeps, createDeps } from '../../src/app/runtime.js';
 import { startWorkers, type RunningWorkers } from '../../workers/index.js';
+import { databaseName, deleteKeys, dropDatabases, redisPrefix } from './leftovers.js';
 
 export const TEST_APP_SECRET = 'test-app-secret-0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -44,7 +45,13 @@ export async function createTestContext(
   const templateUrl = inject('templateDbUrl');
   const redisUrl = inject('redisUrl');
   const suffix = randomBytes(4).toString('hex');
-  const dbName = `sbt_${inject('runId')}_${suffix}`;
+  const dbName = databaseName(inject('runId'), suffix);
+  // A cluster needs the prefix in hash-tag form; a single server does not mind it.
+  const bare = redisPrefix(inject('runId'), suffix);
+  const prefix = env.REDIS_CLUSTER_NODES ? `{${bare}}` : bare;
+  // Recorded before anything is made: a context that fails half-built is cleaned up all the same.
+  const made: Made = { dbName: opts.databaseUrl ? null : dbName, prefix, redisUrl, templateUrl, close: null };
+  unclosed.add(made);
   const dbUrl = new URL(opts.databaseUrl ?? templateUrl);
   if (opts.databaseUrl) {
     await ensureDatabase(opts.databaseUrl);
@@ -66,8 +73,7 @@ export async function createTestContext(
     APP_SECRET: TEST_APP_SECRET,
     DATABASE_URL: dbUrl.toString(),
     REDIS_URL: redisUrl,
-    // A cluster needs the prefix in hash-tag form; a single server does not mind it.
-    BULLMQ_PREFIX: env.REDIS_CLUSTER_NODES ? `{sbt-${suffix}}` : `sbt-${suffix}`,
+    BULLMQ_PREFIX: prefix,
     ...env,
   });
   opts.tune?.(config);
@@ -86,7 +92,7 @@ export async function createTestContext(
   const workers: RunningWorkers[] = [];
   const others: Deps[] = [];
 
-  return {
+  const context: TestContext = {
     deps,
     dbName,
     server: servers[0]!,
@@ -113,26 +119,48 @@ export async function createTestContext(
       return createDeps({ config, db, logger, ...connections });
     },
     async close() {
-      await Promise.all(servers.map((s) => s.close()));
-      await Promise.all(workers.map((w) => w.close()));
-      for (const d of [deps, ...others]) await closeDeps(d, { keepDb: true });
-      // Clean up through the run's real Redis: a test may have pointed its own deps at a dead one.
-      const cleaner = createWorkerRedis(redisUrl);
-      // The prefix's keys and its delivery shards' (`sbt-x-<n>`, `{sbt-x-<n>}`: the prefix's stem, then more).
-      await deleteKeys(cleaner, `${config.bullmqPrefix.replace(/\}.*$/, '')}*`);
-      cleaner.disconnect();
-      await db.destroy();
-      if (!opts.databaseUrl)
-        await adminQuery(templateUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(dbName)} WITH (FORCE)`);
+      try {
+        await Promise.all(servers.map((s) => s.close()));
+        await Promise.all(workers.map((w) => w.close()));
+        for (const d of [deps, ...others]) await closeDeps(d, { keepDb: true });
+        await db.destroy();
+      } finally {
+        await forget(made);
+      }
     },
   };
+  made.close = context.close;
+  return context;
 }
 
-async function deleteKeys(redis: Deps['redis'], pattern: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
+/** What a context made that outlives its processes: its database (unless the test's own) and its keys. */
+interface Made {
+  dbName: string | null;
+  prefix: string;
+  redisUrl: string;
+  templateUrl: string;
+  close: (() => Promise<void>) | null;
+}
+
+/** The contexts of the file running in this worker process that are not closed yet (module state, per worker). */
+const unclosed = new Set<Made>();
+
+/** Deletes the context's keys and drops its database. */
+async function forget(made: Made): Promise<void> {
+  unclosed.delete(made);
+  // Through the run's real Redis (a test may have pointed its own deps at a dead one): the prefix's keys and its
+  // delivery shards' (`sbt-x-<n>`, `{sbt-x-<n>}`: the prefix's stem, then more).
+  await deleteKeys(made.redisUrl, [`${made.prefix.replace(/\}.*$/, '')}*`]);
+  if (made.dbName) await dropDatabases({ databaseUrl: made.templateUrl, redisUrl: made.redisUrl }, [made.dbName]);
+}
+
+/** Closes every context a file left open (a test that failed before its afterAll, a context half made). */
+export async function closeContexts(): Promise<void> {
+  for (const made of [...unclosed]) {
+    try {
+      await made.close?.();
+    } finally {
+      if (unclosed.has(made)) await forget(made);
+    }
+  }
 }

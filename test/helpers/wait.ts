@@ -16,7 +16,7 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Polls `check` until it returns a truthy value, and answers that value (or throws after timeoutMs). */
 export async function waitUntil<T>(
   check: () => Promise<T> | T,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
   what = 'condition',
   intervalMs = 25,
 ): Promise<Truthy<T>> {
@@ -33,7 +33,7 @@ export async function waitUntil<T>(
 export async function waitFor<T>(
   read: () => Promise<T> | T,
   done: (value: T) => boolean,
-  { timeoutMs = 8000, intervalMs = 50, what = 'condition' }: WaitOptions = {},
+  { timeoutMs = 30_000, intervalMs = 50, what = 'condition' }: WaitOptions = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

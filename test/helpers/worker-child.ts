@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Env } from '../../src/platform/config.js';
 import { describeRedis } from '../../src/platform/redis.js';
+import { endChild, spawnChild } from './children.js';
 import type { TestContext } from './test-context.js';
 
 export interface WorkerChild {
@@ -33,12 +34,12 @@ export function childEnv(t: TestContext, env: Env): NodeJS.ProcessEnv {
  */
 export function spawnWorkerProcess(t: TestContext, env: Env, opts: { schedule?: boolean } = {}): WorkerChild {
   const args = ['--import', 'tsx', 'test/helpers/worker-process.ts', ...(opts.schedule ? ['--schedule'] : [])];
-  const proc = spawn(process.execPath, args, {
+  const proc = spawnChild(process.execPath, args, {
     env: childEnv(t, env),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('worker process did not start')), 30_000);
+    const timer = setTimeout(() => reject(new Error('worker process did not start')), 120_000);
     proc.stdout!.on('data', (d: Buffer) => {
       if (d.toString().includes('ready')) {
         clearTimeout(timer);
@@ -55,10 +56,5 @@ export function spawnWorkerProcess(t: TestContext, env: Env, opts: { schedule?: 
   return { proc, ready };
 }
 
-/** SIGKILLs the process and waits for it to be gone. */
-export async function killHard(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return;
-  const exited = new Promise((resolve) => proc.once('exit', resolve));
-  proc.kill('SIGKILL');
-  await exited;
-}
+/** SIGKILLs the process (its whole group) and waits for it to be gone. */
+export const killHard = (proc: ChildProcess): Promise<void> => endChild(proc);

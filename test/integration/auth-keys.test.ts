@@ -5,6 +5,7 @@ import { randomBase62 } from '../../src/platform/ids.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, createAgentKey, updateKeyRow } from '../helpers/keys.js';
+import { waitUntil } from '../helpers/wait.js';
 
 // Every attack on key authentication we know of (docs/api-keys.md#api-keys-and-authorization), each its own test,
 // over real HTTP.
@@ -210,10 +211,14 @@ describe('cached key rows on a second instance', () => {
     expect((await api2.get('/v1/account', { token: current })).status).toBe(200);
 
     let stop = false;
+    let rounds = 0;
     const background = (async () => {
-      while (!stop) await Promise.all(Array.from({ length: 5 }, () => api2.get('/v1/account', { token: current })));
+      for (; !stop; rounds++) {
+        await Promise.all(Array.from({ length: 5 }, () => api2.get('/v1/account', { token: current })));
+      }
     })();
-    await new Promise((r) => setTimeout(r, 100));
+    // Requests with the key are under way when it is deactivated.
+    await waitUntil(() => rounds >= 1, 30_000, 'a round of requests with the key');
     expect((await api.post(`/v1/api_keys/${id}/deactivate`, { token: owner.token })).status).toBe(200);
     const after = await Promise.all(Array.from({ length: 20 }, () => api2.get('/v1/account', { token: current })));
     stop = true;

@@ -36,7 +36,7 @@ beforeAll(async () => {
     .first())!;
   explainer = new pg.Client({ connectionString: t.deps.config.database.url });
   await explainer.connect();
-}, 120_000);
+}, 900_000);
 afterAll(async () => {
   await explainer?.end();
   await t?.close();

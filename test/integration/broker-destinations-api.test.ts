@@ -165,7 +165,7 @@ describe('the address guard at connect time', () => {
     );
     const attempt = await waitUntil(
       () => t.deps.db('webhook_attempts').where({ webhook_id: row.id }).first(),
-      20_000,
+      30_000,
       'the refused attempt',
     );
     expect(attempt).toMatchObject({ error: 'blocked_address' });

@@ -38,7 +38,7 @@ describe('pages served to a browser load nothing from another origin', () => {
     try {
       await pc.page.goto(`${t.url}/admin/queues`, { waitUntil: 'networkidle' });
       // The application rendered its queues (its scripts and styles came from the service).
-      await pc.page.getByText('webhook-fanout').first().waitFor({ timeout: 15_000 });
+      await pc.page.getByText('webhook-fanout').first().waitFor({ timeout: 30_000 });
       expect(pc.problems).toEqual([]);
     } finally {
       await pc.context.close();
@@ -49,7 +49,7 @@ describe('pages served to a browser load nothing from another origin', () => {
     const pc = await openPageContext(browser!, t.url);
     try {
       await pc.page.goto(`${t.url}/docs`, { waitUntil: 'networkidle' });
-      await pc.page.locator('.opblock').first().waitFor({ timeout: 15_000 });
+      await pc.page.locator('.opblock').first().waitFor({ timeout: 30_000 });
       await signInToDashboard(pc.page, t.url, owner.email, owner.password);
       await pc.page.waitForURL(`${t.url}/dashboard/webhooks`);
       const link = await api.post('/v1/portal-links', { token: owner.token, body: { tenant: 'cust-1' } });

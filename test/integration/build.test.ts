@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { startCollector } from '../helpers/otlp.js';
 import type { Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { spawnChild } from '../helpers/children.js';
 
 // The production build as the image and the Procfile run it: `npm run build`, then plain node on dist/ (no tsx).
 
@@ -21,10 +21,10 @@ function run(
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const proc = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawnChild(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    proc.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
     proc.once('exit', (code) => resolve({ code, out }));
   });
 }
@@ -91,7 +91,7 @@ describe('the compiled build', () => {
     } finally {
       await adminQuery(fresh.toString(), `DROP DATABASE IF EXISTS "${fresh.pathname.slice(1)}"`);
     }
-  }, 120_000);
+  }, 300_000);
 
   it('starts with node dist/src/main.js and answers /healthz, / leads to /docs, and its API process traces', async () => {
     // The instrumentation preloaded as the image does, and handed on to npm start's children; the default
@@ -104,7 +104,7 @@ describe('the compiled build', () => {
       expect(root.headers.get('location')).toBe('/docs');
       const exported = await waitUntil(
         () => collector.received.find((r) => r.raw.includes('switchboard-api')),
-        20_000,
+        30_000,
         'spans from the API child process',
       );
       expect(exported.path).toBe('/v1/traces');
@@ -112,7 +112,7 @@ describe('the compiled build', () => {
     } finally {
       await app.stop();
     }
-  }, 180_000);
+  }, 300_000);
 
   it('runs a worker with node dist/src/worker.js whose /healthz answers on METRICS_PORT', async () => {
     const worker = await startAppProcess('worker', { cwd: dir, env, built: true });
@@ -122,5 +122,5 @@ describe('the compiled build', () => {
     } finally {
       await worker.stop();
     }
-  }, 180_000);
+  }, 300_000);
 });

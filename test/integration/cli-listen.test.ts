@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -16,6 +15,7 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 import { waitFor } from '../helpers/wait.js';
 import { verifySwitchboardSignature } from '../helpers/webhook-verify.js';
 import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
+import { spawnChild } from '../helpers/children.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
@@ -243,7 +243,7 @@ describe('switchboard login, listen and trigger', () => {
       (w) => w.deleted_at !== null,
       { what: 'B’s stream to close' },
     );
-  }, 60_000);
+  }, 300_000);
 
   it('trigger: a sample payload valid against the schema of every event type, accepted by the API', async () => {
     const api = client(t.url);
@@ -430,7 +430,7 @@ describe('switchboard login, listen and trigger', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 300_000);
 
   it('a stalled listener holds at most its in-flight deliveries: another account is not delayed', async () => {
     const stalled = await startReceiver(() => ({ stallMs: 20_000 }));
@@ -480,11 +480,11 @@ describe('switchboard login, listen and trigger', () => {
       fastCli.proc.kill('SIGKILL');
       await Promise.all([stalled.close(), quick.close()]);
     }
-  }, 30_000);
+  }, 300_000);
 
   it('a listener started through npx ends, its stream closed, when npx is killed', async () => {
     // npx runs the command under `sh -c`, which outlives a SIGKILL of npx and keeps the listener's parent as it was.
-    const npx = spawn('npx', ['switchboard', '--json', 'listen', '--forward-to', receiver.url], {
+    const npx = spawnChild('npx', ['switchboard', '--json', 'listen', '--forward-to', receiver.url], {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
       env: {
         PATH: `${dirname(process.execPath)}:${process.env.PATH}`,
@@ -496,8 +496,8 @@ describe('switchboard login, listen and trigger', () => {
     });
     let out = '';
     let err = '';
-    npx.stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
-    npx.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    npx.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    npx.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
     const below: number[] = [];
     try {
       const opened = await waitFor(
@@ -525,5 +525,5 @@ describe('switchboard login, listen and trigger', () => {
       npx.kill('SIGKILL');
       for (const pid of below.filter(isRunning)) process.kill(pid, 'SIGKILL');
     }
-  }, 60_000);
+  }, 300_000);
 });

@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, type CliProcess } from '../helpers/cli-process.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -11,17 +9,23 @@ import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { verifySwitchboardSignature } from '../helpers/webhook-verify.js';
 import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
+import { runChild } from '../helpers/children.js';
 
 // The CLI as integrators get it (docs/adr/0086-the-cli-package.md): `npm pack` of @switchboard/cli and of the
 // receiver library it depends on, both tarballs installed into an empty folder (commander and openapi-fetch from
 // the registry), then the installed `switchboard` run with plain node against the service on 127.0.0.1.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const run = promisify(execFile);
+/** Runs a command to its end in a group of its own; a failure throws with what it printed. */
+async function run(command: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}) {
+  const res = await runChild(command, args, opts);
+  if (res.status !== 0) throw new Error(`${command} ${args[0]} exited ${res.status ?? res.signal}: ${res.stderr}`);
+  return res;
+}
 // npm and the bin's `#!/usr/bin/env node` find this node first.
 const PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
 const npm = (args: string[], cwd: string) =>
-  run('npm', [...args, '--no-audit', '--no-fund'], { cwd, env: { ...process.env, PATH }, maxBuffer: 16 << 20 });
+  run('npm', [...args, '--no-audit', '--no-fund'], { cwd, env: { ...process.env, PATH } });
 
 let t: TestContext;
 let worker: WorkerChild | undefined;
@@ -49,7 +53,7 @@ beforeAll(async () => {
   await worker.ready;
   receiver = await startReceiver(() => ({ status: 204 }));
   owner = await setupAccount(t, { accountKey: { name: 'cli', scopes: ['read:webhooks', 'write:webhooks'] } });
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const cli of live) cli.proc.kill('SIGKILL');
@@ -93,5 +97,5 @@ describe('the @switchboard/cli tarball', () => {
     cli.proc.kill('SIGINT');
     expect(await cli.exited).toBe(0);
     expect(cli.stderr()).toBe('');
-  }, 60_000);
+  }, 300_000);
 });

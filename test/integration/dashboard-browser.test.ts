@@ -135,7 +135,7 @@ describe('the dashboard in a real browser', () => {
           const d = (await api.get(`/v1/webhooks/${hook.body.id}/deliveries`, { token: owner.token })).body.data[0];
           return d?.attempts === 1 && d.status === 'pending' && d.nextAttemptAt && d;
         },
-        10_000,
+        30_000,
         'the delivery waiting for its retry',
       );
       // An hour out (this file's WEBHOOK_RETRY_DELAYS_MS), ±10 %.

@@ -52,7 +52,7 @@ beforeAll(async () => {
   );
   api = client(t.url);
   await t.startWorkers();
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await t?.close();
 });
@@ -100,11 +100,11 @@ for (const driver of drivers) {
     beforeAll(async () => {
       await driver.start();
       account = await signupAccount(api);
-    }, 120_000);
+    }, 300_000);
     afterAll(async () => {
       await Promise.all(made.map((d) => d.close()));
       await driver.stop();
-    }, 60_000);
+    }, 300_000);
 
     async function subscribe(events: string[], extra: Record<string, unknown> = {}) {
       const destination = await driver.destination();
@@ -139,7 +139,7 @@ for (const driver of drivers) {
           const list = await attemptsOf(account.token, id);
           return list.length === 1 && list[0]!.status === 'succeeded' && list;
         },
-        20_000,
+        30_000,
         'the succeeded attempt',
       );
       expect(attempts[0]).toMatchObject({ deliveryId: m!.body.id, attemptNumber: 1, error: null });
@@ -181,7 +181,7 @@ for (const driver of drivers) {
             const stats = await api.get(`/v1/webhooks/${id}/stats?window=1h`, { token: account.token });
             return stats.body.succeeded === 1 && stats.body.failed === all.length - 1;
           },
-          20_000,
+          30_000,
           'the stats to count every attempt',
         );
       },
@@ -205,7 +205,7 @@ for (const driver of drivers) {
       await emitContact(account.accountId, 'c-again', 0);
       const [first] = await destination.waitFor(1);
       const deliveryId = first!.body.id as string;
-      await waitUntil(async () => (await attemptsOf(account.token, id)).length === 1, 20_000, 'the first attempt');
+      await waitUntil(async () => (await attemptsOf(account.token, id)).length === 1, 30_000, 'the first attempt');
       const res = await api.post(`/v1/webhooks/${id}/deliveries/${deliveryId}/redeliver`, { token: account.token });
       expect(res.status).toBe(202);
       // A pulled delivery is attempted when its consumer polls it again.
@@ -215,7 +215,7 @@ for (const driver of drivers) {
           const list = await attemptsOf(account.token, id);
           return list.length === 2 && list[1]!.status === 'succeeded' && list;
         },
-        20_000,
+        30_000,
         'the redelivery attempt',
       );
       expect(attempts[1]!.deliveryId).toBe(deliveryId);
@@ -245,7 +245,7 @@ for (const driver of drivers) {
         );
         const disabled = await waitUntil(
           () => t.deps.db('events').where({ account_id: account.accountId, type: 'webhook.disabled' }),
-          20_000,
+          30_000,
           'the webhook.disabled event',
         );
         expect(JSON.stringify(disabled.map((e) => e.payload))).toContain(id);

@@ -32,7 +32,7 @@ beforeAll(async () => {
     BULLMQ_PREFIX: t.deps.config.bullmqPrefix,
     LOG_LEVEL: 'info',
   };
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await t?.close();
@@ -53,7 +53,7 @@ describe('first run in development, nothing configured but where Postgres and Re
     app = await startAppProcess('main', { cwd, env });
     await bannerOf(app, 'switchboard listening');
     credentials = readFileSync(join(cwd, '.data', 'ops-credentials'), 'utf8').trim();
-  }, 180_000);
+  }, 300_000);
   afterAll(() => app?.stop());
 
   it('generates operator credentials into .data/ops-credentials, readable by its owner only', () => {
@@ -116,14 +116,14 @@ describe('LOG_FORMAT', () => {
       expect(out).toContain(`\n  Metrics     ${base}/metrics (the same credentials)\n`);
       expect(out).toMatch(/\n {2}Postgres {4}external, postgres:\/\/postgres:\*\*\*@/);
       expect(out).toMatch(/\n {2}Redis {7}external, redis:\/\/:\*\*\*@/);
-      await waitUntil(() => /INFO: request .*"route":"\/healthz"/.test(app.stdout()), 5000, 'the access log line');
+      await waitUntil(() => /INFO: request .*"route":"\/healthz"/.test(app.stdout()), 30_000, 'the access log line');
       expect(out.split('\n').some((line) => line.startsWith('{'))).toBe(false);
       expect(app.stdout()).not.toContain(PG_PASSWORD);
       expect(readFileSync(join(cwd, '.data', 'ops-credentials'), 'utf8')).toBe(before);
     } finally {
       await app.stop();
     }
-  }, 180_000);
+  }, 300_000);
 
   it('json: one JSON object a line', async () => {
     const app = await startAppProcess('web', { cwd, env: { ...env, LOG_FORMAT: 'json' } });
@@ -149,7 +149,7 @@ describe('LOG_FORMAT', () => {
             .filter((l) => l.startsWith('{'))
             .map((l) => JSON.parse(l))
             .find((r) => r.msg === 'request' && r.path === '/v1/webhooks'),
-        5000,
+        30_000,
         'the access log line',
       );
       expect(line).toMatchObject({
@@ -164,5 +164,5 @@ describe('LOG_FORMAT', () => {
     } finally {
       await app.stop();
     }
-  }, 180_000);
+  }, 300_000);
 });

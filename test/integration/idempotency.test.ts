@@ -91,7 +91,7 @@ describe('Idempotency-Key', () => {
             )
           ).rows[0].n,
         );
-      await waitUntil(async () => (await waitingOnLocks()) === 1, 10_000, 'the first run waiting on the runs table');
+      await waitUntil(async () => (await waitingOnLocks()) === 1, 30_000, 'the first run waiting on the runs table');
       await waitUntil(
         async () =>
           (
@@ -100,14 +100,14 @@ describe('Idempotency-Key', () => {
               [keyHash],
             )
           ).rows[0]?.old === true,
-        10_000,
+        30_000,
         'the claim held for 3 s',
       );
       second = send();
       let answered = false;
       void second.then(() => (answered = true));
       // Either the second is answered at once, or it runs too and waits behind the first.
-      await waitUntil(async () => answered || (await waitingOnLocks()) === 2, 10_000, 'the second request');
+      await waitUntil(async () => answered || (await waitingOnLocks()) === 2, 30_000, 'the second request');
     } finally {
       await blocker.commit();
     }

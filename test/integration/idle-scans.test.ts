@@ -59,7 +59,7 @@ beforeAll(async () => {
     .db('webhooks')
     .update({ url: `${receiver.url}/hook` })
     .where({ id: W });
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await receiver?.close();
   await t?.close();
@@ -216,7 +216,7 @@ describe('an idle service, after a day filled at any pace', () => {
         } finally {
           await filler.destroy();
         }
-        await waitUntil(async () => (await backendsOf(db, FILLER)) === 0, 10_000, "the filler's connections closed");
+        await waitUntil(async () => (await backendsOf(db, FILLER)) === 0, 30_000, "the filler's connections closed");
         before = await countedReads(db);
         const since = Date.now();
         await waitFor(
@@ -238,7 +238,7 @@ describe('an idle service, after a day filled at any pace', () => {
         await closeDeps(runtime);
       }
       // A backend reports what it read when it exits at the latest.
-      await waitUntil(async () => (await backendsOf(db, WORKERS)) === 0, 10_000, "the workers' connections closed");
+      await waitUntil(async () => (await backendsOf(db, WORKERS)) === 0, 30_000, "the workers' connections closed");
       const after = await countedReads(db);
       expect(after.size).toBe(TODAY.length);
       const read = [...after.values()]

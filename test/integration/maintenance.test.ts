@@ -60,7 +60,7 @@ describe('maintenance queue', () => {
           const job = scheduler?.next ? await queue.getJob(`repeat:relay-outbox:${scheduler.next}`) : undefined;
           return job && (await job.getState()) === 'delayed' && job;
         },
-        10_000,
+        30_000,
         'the next relay-outbox run to be scheduled',
       );
       const removedAt = Date.now();
@@ -75,7 +75,7 @@ describe('maintenance queue', () => {
           const done = await queue.getJobs(['completed'], 0, 500);
           return done.some((j) => j.name === 'relay-outbox' && (j.processedOn ?? 0) > removedAt);
         },
-        15_000,
+        30_000,
         'relay-outbox to run again',
       );
     } finally {

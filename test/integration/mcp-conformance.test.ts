@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import { client, signupAccount } from '../helpers/http.js';
 import { createAgent, createAgentKey } from '../helpers/keys.js';
 import { freePort } from '../helpers/ports.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { runChild } from '../helpers/children.js';
 
 // The official MCP conformance suite (@modelcontextprotocol/conformance) against the per-agent endpoint. The suite
 // speaks to an unauthenticated URL, so a proxy of the test's own adds the agent key and passes everything else
@@ -79,11 +79,11 @@ function startCredentialProxy(port: number, target: URL, token: string): Promise
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));
 }
 
-function runScenario(scenario: string, outputDir: string): Promise<void> {
+async function runScenario(scenario: string, outputDir: string): Promise<void> {
   const bin = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
   const args = [bin, 'server', '--url', `${proxyUrl}/mcp`, '--scenario', scenario, '-o', outputDir];
   // The exit code says whether every check passed; the checks themselves are read from the output directory.
-  return new Promise((resolve) => execFile(process.execPath, args, { timeout: 120_000 }, () => resolve()));
+  await runChild(process.execPath, args);
 }
 
 async function runAndRead(scenario: string): Promise<Check[]> {
@@ -115,7 +115,7 @@ beforeAll(async () => {
   const agentId = await createAgent(t, owner.accountId, 'Conformance', { autoReply: 'ok' });
   const { key } = await createAgentKey(api, owner.token, agentId, { scopes: ['agent:config:read'] });
   proxy = await startCredentialProxy(port, new URL(`/v1/agents/${agentId}/mcp`, t.url), key);
-}, 120_000);
+}, 300_000);
 afterAll(async () => {
   await new Promise((resolve) => proxy?.close(resolve));
   await t?.close();
@@ -123,13 +123,8 @@ afterAll(async () => {
 
 describe('the official MCP conformance suite, per-agent endpoint', () => {
   it('lists every server scenario of the suite either as applicable or with the reason it does not apply', async () => {
-    const out = await new Promise<string>((resolve) =>
-      execFile(
-        process.execPath,
-        [join('node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'), 'list'],
-        (_err, stdout) => resolve(stdout),
-      ),
-    );
+    const bin = join('node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+    const out = (await runChild(process.execPath, [bin, 'list'])).stdout;
     const serverPart = out.split(/Client scenarios/)[0]!;
     const listed = [...serverPart.matchAll(/^\s+- ([\w-]+)/gm)].map((m) => m[1]!);
     expect(listed.length).toBeGreaterThan(10);
@@ -150,6 +145,6 @@ describe('the official MCP conformance suite, per-agent endpoint', () => {
       expect(checks.length).toBeGreaterThan(0);
       const failed = checks.filter((c) => c.status === 'FAILURE').map((c) => `${c.id}: ${c.errorMessage}`);
       expect(failed).toEqual([]);
-    }, 150_000);
+    }, 300_000);
   }
 });

@@ -268,11 +268,11 @@ describe('stateless MCP: `_meta` values of the wrong type', () => {
             const where = `${path} ${message.method} ${JSON.stringify(progressToken)}`;
             message.params!._meta = { ...META, progressToken };
             await conn.send(raw(message, token, path));
-            const refused = await conn.read(5_000);
+            const refused = await conn.read(30_000);
             expect(refused.status, where).toBe(400);
             expect(refused.json, where).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32602 } });
             await conn.send(raw(request('server/discover'), token, path));
-            expect((await conn.read(5_000)).status, where).toBe(200);
+            expect((await conn.read(30_000)).status, where).toBe(200);
           }
         }
       } finally {
@@ -295,7 +295,7 @@ describe('stateless MCP: `_meta` values of the wrong type', () => {
           ...Object.entries(headersFor(message)),
         ],
       });
-      const refused = await conn.read(5_000);
+      const refused = await conn.read(30_000);
       expect(refused.status).toBe(400);
       expect(refused.json).toMatchObject({ jsonrpc: '2.0', id: 1, error: { code: -32602 } });
     } finally {

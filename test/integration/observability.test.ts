@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { childEnv } from '../helpers/worker-child.js';
+import { spawnChild } from '../helpers/children.js';
 
 // What an operator sees of deliveries: the worker process's log lines (captured from a real `src/worker.ts`),
 // its /metrics and /healthz on METRICS_PORT, and the API's /metrics, after real deliveries to real receivers.
@@ -78,7 +78,7 @@ beforeAll(async () => {
   const events = ['message.received'];
   okId = (await api.post('/v1/webhooks', { token, body: { url: ok.url, events } })).body.id;
   failingId = (await api.post('/v1/webhooks', { token, body: { url: failing.url, events } })).body.id;
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   for (const w of workers) await w.stop();
@@ -130,7 +130,7 @@ describe('a worker process with METRICS_PORT', () => {
       expect(JSON.stringify(line)).not.toContain('127.0.0.1');
       expect(JSON.stringify(line)).not.toContain('broken');
     }
-  }, 120_000);
+  }, 300_000);
 
   it('answers /healthz without credentials and /metrics only with them', async () => {
     const health = await fetch(`${worker.url}/healthz`);
@@ -168,18 +168,18 @@ describe('a worker process with METRICS_PORT', () => {
   it('refuses to start on a METRICS_PORT that is taken, with one line naming it, before taking any job', async () => {
     const port = new URL(worker.url).port;
     const base = childEnv(t, {});
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+    const proc = spawnChild(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
       env: { ...base, LOG_LEVEL: 'silent', METRICS_PORT: port, ...OPS },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';
-    proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
     const code = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
     expect(code).toBe(1);
     expect(err.trim()).toBe(
       `switchboard: METRICS_PORT ${port} is not available (EADDRINUSE): set METRICS_PORT to a free port`,
     );
-  }, 60_000);
+  }, 300_000);
 
   it('keeps only failures at LOG_LEVEL=warn', async () => {
     await worker.stop();
@@ -195,12 +195,12 @@ describe('a worker process with METRICS_PORT', () => {
     await waitUntil(() => failing.received.length >= 2, 30_000, 'the second failing attempt');
     await waitUntil(
       () => linesOf(quiet).some((l) => l.msg === 'webhook delivery attempt failed'),
-      10_000,
+      30_000,
       'the warn line',
     );
     expect(linesOf(quiet).filter((l) => l.msg === 'webhook delivered')).toEqual([]);
     expect(linesOf(quiet).every((l) => l.level !== 'info')).toBe(true);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe('the API process metrics', () => {

@@ -64,5 +64,5 @@ describe('a client typed from the document', () => {
     expect(result.webhookSecret).toMatch(/^whsec_/);
     expect(result.listedWebhookIds).toHaveLength(1);
     // Generating the types and running the TypeScript compiler take a few seconds alone, much more on a busy machine.
-  }, 180_000);
+  }, 300_000);
 });

@@ -332,13 +332,13 @@ describe('webhook events', () => {
     // disabled. b's exhausted delivery of that event is reported by nobody.
     await waitUntil(
       async () => (await eventsOf(owner.accountId, 'webhook.disabled')).length === 2,
-      10_000,
+      30_000,
       'both disabled',
     );
     await transactWithEvents(t.deps, owner.accountId, (_trx, emit) =>
       emit({ type: 'message.sent', payload: { id: 'sentinel' } }),
     );
-    await waitUntil(() => watcher.received.some((x) => x.body.event === 'message.sent'), 10_000, 'the sentinel');
+    await waitUntil(() => watcher.received.some((x) => x.body.event === 'message.sent'), 30_000, 'the sentinel');
     expect(watcher.received.map((x) => x.body.event).sort()).toEqual([
       'message.sent',
       'webhook.delivery_exhausted',

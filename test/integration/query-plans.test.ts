@@ -97,7 +97,7 @@ beforeAll(async () => {
   ref = { pending, succeeded, eventId: pending.event_id, partition };
   explainer = new pg.Client({ connectionString: t.deps.config.database.url });
   await explainer.connect();
-}, 300_000);
+}, 900_000);
 afterAll(async () => {
   await explainer?.end();
   await t?.close();

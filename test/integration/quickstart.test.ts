@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { connectMcp, toolNames } from '../helpers/mcp.js';
 import { freePort } from '../helpers/ports.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
+import { spawnChild } from '../helpers/children.js';
 
 // The README's quickstart, run as written: its `quickstart:server` block starts the service (npm start) and its
 // `quickstart` blocks run in order in one bash, in a scratch directory (also its TMPDIR), with the base URL and the
@@ -31,10 +32,9 @@ function quickstartBlocks(readme: string): Array<{ kind: string; code: string }>
 
 /** bash in its own process group (the quickstart leaves its receiver running in the background), output kept. */
 function runBash(script: string, opts: { cwd: string; env: Record<string, string> }) {
-  const proc = spawn('bash', ['-c', script], {
+  const proc = spawnChild('bash', ['-c', script], {
     cwd: opts.cwd,
     env: opts.env,
-    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -60,7 +60,7 @@ async function stopGroup(proc: ChildProcess | undefined): Promise<void> {
         return true;
       }
     },
-    20_000,
+    30_000,
     'the process group to end',
   ).catch(() => process.kill(-proc.pid!, 'SIGKILL'));
 }
@@ -74,7 +74,7 @@ const blocks = quickstartBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
 beforeAll(async () => {
   t = await createTestContext();
   dir = mkdtempSync(join(tmpdir(), 'sb-quickstart-'));
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await stopGroup(client?.proc);
@@ -192,7 +192,7 @@ describe('the README quickstart', () => {
         body: '{}',
       });
       expect(forged.status).toBe(400);
-      await waitUntil(() => receiver.output().includes('REJECTED'), 10_000, 'the receiver to log the refusal');
+      await waitUntil(() => receiver.output().includes('REJECTED'), 30_000, 'the receiver to log the refusal');
       expect(receiver.output()).toContain('REJECTED contact.created no_matching_signature');
     } finally {
       await stopGroup(receiver.proc);

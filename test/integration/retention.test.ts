@@ -148,7 +148,7 @@ describe('retention', () => {
       .catch((err: Error) => err);
     await waitUntil(
       async () => (await listPartitions(t.deps.db, table)).find((p) => p.name === stuck)?.detachPending,
-      5000,
+      30_000,
       'the detach to be pending',
     );
     await t.deps.db.raw('SELECT pg_terminate_backend(?)', [detacherPid]);

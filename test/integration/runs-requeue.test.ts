@@ -35,14 +35,12 @@ describe('requeue-stuck-work sweep', () => {
       const runId = (await api.post(`/v1/agents/${agentId}/chat`, { token: owner.token, body: { message: 'x' } })).body
         .run.id;
       await t.deps.queues['agent-runs'].remove(runId); // driven by hand below, not by a worker
-      const started = Date.now();
+      // The runtime answers after 3 s: an attempt that waited for it would succeed with the late reply.
       await expect(executeRun(t.deps, runId, { last: false })).rejects.toThrow(/timeout/);
       expect((await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token: owner.token })).body.status).toBe(
         'running',
       );
       expect(await executeRun(t.deps, runId, { last: true })).toBe('failed');
-      // Two attempts that waited for the runtime's 3 s answer would take 6 s; two timeouts take well under 5.
-      expect(Date.now() - started).toBeLessThan(5000);
       const run = (await api.get(`/v1/agents/${agentId}/runs/${runId}`, { token: owner.token })).body;
       expect(run).toMatchObject({ status: 'failed', replyMessageId: null });
       expect(run.error).toMatch(/timeout/);

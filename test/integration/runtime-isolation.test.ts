@@ -49,13 +49,13 @@ describe('two runtimes in one process', () => {
     const listAgents = (url: string) => client(url).get('/v1/agents', { token: owner.accountKey.key });
 
     expect((await listAgents(a.url)).status).toBe(200);
-    await waitUntil(() => inA.usageWrites === 1, 10_000, "the key's first use recorded by a");
+    await waitUntil(() => inA.usageWrites === 1, 30_000, "the key's first use recorded by a");
     expect((await listAgents(a.url)).status).toBe(200);
     // a's second request is served from its cache, and its memo holds the usage write back for a minute.
     expect(inA).toEqual({ lookups: 1, usageWrites: 1 });
 
     expect((await listAgents(twinServer.url)).status).toBe(200);
-    await waitUntil(() => inTwin.usageWrites === 1, 10_000, "the key's first use recorded by the twin");
+    await waitUntil(() => inTwin.usageWrites === 1, 30_000, "the key's first use recorded by the twin");
     // The twin found nothing of a's in memory: it looked the key up and wrote its usage itself.
     expect(inTwin).toEqual({ lookups: 1, usageWrites: 1 });
     expect(inA).toEqual({ lookups: 1, usageWrites: 1 });

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, TEST_APP_SECRET, type TestContext } from '../helpers/test-context.js';
 import { waitUntil } from '../helpers/wait.js';
+import { spawnChild } from '../helpers/children.js';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -24,7 +25,7 @@ async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
         return false; // not listening yet
       }
     },
-    15_000,
+    30_000,
     'the server to become healthy',
     100,
   );
@@ -40,7 +41,7 @@ describe('graceful shutdown (npm run start:web) on SIGTERM', () => {
   it('stops accepting, finishes the request in flight, then exits 0', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/web.ts'], {
+    const child = spawnChild(process.execPath, ['--import', 'tsx', 'src/web.ts'], {
       env: {
         ...process.env,
         PORT: String(port),

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitFor, waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { childEnv } from '../helpers/worker-child.js';
+import { spawnChild } from '../helpers/children.js';
 
 // Traces across processes (docs/tracing.md): a web process and a worker process, each started as the Procfile
 // starts it (with the instrumentation preloaded), export OTLP/HTTP JSON to a receiver this test runs. One API
@@ -92,11 +92,11 @@ async function droppedSpans(url: string): Promise<number> {
 /** Runs node with the instrumentation preloaded as npm start does, `code` as the program; its exit and output. */
 function runPreloaded(env: Record<string, string>, code: string) {
   const args = ['--import', TSX, '--import', './src/instrumentation.ts', '-e', code];
-  const proc = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env } });
+  const proc = spawnChild(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env } });
   let out = '';
   let err = '';
-  proc.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   return new Promise<{ code: number | null; out: string; err: string }>((resolve) =>
     proc.once('exit', (code) => resolve({ code, out, err })),
   );
@@ -107,7 +107,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-tracing-'));
   collector = await startCollector();
   subscriber = await startReceiver();
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all(started.map((p) => p.stop()));
@@ -149,7 +149,7 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
           has(spans, 'switchboard-worker', KIND.consumer, 'process deliver-webhook') &&
           spans.some((s) => s.spanId === postSpanId),
         ),
-      { timeoutMs: 20_000, what: 'the spans of both processes in the trace' },
+      { timeoutMs: 30_000, what: 'the spans of both processes in the trace' },
     );
     // The request span names its route; its queries (the emitting transaction) are in the trace under it.
     const request = has(spans, 'switchboard-api', KIND.server)!;
@@ -173,7 +173,7 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(JSON.stringify(spansOf(collector))).not.toMatch(/path-secret|query-secret/);
     // No probe makes a trace of its own (the flush above came after the probe).
     expect(spansOf(collector).some((s) => attr(s, 'url.path')?.stringValue === '/healthz')).toBe(false);
-  }, 60_000);
+  }, 300_000);
 
   it('never holds up a request or a delivery when the collector is gone, and counts the spans lost', async () => {
     const gone = `http://127.0.0.1:${await freePort()}`;
@@ -188,12 +188,12 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
       const [delivery] = await lost.waitFor(1, 30_000);
       expect(delivery!.headers.traceparent).toMatch(TRACEPARENT);
       for (const p of [web, worker]) {
-        await waitUntil(async () => (await droppedSpans(p.url)) > 0, 20_000, `export_failed spans on ${p.url}`);
+        await waitUntil(async () => (await droppedSpans(p.url)) > 0, 30_000, `export_failed spans on ${p.url}`);
       }
     } finally {
       await lost.close();
     }
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('with no OTLP endpoint', () => {
@@ -209,7 +209,7 @@ describe('with no OTLP endpoint', () => {
     } finally {
       await off.close();
     }
-  }, 60_000);
+  }, 300_000);
 
   it('loads nothing of the SDK; a bad OTEL_* value stops start-up with one line naming it', async () => {
     // CommonJS modules loaded so far, the SDK's among them when it was started.
@@ -226,5 +226,5 @@ describe('with no OTLP endpoint', () => {
     expect(bad.err.trim().split('\n')).toEqual([
       expect.stringMatching(/^switchboard: OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf or http\/json/),
     ]);
-  }, 30_000);
+  }, 300_000);
 });

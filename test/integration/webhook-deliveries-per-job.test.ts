@@ -97,7 +97,7 @@ describe('deliveries per job', () => {
 
     const workers = await t.startWorkers();
     try {
-      await waitUntil(async () => (await statusOf(ids)).every((s) => s === 'succeeded'), 20_000, 'all succeeded');
+      await waitUntil(async () => (await statusOf(ids)).every((s) => s === 'succeeded'), 30_000, 'all succeeded');
     } finally {
       await workers.close();
     }
@@ -136,7 +136,7 @@ describe('deliveries per job', () => {
       const heldIds = ids.filter((id) => finished[id] === 'held for its slot');
       const waiting = await jobsHolding(heldIds);
       expect(waiting.map((j) => j.id).sort()).toEqual(heldIds.map((id) => deliveryJobId({ id, job_seq: 1 })).sort());
-      await waitUntil(async () => (await statusOf(ids)).every((s) => s === 'succeeded'), 20_000, 'all succeeded');
+      await waitUntil(async () => (await statusOf(ids)).every((s) => s === 'succeeded'), 30_000, 'all succeeded');
     } finally {
       await workers.close();
     }

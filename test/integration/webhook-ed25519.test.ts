@@ -422,7 +422,7 @@ describe('a rotation racing a change of scheme', () => {
               `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
             )
           ).rowCount,
-        10_000,
+        30_000,
         'the rotation waiting on the row',
       );
       await other.query('COMMIT');

@@ -91,7 +91,7 @@ describe('fan-out at commit', () => {
     );
 
     const workers = await t.startWorkers();
-    const arrived = await r.waitFor(count, 15_000);
+    const arrived = await r.waitFor(count, 30_000);
     expect(new Set(arrived.map((a) => a.path)).size).toBe(count);
     const ids = (await deliveriesOf(accountId)).map((d) => d.id).sort();
     expect(arrived.map((a) => a.body.id).sort()).toEqual(ids);

@@ -129,12 +129,12 @@ describe('ordered delivery', () => {
     // Every other key arrives whole while "stuck" is still failing (and has reached its receiver).
     await waitUntil(
       () => ['a', 'b', 'c'].every((k) => new Set(seqOf(r, k)).size === 8) && seqOf(r, 'stuck').length >= 2,
-      20_000,
+      30_000,
       'the other keys to arrive while one fails',
     );
     expect(new Set(seqOf(r, 'stuck'))).toEqual(new Set([0]));
     release = true;
-    await waitUntil(() => new Set(seqOf(r, 'stuck')).size === 8, 20_000, 'the held key to drain');
+    await waitUntil(() => new Set(seqOf(r, 'stuck')).size === 8, 30_000, 'the held key to drain');
     for (const k of keys) {
       const firsts = [...new Set(seqOf(r, k))];
       expect(firsts).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -151,7 +151,7 @@ describe('ordered delivery', () => {
     ).body;
     await emitContacts(accountId, ['k', 'k', 'k', 'k']);
     // 0 and 1 arrive; 2 fails and holds 3.
-    await waitUntil(() => seqOf(r).filter((n) => n === 2).length >= 2, 10_000, 'delivery 2 to fail twice');
+    await waitUntil(() => seqOf(r).filter((n) => n === 2).length >= 2, 30_000, 'delivery 2 to fail twice');
     const rows = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id }).orderBy('ordering_seq');
     expect(rows.map((d) => d.status)).toEqual(['succeeded', 'succeeded', 'pending', 'pending']);
     // Redeliver 0 while 2 is in flight: it waits for 2, then goes before 3.
@@ -162,7 +162,7 @@ describe('ordered delivery', () => {
     await waitUntil(
       async () =>
         (await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id })).every((d) => d.status === 'succeeded'),
-      10_000,
+      30_000,
       'every delivery to succeed',
     );
     const after = seqOf(r).slice(before);
@@ -184,7 +184,7 @@ describe('ordered delivery', () => {
         const all = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });
         return all.every((d) => d.status === 'failed') && all;
       },
-      10_000,
+      30_000,
       'the key to stop',
     );
     expect(rows).toHaveLength(3);
@@ -203,7 +203,7 @@ describe('ordered delivery', () => {
     await r.waitFor(1);
     const patched = await api.patch(`/v1/webhooks/${wh.id}`, { token, body: { ordering: 'none' } });
     expect(patched.body.ordering).toBe('none');
-    await waitUntil(() => seqOf(r).includes(1) && seqOf(r).includes(2), 10_000, 'the waiting ones to go');
+    await waitUntil(() => seqOf(r).includes(1) && seqOf(r).includes(2), 30_000, 'the waiting ones to go');
     expect(await t.deps.db('webhook_ordering_keys').where({ webhook_id: wh.id })).toEqual([]);
   });
 
@@ -229,7 +229,7 @@ describe('ordered delivery', () => {
     expect(queued).toHaveLength(1);
     expect(queued[0].next_attempt_at).toBeNull();
     expect(await sweepStrandedOrderingKeys(t.deps, 0, 100)).toBe(1);
-    await waitUntil(() => seqOf(r).includes(1), 10_000, 'the queued delivery to go');
+    await waitUntil(() => seqOf(r).includes(1), 30_000, 'the queued delivery to go');
     expect(seqOf(r)).toEqual([1]);
   });
 
@@ -243,13 +243,13 @@ describe('ordered delivery', () => {
       })
     ).body;
     await emitContacts(accountId, ['held', 'held']);
-    await waitUntil(() => seqOf(r, 'held').length >= 2, 10_000, 'the held key to be retried');
+    await waitUntil(() => seqOf(r, 'held').length >= 2, 30_000, 'the held key to be retried');
     expect((await api.post(`/v1/webhooks/${wh.id}/test`, { token })).status).toBe(202);
-    await waitUntil(() => r.received.some((x) => x.body.event === 'webhook.test'), 10_000, 'the test event');
+    await waitUntil(() => r.received.some((x) => x.body.event === 'webhook.test'), 30_000, 'the test event');
     // The key's second event still waits behind its first, which is still failing.
     expect(new Set(seqOf(r, 'held'))).toEqual(new Set([0]));
     const testDelivery = () => t.deps.db('webhook_deliveries').where({ webhook_id: wh.id, event: 'webhook.test' });
-    await waitUntil(async () => (await testDelivery())[0]?.status === 'succeeded', 10_000, 'its record');
+    await waitUntil(async () => (await testDelivery())[0]?.status === 'succeeded', 30_000, 'its record');
     expect((await testDelivery()).map((d) => [d.ordering_key, d.ordering_seq])).toEqual([[null, null]]);
   });
 
@@ -260,7 +260,7 @@ describe('ordered delivery', () => {
     await emitContacts(accountId, ['k', 'k', 'k']);
     await waitUntil(
       () => seqOf(r).includes(1) && seqOf(r).includes(2),
-      10_000,
+      30_000,
       'the later ones to pass the failing one',
     );
     const rows = await t.deps.db('webhook_deliveries').where({ webhook_id: wh.id });

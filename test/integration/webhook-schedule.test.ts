@@ -76,7 +76,7 @@ describe('the schedule after commit', () => {
     // Released, the add failed and the schedule is over; the row, still pending, is the sweep's
     // (webhook-sweep.test.ts).
     expect(handedOff).toBe(true);
-  }, 60_000);
+  }, 300_000);
 
   it('adds the jobs a closing runtime still holds before it closes Redis', async () => {
     const { accountId } = await subscribedAccount();
@@ -90,5 +90,5 @@ describe('the schedule after commit', () => {
     const rows = await deliveriesOf(accountId);
     expect(rows).toHaveLength(2);
     for (const row of rows) expect(await queued(row.id)).toBe(true);
-  }, 60_000);
+  }, 300_000);
 });

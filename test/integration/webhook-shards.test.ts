@@ -66,10 +66,10 @@ async function queueUnder(from: number) {
   const old = await ctx.startWorkers();
   await emitRound(1);
   const firstRound = SUBSCRIPTIONS * EVENTS;
-  await waitUntil(() => failed.size === firstRound, 20_000, 'every first-round delivery to fail once');
+  await waitUntil(() => failed.size === firstRound, 30_000, 'every first-round delivery to fail once');
   await waitUntil(
     async () => Number((await ctx.deps.db('webhook_attempts').count({ n: '*' }).first())?.n) === firstRound,
-    10_000,
+    30_000,
     'every failed attempt recorded',
   );
   await old.close();
@@ -111,7 +111,7 @@ async function deliveredUnder(ctx: TestContext, to: number) {
   await waitUntil(
     async () =>
       JSON.stringify((await ctx.deps.redis.smembers(shardRegistryKey(prefix))).sort()) === JSON.stringify(current),
-    10_000,
+    30_000,
     'the drained partitions to be forgotten',
   );
 }
@@ -174,7 +174,7 @@ describe('delivery shards', () => {
             mine.map((d) => d.id),
           )
         ).every((d) => d.status === 'succeeded'),
-      10_000,
+      30_000,
       "partition 1's deliveries to succeed",
     );
     // The others wait in their partitions for a worker that consumes them (an event's deliveries of one partition
@@ -189,9 +189,9 @@ describe('delivery shards', () => {
 
   it('delivers what was queued with K=1 (waiting and delayed retries) once workers run with K=3', async () => {
     await deliveredUnder(await queueUnder(1), 3);
-  }, 90_000);
+  }, 300_000);
 
   it('delivers what was queued with K=3 once workers run with K=1', async () => {
     await deliveredUnder(await queueUnder(3), 1);
-  }, 90_000);
+  }, 300_000);
 });

@@ -49,7 +49,7 @@ const attemptsOf = (deliveryId: string) =>
 /** A later event arrives alone: nothing else was sent to this receiver in between. */
 async function expectOnly(s: Awaited<ReturnType<typeof setup>>, expected: number) {
   await emit(s.accountId, 'sentinel');
-  await waitUntil(() => s.r.received.some((x) => x.body.payload.id === 'sentinel'), 5000, 'the sentinel');
+  await waitUntil(() => s.r.received.some((x) => x.body.payload.id === 'sentinel'), 30_000, 'the sentinel');
   expect(s.r.received).toHaveLength(expected + 1);
 }
 
@@ -107,7 +107,11 @@ describe('the delivery state machine', () => {
     expect(waiting).toMatchObject({ status: 'pending', job_seq: 2 });
     const queue = t.deps.queues['webhook-delivery'];
     // The retry's job is added right after the row says so.
-    await waitUntil(async () => (await queue.getJobState(deliveryJobId(waiting))) === 'delayed', 5000, 'the retry job');
+    await waitUntil(
+      async () => (await queue.getJobState(deliveryJobId(waiting))) === 'delayed',
+      30_000,
+      'the retry job',
+    );
 
     healthy = true;
     expect(

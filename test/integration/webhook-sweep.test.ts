@@ -85,12 +85,12 @@ async function failWaitingJobs(): Promise<void> {
   );
   await waitUntil(
     async () => (await deliveryQueue().getJobCounts('waiting')).waiting === 0,
-    5000,
+    30_000,
     'the rogue worker to take every job',
   );
   await waitUntil(
     async () => (await deliveryQueue().getJobCounts('active')).active === 0,
-    5000,
+    30_000,
     'the rogue worker to fail them',
   );
   await rogue.close();
@@ -101,10 +101,10 @@ async function failWaitingJobs(): Promise<void> {
 async function expectNothingMore(s: Awaited<ReturnType<typeof setup>>, expected: number) {
   await emit(t.deps, s.accountId, 'sentinel');
   const all = await s.r.waitFor(expected + 1);
-  await waitUntil(() => all.some((x) => x.body.payload.id === 'sentinel'), 5000, 'the sentinel');
+  await waitUntil(() => all.some((x) => x.body.payload.id === 'sentinel'), 30_000, 'the sentinel');
   await waitUntil(
     async () => (await rowsOf(s.wh.id)).every((d) => d.status !== 'pending'),
-    5000,
+    30_000,
     'every row to settle',
   );
   expect(s.r.received).toHaveLength(expected + 1);
@@ -163,7 +163,7 @@ describe('the sweep', () => {
     const workers = await startWorkers();
     await waitUntil(
       async () => (await rowsOf(s.wh.id)).every((d) => d.status === 'exhausted'),
-      10_000,
+      30_000,
       'both deliveries to exhaust',
     );
     await workers.close();
@@ -189,7 +189,7 @@ describe('the sweep', () => {
     await startWorkers();
     await waitUntil(
       async () => (await rowsOf(s.wh.id)).every((d) => d.status === 'succeeded'),
-      10_000,
+      30_000,
       'the reopened deliveries',
     );
     expect((await rowsOf(s.wh.id)).map((d) => d.attempts)).toEqual([4, 4]);
@@ -213,7 +213,7 @@ describe('the sweep', () => {
         const d = await rowOfEvent(row.event_id);
         return d.status !== 'pending' && d;
       },
-      5000,
+      30_000,
       'the delivery to settle',
     );
     expect(settled).toMatchObject({ status: 'exhausted', attempts: 3, next_attempt_at: null });

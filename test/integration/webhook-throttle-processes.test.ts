@@ -37,7 +37,7 @@ describe('throttling across worker processes', () => {
     await transactWithEvents(t.deps, accountId, async (_trx, emit) => {
       for (let i = 0; i < 40; i++) await emit({ type: 'message.received', payload: { id: `msg_${i}` } });
     });
-    const got = await r.waitFor(40, 20_000);
+    const got = await r.waitFor(40, 30_000);
     const ats = got.map((x) => x.at);
     const rate = (ats.length - 1) / ((ats[ats.length - 1]! - ats[0]!) / 1000);
     expect(rate).toBeGreaterThanOrEqual(8);
@@ -47,7 +47,7 @@ describe('throttling across worker processes', () => {
     // transaction's deliveries shared jobs, which left those the throttle held back for jobs of their own).
     await waitUntil(
       async () => (await t.deps.db('webhook_attempts').where({ webhook_id: wh.body.id })).length === 40,
-      10_000,
+      30_000,
       'every attempt recorded',
     );
     const jobs = await t.deps.queues['webhook-delivery'].getCompleted(0, 100);

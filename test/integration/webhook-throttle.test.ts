@@ -103,11 +103,11 @@ describe('throttled delivery', () => {
       for (let i = 0; i < 50; i++) await emit({ type: 'message.received', payload: { id: `msg_${i}` } });
     });
 
-    await fast.waitFor(50, 10_000);
+    await fast.waitFor(50, 30_000);
     // The unthrottled subscription is not slowed: all 50 are in while the throttled one (5/s) has had a fraction.
     expect(slow.received.length).toBeLessThan(40);
 
-    await slow.waitFor(50, 20_000);
+    await slow.waitFor(50, 30_000);
     const rate = rateOf(slow.received.map((x) => x.at));
     expect(rate).toBeGreaterThanOrEqual(4);
     expect(rate).toBeLessThanOrEqual(6);

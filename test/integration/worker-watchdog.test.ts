@@ -65,7 +65,7 @@ const indexOf = (queue: string) => running.workers.findIndex((w) => w.name === q
 async function stall(queue: string): Promise<Worker> {
   const worker = running.workers[indexOf(queue)]!;
   await worker.pause(true);
-  await waitUntil(() => !worker.isRunning(), 15_000, `the ${queue} worker to stop taking jobs`);
+  await waitUntil(() => !worker.isRunning(), 30_000, `the ${queue} worker to stop taking jobs`);
   return worker;
 }
 
@@ -78,7 +78,7 @@ describe('the worker watchdog', () => {
 
     const arrived = await waitUntil(
       () => r.received.slice(before).find((req) => req.path === '/ok'),
-      20_000,
+      30_000,
       'the delivery, made by a new worker',
     );
     expect(arrived.body.payload).toEqual({ id: 'c_ready' });
@@ -92,16 +92,16 @@ describe('the worker watchdog', () => {
     const replacedBefore = await replaced('webhook-delivery');
     const accountId = await subscribed('/stall');
     await emit(accountId, 'c_busy');
-    await waitUntil(() => r.received.some((req) => req.path === '/stall'), 15_000, 'the stalled delivery');
+    await waitUntil(() => r.received.some((req) => req.path === '/stall'), 30_000, 'the stalled delivery');
     // The delivery worker is full with the stalled delivery; a second delivery waits behind it.
     await emit(accountId, 'c_waiting');
-    await waitUntil(async () => (await t.deps.queues['webhook-delivery'].getWaitingCount()) === 1, 10_000, 'a wait');
+    await waitUntil(async () => (await t.deps.queues['webhook-delivery'].getWaitingCount()) === 1, 30_000, 'a wait');
 
     // The sentinel: another worker, stalled with a job waiting, is replaced; the watchdog has judged the busy one
     // at least as many times meanwhile.
     await stall('webhook-fanout');
     await enqueue(t.deps.queues, t.deps.config, jobs.fanOutEvent, { eventId: 'evt_none' });
-    await waitUntil(async () => (await replaced('webhook-fanout')) === 1, 15_000, 'the fan-out worker replaced');
+    await waitUntil(async () => (await replaced('webhook-fanout')) === 1, 30_000, 'the fan-out worker replaced');
 
     expect(await replaced('webhook-delivery')).toBe(replacedBefore);
     expect(await t.deps.queues['webhook-delivery'].getWaitingCount()).toBe(1);
@@ -115,7 +115,7 @@ describe('the worker watchdog', () => {
     await enqueue(t.deps.queues, t.deps.config, jobs.runAgent, { runId: 'run_none' });
     // A delayed job is promoted by a worker taking jobs: a stuck one leaves it delayed, due, and it counts.
     await enqueue(t.deps.queues, t.deps.config, jobs.sendMessage, { messageId: 'msg_none' }, { delay: 1 });
-    await waitUntil(async () => (await replaced('message-send')) === 1, 15_000, 'the message worker replaced');
+    await waitUntil(async () => (await replaced('message-send')) === 1, 30_000, 'the message worker replaced');
 
     expect(await replaced('agent-runs')).toBe(0);
     await paused.resume();
@@ -136,11 +136,11 @@ describe('the worker watchdog', () => {
         await upsert();
         return (await replaced('maintenance')) === 1;
       },
-      15_000,
+      30_000,
       'the maintenance worker replaced',
     );
     // The new worker takes the run: a job of the scheduler completes.
-    await waitUntil(async () => (await maintenance.getCompletedCount()) > 0, 15_000, 'the run, by the new worker');
+    await waitUntil(async () => (await maintenance.getCompletedCount()) > 0, 30_000, 'the run, by the new worker');
     await maintenance.removeJobScheduler('watchdog-test');
   });
 });

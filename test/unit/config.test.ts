@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,14 +27,6 @@ function thrownBy(fn: () => unknown): Error | undefined {
   }
   return undefined;
 }
-
-/** An entry point started the way `npm start` or `npm run migrate` would, with `env` over this environment. */
-const start = (entry: 'main' | 'migrate', env: Record<string, string>) =>
-  spawnSync(process.execPath, ['--import', 'tsx', `src/${entry}.ts`], {
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
 
 describe('config', () => {
   it('applies the contract defaults', () => {
@@ -356,34 +347,22 @@ describe('config', () => {
     }
   });
 
-  it('stops npm start with one line naming WORKERS when it is not auto or 0..64', () => {
-    const res = start('main', { WORKERS: 'many' });
-    expect(res.status).toBe(1);
-    expect(res.stderr.trim()).toBe('switchboard: WORKERS must be auto or a whole number between 0 and 64, got "many"');
-    expect(res.stdout).toBe('');
-  });
-
-  it('stops start-up with one clear line on a bad value', () => {
-    const res = start('migrate', { PORT: 'eighty' });
-    expect(res.status).toBe(1);
-    expect(res.stderr.trim()).toBe('switchboard: PORT must be a port number between 0 and 65535, got "eighty"');
-    expect(res.stderr.trim().split('\n')).toHaveLength(1);
-  });
-
-  it('stops start-up with one line naming HOST when it is not an address', () => {
-    const res = start('main', { HOST: 'my laptop' });
-    expect(res.status).toBe(1);
-    expect(res.stderr.trim()).toBe(
-      'switchboard: HOST must be an IP address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1, got "my laptop"',
-    );
-    expect(res.stdout).toBe('');
-  });
-
-  it('stops start-up with one line naming LOG_FORMAT when it is neither pretty nor json', () => {
-    const res = start('main', { LOG_FORMAT: 'colourful' });
-    expect(res.status).toBe(1);
-    expect(res.stderr.trim()).toBe('switchboard: LOG_FORMAT must be pretty or json, got "colourful"');
-    expect(res.stdout).toBe('');
+  it('refuses a bad WORKERS, PORT, HOST or LOG_FORMAT with one line naming it', () => {
+    // What an entry point prints after "switchboard: " (one start-up proves it: test/faults/supervisor.test.ts).
+    const refusals: Array<[Record<string, string>, string]> = [
+      [{ WORKERS: 'many' }, 'WORKERS must be auto or a whole number between 0 and 64, got "many"'],
+      [{ PORT: 'eighty' }, 'PORT must be a port number between 0 and 65535, got "eighty"'],
+      [
+        { HOST: 'my laptop' },
+        'HOST must be an IP address to listen on, e.g. 0.0.0.0 (every interface) or 127.0.0.1, got "my laptop"',
+      ],
+      [{ LOG_FORMAT: 'colourful' }, 'LOG_FORMAT must be pretty or json, got "colourful"'],
+    ];
+    for (const [env, line] of refusals) {
+      const err = thrownBy(() => load({ ...base, ...env }));
+      expect(err).toBeInstanceOf(ConfigError);
+      expect(err?.message).toBe(line);
+    }
   });
 });
 

@@ -85,7 +85,7 @@ beforeAll(async () => {
     .catch((err: Error) => {
       throw new Error(`the library did not load: ${problems.join('; ') || err.message}`);
     });
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();

@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runChild } from '../../../test/helpers/children.js';
 
 // The package as npm publishes it: `npm pack` of a copy of packages/webhooks (its prepack builds dist/ there, so
 // the checkout's own dist/ is left alone), installed into a scratch project that imports it with plain Node, with
@@ -16,22 +16,22 @@ let dir: string;
 let files: string[];
 let consumer: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'sb-webhooks-pack-'));
   const copy = join(dir, 'webhooks');
   for (const entry of ['package.json', 'README.md', 'tsconfig.build.json', 'src', 'test']) {
     cpSync(join(PACKAGE, entry), join(copy, entry), { recursive: true });
   }
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: copy, encoding: 'utf8' });
+  const { stdout: out } = await runChild('npm', ['pack', '--json', '--pack-destination', dir], { cwd: copy });
   const [packed] = JSON.parse(out.slice(out.indexOf('['))) as Array<{ filename: string; files: { path: string }[] }>;
   files = packed!.files.map((f) => f.path).sort();
   consumer = join(dir, 'consumer');
   mkdirSync(join(consumer, 'node_modules'), { recursive: true });
-  execFileSync('tar', ['xzf', join(dir, packed!.filename), '-C', join(consumer, 'node_modules')]);
+  await runChild('tar', ['xzf', join(dir, packed!.filename), '-C', join(consumer, 'node_modules')]);
   mkdirSync(join(consumer, 'node_modules', '@switchboard'));
   renameSync(join(consumer, 'node_modules', 'package'), join(consumer, 'node_modules', '@switchboard', 'webhooks'));
   writeFileSync(join(consumer, 'package.json'), '{ "type": "module" }');
-}, 120_000);
+}, 300_000);
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -66,9 +66,9 @@ describe('the published package', () => {
     expect(manifest.dependencies ?? {}).toEqual({});
   });
 
-  it('runs in plain Node from dist/, with no condition', () => {
+  it('runs in plain Node from dist/, with no condition', async () => {
     writeFileSync(join(consumer, 'consumer.mjs'), CONSUMER_SOURCE);
-    const out = execFileSync(process.execPath, ['consumer.mjs'], { cwd: consumer, encoding: 'utf8' });
+    const { stdout: out } = await runChild(process.execPath, ['consumer.mjs'], { cwd: consumer });
     expect(JSON.parse(out)).toEqual({ envelope: { test: 2432232314 }, reason: 'no_matching_signature' });
   });
 
@@ -102,5 +102,5 @@ export const wrong: VerificationFailure = 'expired';
         .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
       expect(diagnostics).toEqual([]);
     }
-  });
+  }, 300_000);
 });
