@@ -1,4 +1,4 @@
-// Generated from the service's OpenAPI document by npm run cli:types at the repository root. Do not edit.
+// Generated from the service's OpenAPI document by npm run client:types at the repository root. Do not edit.
 export interface paths {
     "/healthz": {
         parameters: {
@@ -6931,7 +6931,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    event: string;
+                    event: components["schemas"]["EventName"];
                     payload: {
                         [key: string]: unknown;
                     };
