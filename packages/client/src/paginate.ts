@@ -1,5 +1,3 @@
-import type { CallOptions } from './types.js';
-
 // A list, page after page: the items of each page in order, following nextCursor until the last page
 // (docs/api.md#lists). The next page is asked for only when the loop reaches the end of the one before.
 
@@ -9,16 +7,21 @@ interface Page<T> {
   nextCursor: string | null;
 }
 
-type ListArgs = CallOptions & { query?: { cursor?: string } };
+/** A list operation's method: its argument (when it has one) takes `query.cursor`. */
+type ListMethod = (args: never) => Promise<Page<unknown>>;
+
+type ItemOfPage<M extends ListMethod> = Awaited<ReturnType<M>>['data'][number];
 
 /** `for await (const d of paginate(sb.listWebhookDeliveries, { path: { webhookId } }))`: every item of the list. */
-export async function* paginate<A extends ListArgs, T>(
-  list: (args: A) => Promise<Page<T>>,
-  ...[args]: Partial<A> extends A ? [args?: A] : [args: A]
-): AsyncGenerator<T, void, undefined> {
+export async function* paginate<M extends ListMethod>(
+  list: M,
+  ...[args]: Parameters<M>
+): AsyncGenerator<ItemOfPage<M>, void, undefined> {
+  const given = (args ?? {}) as { query?: Record<string, unknown> };
+  const call = list as unknown as (args: object) => Promise<Page<ItemOfPage<M>>>;
   let cursor: string | undefined;
   do {
-    const page = await list({ ...args, query: { ...args?.query, ...(cursor ? { cursor } : {}) } } as A);
+    const page = await call({ ...given, query: { ...given.query, ...(cursor ? { cursor } : {}) } });
     yield* page.data;
     cursor = page.hasMore && page.nextCursor ? page.nextCursor : undefined;
   } while (cursor);
