@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from '../platform/pagination.js';
 import { EVENT_NAMES } from '../events/event-types.js';
 import { eventName as eventNameInput } from '../events/event-name.js';
-import { text } from '../platform/input.js';
+import { text, timestampInput } from '../platform/input.js';
 import { idString, outText, timestamp, uuidString } from '../platform/output.js';
 import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
 import { SIGNATURE_SCHEMES } from '../delivery/sign.js';
@@ -182,7 +182,7 @@ export const deliveriesQuery = pageQuery.extend({
 /** POST /v1/webhooks/:webhookId/test: nothing to choose, the event is always webhook.test. */
 export const testWebhookInput = z.object({}).strict();
 
-export const enableWebhookInput = z.object({ recoverSince: z.iso.datetime({ offset: true }).optional() }).strict();
+export const enableWebhookInput = z.object({ recoverSince: timestampInput().optional() }).strict();
 
 /** GET /v1/webhooks/:webhookId/stats?window=1h|24h|7d (default 24h). */
 export const statsQuery = z
