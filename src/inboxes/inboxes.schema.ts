@@ -68,7 +68,9 @@ export const inboxResponse = z
     agentId: idString('agt'),
     channel: z.enum(['email', 'sms']),
     address: outText().meta({ examples: ['support@example.com'] }),
-    name: outText().meta({ examples: ['Support'] }).nullable(),
+    name: outText()
+      .meta({ examples: ['Support'] })
+      .nullable(),
     status: z.enum(['active', 'deleted']),
     createdAt: timestamp(),
     updatedAt: timestamp(),

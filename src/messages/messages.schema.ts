@@ -130,7 +130,9 @@ export const messageResponse = z
     to: outText()
       .meta({ description: 'An email address, or an E.164 number for sms', examples: ['support@example.com'] })
       .nullable(),
-    subject: outText().meta({ examples: ['Where is my order?'] }).nullable(),
+    subject: outText()
+      .meta({ examples: ['Where is my order?'] })
+      .nullable(),
     text: outText().meta({ examples: ['Hi, my order #1042 has not arrived yet. Can you check?'] }),
     error: outText().nullable(),
     sentAt: timestamp().nullable(),

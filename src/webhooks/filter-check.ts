@@ -11,7 +11,6 @@ type JsonSchema = Record<string, unknown>;
 /** The JSON types a path can hold, "any" when its schema leaves it open; an array adds its elements' types. */
 type ValueTypes = Set<string>;
 
-
 /** A schema with its $ref followed and its anyOf/oneOf/allOf flattened into the alternatives. */
 function alternatives(schema: unknown, root: JsonSchema): JsonSchema[] {
   if (typeof schema !== 'object' || schema === null) return schema === true ? [{}] : [];
