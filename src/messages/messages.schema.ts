@@ -133,7 +133,7 @@ export const messageResponse = z
     subject: outText()
       .meta({ examples: ['Where is my order?'] })
       .nullable(),
-    text: outText().meta({ examples: ['Hi, my order #1042 has not arrived yet. Can you check?'] }),
+    text: outText().meta({ examples: ['Hi, my order has not arrived yet. Can you check?'] }),
     error: outText().nullable(),
     sentAt: timestamp().nullable(),
     createdAt: timestamp(),

@@ -2554,7 +2554,7 @@ export interface components {
             from: string | null;
             to: string | null;
             subject: string | null;
-            /** @example Hi, my order #1042 has not arrived yet. Can you check? */
+            /** @example Hi, my order has not arrived yet. Can you check? */
             text: string;
             error: string | null;
             sentAt: components["schemas"]["Timestamp"] | null;
