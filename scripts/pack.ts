@@ -4,10 +4,10 @@ import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 // npm run pack [-- --out DIR]: the tarball of every package under packages/ (each one's prepack builds its dist/
-// first) into dist/packages/, or DIR: what the packages' READMEs install until they are on the npm registry.
+// first) into tarballs/, or DIR: what the packages' READMEs install until they are on the npm registry.
 
 const ROOT = resolve(import.meta.dirname, '..');
-export const PACK_DIR = join(ROOT, 'dist', 'packages');
+export const PACK_DIR = join(ROOT, 'tarballs');
 
 /** The name of each package under packages/, in the order of its folder's name. */
 export function workspacePackages(): string[] {

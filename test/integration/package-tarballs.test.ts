@@ -48,10 +48,10 @@ async function installAsDocumented(pkg: string): Promise<string> {
     .flatMap((b) => b.split('\n'))
     .find((l) => l.startsWith('npm install '));
   expect(line, `packages/${pkg}/README.md names no npm install line`).toBeDefined();
-  expect(line).toContain(`${CHECKOUT}/dist/packages/`);
+  expect(line).toContain(`${CHECKOUT}/tarballs/`);
   const dir = mkdtempSync(join(scratch, `${pkg}-`));
   const global = line!.includes('--global') ? ` --prefix ${JSON.stringify(dir)}` : '';
-  const command = `${line!.replaceAll(`${CHECKOUT}/dist/packages`, packed)}${global} --no-audit --no-fund`;
+  const command = `${line!.replaceAll(`${CHECKOUT}/tarballs`, packed)}${global} --no-audit --no-fund`;
   await run('bash', ['-c', command], { cwd: dir, env: { ...process.env, PATH }, maxBuffer: 16 << 20 });
   return dir;
 }

@@ -12,9 +12,17 @@ const barWidths = (svg: string) =>
 const timeLabels = (svg: string) =>
   [...svg.matchAll(/<text[^>]*transform="translate\([\d.]+,15\)"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
 
+/** The chart of `buckets`, failing the test if vega or vega-lite has anything to say about it. */
+async function draw(buckets: Parameters<typeof attemptsChartDataUri>[0]): Promise<string> {
+  const warnings: string[] = [];
+  const uri = await attemptsChartDataUri(buckets, (message) => warnings.push(message));
+  expect(warnings).toEqual([]);
+  return uri;
+}
+
 describe('the attempts chart', () => {
   it('draws one bucket as a narrow bar, and never repeats a time label', async () => {
-    const svg = svgOf(await attemptsChartDataUri([{ start: '2026-11-29T03:00:00.000Z', attempts: 5, succeeded: 4 }]));
+    const svg = svgOf(await draw([{ start: '2026-11-29T03:00:00.000Z', attempts: 5, succeeded: 4 }]));
     const widths = barWidths(svg);
     expect(widths).toHaveLength(2);
     for (const w of widths) expect(w).toBeLessThan(520 / 4);
@@ -29,7 +37,7 @@ describe('the attempts chart', () => {
       attempts: 2,
       succeeded: 2,
     }));
-    const widths = barWidths(svgOf(await attemptsChartDataUri(buckets)));
+    const widths = barWidths(svgOf(await draw(buckets)));
     expect(widths).toHaveLength(6); // a succeeded and a failed bar per bucket, the failed ones of no height
     expect(Math.max(...widths) - Math.min(...widths)).toBeLessThan(2);
     expect(Math.max(...widths)).toBeLessThan(520 / 4);

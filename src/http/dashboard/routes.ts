@@ -161,7 +161,9 @@ export function dashboardRouter(deps: Deps): Middleware {
       if (answer.status !== 200) throw refusal(answer, 'This subscription');
     // vega is loaded by the first page that draws a chart, not by every API process at start.
     const { attemptsChartDataUri } = await import('./chart.js');
-    const chart = await attemptsChartDataUri(stats.body.buckets);
+    const chart = await attemptsChartDataUri(stats.body.buckets, (message) =>
+      ctx.state.log.warn({ chart: 'attempts' }, message),
+    );
     const note = noticeOf(ctx, NOTICES);
     const data = {
       webhook: webhook.body,
