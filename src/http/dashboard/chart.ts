@@ -39,7 +39,7 @@ export async function attemptsChartDataUri(buckets: ChartBucket[], warn: ChartWa
   // fills the plot, and an axis whose ticks are distinct times. The span is set as domainMin/domainMax: a `domain`
   // is read differently for x and x2, which share the scale, and vega-lite warns that the two conflict.
   const spec: TopLevelSpec = {
-    width: 520,
+    width: 960,
     height: 120,
     background: 'white',
     data: { values },
