@@ -8,6 +8,9 @@ const svgOf = (uri: string) => Buffer.from(uri.slice(uri.indexOf(',') + 1), 'bas
 /** The width of each bar (its path is `M x,y h <width> …`). */
 const barWidths = (svg: string) =>
   [...svg.matchAll(/aria-roledescription="bar" d="M[\d.-]+,[\d.-]+h([\d.]+)/g)].map((m) => Number(m[1]));
+/** The height of each bar (`… v <height> …`), in the order drawn: the succeeded attempts, then the failed. */
+const barHeights = (svg: string) =>
+  [...svg.matchAll(/aria-roledescription="bar" d="M[\d.-]+,[\d.-]+h[\d.]+v([\d.]+)/g)].map((m) => Number(m[1]));
 /** The x axis's tick labels: the texts on the axis line under the plot (y of 15). */
 const timeLabels = (svg: string) =>
   [...svg.matchAll(/<text[^>]*transform="translate\([\d.]+,15\)"[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
@@ -41,5 +44,12 @@ describe('the attempts chart', () => {
     expect(widths).toHaveLength(6); // a succeeded and a failed bar per bucket, the failed ones of no height
     expect(Math.max(...widths) - Math.min(...widths)).toBeLessThan(2);
     expect(Math.max(...widths)).toBeLessThan(520 / 4);
+  });
+
+  it("stacks a bucket's succeeded and failed attempts into one column, each as tall as its count", async () => {
+    const svg = svgOf(await draw([{ start: '2026-11-29T03:00:00.000Z', attempts: 9, succeeded: 6 }]));
+    const [succeeded, failed] = barHeights(svg);
+    expect(succeeded! / failed!).toBeCloseTo(2, 5);
+    expect(succeeded! + failed!).toBeGreaterThan(60); // most of the plot's 120 px: a column, not a line
   });
 });

@@ -43,7 +43,7 @@ export async function attemptsChartDataUri(buckets: ChartBucket[], warn: ChartWa
     height: 120,
     background: 'white',
     data: { values },
-    mark: { type: 'bar' },
+    mark: { type: 'bar', orient: 'vertical' },
     encoding: {
       x: {
         field: 'start',
