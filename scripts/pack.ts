@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -18,8 +18,38 @@ export function workspacePackages(): string[] {
     .map((name) => (JSON.parse(readFileSync(join(dir, name, 'package.json'), 'utf8')) as { name: string }).name);
 }
 
+// Each package's prepack rebuilds its dist/ in the checkout, so two packs at once (two terminals, two test files)
+// would delete each other's builds: one at a time, through a directory whose creation is atomic.
+const LOCK = join(ROOT, 'node_modules', '.switchboard-pack.lock');
+const LOCK_STALE_MS = 10 * 60_000;
+
+function withPackLock<T>(run: () => T): T {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // A pack that died holding it leaves it behind; a pack takes well under a minute.
+      if (Date.now() - (statSync(LOCK, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > LOCK_STALE_MS)
+        rmSync(LOCK, { force: true, recursive: true });
+      Atomics.wait(pause, 0, 0, 200);
+    }
+  }
+  try {
+    return run();
+  } finally {
+    rmSync(LOCK, { force: true, recursive: true });
+  }
+}
+
 /** Packs every package into `out`; the tarballs' paths, one per package. */
 export function packAll(out = PACK_DIR): string[] {
+  return withPackLock(() => packInto(out));
+}
+
+function packInto(out: string): string[] {
   mkdirSync(out, { recursive: true });
   const args = ['pack', '--json', '--pack-destination', out, ...workspacePackages().flatMap((n) => ['-w', n])];
   // --json's array is the last thing written; each prepack's build output comes before it.
