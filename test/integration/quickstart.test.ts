@@ -223,5 +223,5 @@ describe('the README quickstart', () => {
     } finally {
       await conn.close();
     }
-  }, 300_000);
+  }, 480_000);
 });
