@@ -74,7 +74,7 @@ function allows(ctx: ToolContext, tool: McpTool): boolean {
  * The insufficient_scope error an OAuth access token's `tools/call` would meet, before anything runs: the MCP
  * authorization spec's step-up answers it at the HTTP level (403 with a challenge naming the scope), so the client
  * can ask its user for the wider scope. An API key cannot be stepped up: its call runs into the same refusal as a
- * tool error naming the scope, which the model can read (docs/mcp.md#a-call-that-needs-a-scope-the-credential-lacks).
+ * tool error naming the scope, which the model can read (docs/mcp.md#step-up-a-call-that-needs-a-scope-the-credential-lacks).
  * Null for anything else (other credentials, other methods, batches, unknown tools, other refusals).
  */
 export function missingScopeOf(tools: McpTool[], ctx: ToolContext, body: unknown): AppError | null {
