@@ -23,7 +23,7 @@ export default tseslint.config(
       'coverage',
       'test/typed-client/generated',
       'packages/*/dist',
-      'packages/cli/src/generated',
+      'packages/client/src/generated',
     ],
   },
   js.configs.recommended,

@@ -4,7 +4,7 @@
 // - a resource folder never imports koa, src/http or workers/; workers/ never import src/http;
 // - a package (packages/*: what integrators install) imports nothing outside its own folder but other packages by
 //   their names: never the service (src/, workers/) by a path, nor a dependency its package.json does not declare;
-//   and the receiver library no `node:` module, as it runs where only WebCrypto does
+//   and the receiver library and the API client no `node:` module, as they run where only WebCrypto and fetch do
 //   (docs/adr/0085-receiver-library.md).
 // ESLint's import rules see cycles between files only; a cycle between folders can run through files that do not
 // import each other, so the graph is built here, from the TypeScript syntax tree, in well under a second.
@@ -141,7 +141,7 @@ function cyclesOf(graph: Map<string, Map<string, string[]>>): string[][] {
 const CHECKOUT_ONLY: Record<string, string[]> = { 'packages/cli/bin/switchboard.js': ['tsx'] };
 
 /** Packages that run on WebCrypto-only runtimes (browsers, edge, Deno): no `node:` import. */
-const WEBCRYPTO_ONLY = new Set(['packages/webhooks']);
+const WEBCRYPTO_ONLY = new Set(['packages/webhooks', 'packages/client']);
 
 /** `packages/cli/src/listen.ts` → `packages/cli`; null outside packages/. */
 function packageOf(file: string): string | null {

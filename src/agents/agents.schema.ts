@@ -55,7 +55,7 @@ export type AgentResponse = ReturnType<typeof toAgentResponse>;
 export const agentResponse = z
   .object({
     id: idString('agt'),
-    name: outText(),
+    name: outText().meta({ examples: ['Support'] }),
     status: z.enum(['active', 'paused']),
     config: jsonRecord(),
     createdAt: timestamp(),

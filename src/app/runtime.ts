@@ -122,7 +122,8 @@ export async function prepareServices(
 
 export async function migrate(db: Db, logger: Logger): Promise<void> {
   const applied = await migrateLatest(db);
-  if (applied.length) logger.info({ applied }, 'migrations applied');
+  // A count and the newest: a first start applies every migration, and their names would fill a screen.
+  if (applied.length) logger.info({ count: applied.length, latest: applied.at(-1) }, 'migrations applied');
 }
 
 /** The name the pool gives its connections (docs/operations.md#which-process-holds-a-connection), for the others. */

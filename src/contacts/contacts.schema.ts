@@ -67,9 +67,15 @@ export const contactResponse = z
   .object({
     id: idString('ct'),
     agentId: idString('agt').nullable(),
-    name: outText().nullable(),
-    email: outText().nullable(),
-    phone: outText().nullable(),
+    name: outText()
+      .meta({ examples: ['Ada Lovelace'] })
+      .nullable(),
+    email: outText()
+      .meta({ format: 'email', examples: ['ada@example.com'] })
+      .nullable(),
+    phone: outText()
+      .meta({ description: 'E.164', examples: ['+14155550123'] })
+      .nullable(),
     metadata: jsonRecord(),
     createdAt: timestamp(),
     updatedAt: timestamp(),

@@ -31,6 +31,8 @@ const DOMAIN_PAYLOADS: Record<Exclude<EventType, keyof typeof EVENT_PAYLOADS>, z
 
 const testPayload = z.object({ webhookId: idString('wh'), message: outText() }).strict();
 
+type Json = Record<string, Record<string, unknown>>;
+
 /** The payload schema of an event name (subscribable ones and webhook.test). */
 export function eventPayloadSchema(event: EventType | typeof TEST_EVENT): z.ZodType {
   if (event === TEST_EVENT) return testPayload;
@@ -52,6 +54,25 @@ export function envelopeSchema(event: EventType | typeof TEST_EVENT) {
 
 /** Every event a delivery can carry: the subscribable ones, then the test event. */
 export const DELIVERED_EVENTS: Array<EventType | typeof TEST_EVENT> = [...EVENT_NAMES, TEST_EVENT];
+
+/**
+ * The JSON Schema of an event's payload, self-contained: `payloadSchema` in GET /v1/event-types, and what a
+ * subscription's filter is checked against (webhooks/filter-check.ts).
+ */
+export function payloadJsonSchema(event: EventType): Record<string, unknown> {
+  const json = z.toJSONSchema(eventPayloadSchema(event), { io: 'output', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
+  // A resource's schema has an id, so zod makes the root a $ref into $defs; its properties belong at the top.
+  const { $schema, $ref, $defs = {}, ...rest } = json as { $schema?: string; $ref?: string; $defs?: Json };
+  const root = typeof $ref === 'string' && Object.keys(rest).length === 0 ? $ref.replace(/^#\/\$defs\//, '') : null;
+  if (!root || !$defs[root]) return json;
+  const { [root]: hoisted, ...others } = $defs;
+  const stillReferenced = JSON.stringify([hoisted, others]).includes(`"#/$defs/${root}"`);
+  const defs = stillReferenced ? $defs : others;
+  return { $schema, ...hoisted, ...(Object.keys(defs).length ? { $defs: defs } : {}) };
+}
 
 /** The JSON Schema of an event's envelope, self-contained (its own $defs). */
 export const envelopeJsonSchema = (event: EventType): Record<string, unknown> =>

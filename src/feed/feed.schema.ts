@@ -22,9 +22,9 @@ export const eventTypeResponse = z
       .describe(
         'The path in the envelope of the value an ordered subscription (ordering "key") orders by, e.g. payload.conversationId; null: none, and an ordered subscription cannot name this type',
       ),
-    payloadSchema: jsonRecord()
-      .nullable()
-      .describe("JSON Schema of an operational event's payload; null for domain events"),
+    payloadSchema: jsonRecord().describe(
+      "JSON Schema of the event's payload, self-contained: what a subscription's filter is checked against",
+    ),
     schema: jsonRecord().describe('JSON Schema of the whole delivery envelope of this event, payload included'),
   })
   .meta({ id: 'EventType' });

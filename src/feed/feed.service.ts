@@ -2,8 +2,7 @@ import { iso } from '../platform/clock.js';
 import type { Deps } from '../app/deps.js';
 import { listEvents, type EventRow } from '../events/events.repository.js';
 import { EVENT_TYPES, type EventType } from '../events/event-types.js';
-import { envelopeJsonSchema } from './event-schemas.js';
-import { payloadJsonSchema } from '../events/event-payloads.js';
+import { envelopeJsonSchema, payloadJsonSchema } from './event-schemas.js';
 import { mapPage, type PageQuery } from '../platform/pagination.js';
 import { retainedSince } from '../maintenance/retention.js';
 
@@ -22,9 +21,8 @@ export async function listFeed(deps: Deps, accountId: string, page: PageQuery) {
 }
 
 /**
- * Every event name a subscription may name, with whether the service produces it yet, its ordering key, the schema of an
- * operational event's payload (`payloadSchema`, null for domain events, as before) and the JSON Schema of the
- * whole delivery envelope of that event, payload included, for every event (`schema`).
+ * Every event name a subscription may name, with whether the service produces it yet, its ordering key, the JSON
+ * Schema of its payload (`payloadSchema`) and that of the whole delivery envelope, payload included (`schema`).
  */
 export function describeEventTypes() {
   return Object.entries(EVENT_TYPES).map(([name, t]) => ({
@@ -32,7 +30,7 @@ export function describeEventTypes() {
     status: t.status,
     description: t.description,
     orderingKey: t.orderingKey,
-    payloadSchema: payloadJsonSchema(name),
+    payloadSchema: payloadJsonSchema(name as EventType),
     schema: envelopeJsonSchema(name as EventType),
   }));
 }

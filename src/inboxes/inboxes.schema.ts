@@ -67,8 +67,10 @@ export const inboxResponse = z
     id: idString('inb'),
     agentId: idString('agt'),
     channel: z.enum(['email', 'sms']),
-    address: outText(),
-    name: outText().nullable(),
+    address: outText().meta({ examples: ['support@example.com'] }),
+    name: outText()
+      .meta({ examples: ['Support'] })
+      .nullable(),
     status: z.enum(['active', 'deleted']),
     createdAt: timestamp(),
     updatedAt: timestamp(),

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { iso } from '../platform/clock.js';
 import { isValidIpRange } from '../auth/key-ip.js';
 import type { KeyRow } from './keys.repository.js';
-import { text } from '../platform/input.js';
+import { text, timestampInput } from '../platform/input.js';
 import { idString, outText, timestamp } from '../platform/output.js';
 
 const name = text().trim().min(1).max(200);
 const scopes = z.array(text().min(1).max(100)).min(1).max(50);
-const expiresAt = z.iso.datetime({ offset: true }).transform((s) => new Date(s));
+const expiresAt = timestampInput().transform((s) => new Date(s));
 const allowedIps = z
   .array(text().trim().max(64).refine(isValidIpRange, 'not an IPv4/IPv6 address or CIDR range'))
   .max(100);

@@ -71,12 +71,14 @@ function allows(ctx: ToolContext, tool: McpTool): boolean {
 }
 
 /**
- * The insufficient_scope error a `tools/call` request would meet, before anything runs: the MCP authorization
- * spec's step-up answers it at the HTTP level (403 with a challenge naming the scope), so a client can ask its
- * user for the wider scope instead of showing a tool error. Null for anything else (other methods, batches,
- * unknown tools, other refusals, which stay tool errors).
+ * The insufficient_scope error an OAuth access token's `tools/call` would meet, before anything runs: the MCP
+ * authorization spec's step-up answers it at the HTTP level (403 with a challenge naming the scope), so the client
+ * can ask its user for the wider scope. An API key cannot be stepped up: its call runs into the same refusal as a
+ * tool error naming the scope, which the model can read (docs/mcp.md#step-up-a-call-that-needs-a-scope-the-credential-lacks).
+ * Null for anything else (other credentials, other methods, batches, unknown tools, other refusals).
  */
 export function missingScopeOf(tools: McpTool[], ctx: ToolContext, body: unknown): AppError | null {
+  if (ctx.principal.type !== 'key' || !ctx.principal.oauth) return null;
   const message = body as { method?: unknown; params?: { name?: unknown } } | null;
   if (!message || typeof message !== 'object' || Array.isArray(message) || message.method !== 'tools/call') return null;
   const tool = tools.find((t) => t.name === message.params?.name);

@@ -124,10 +124,16 @@ export const messageResponse = z
     direction: z.enum(['inbound', 'outbound']),
     channel: z.enum(['email', 'sms', 'chat']),
     status: z.enum(['received', 'draft', 'queued', 'sent', 'failed']),
-    from: outText().nullable(),
-    to: outText().nullable(),
-    subject: outText().nullable(),
-    text: outText(),
+    from: outText()
+      .meta({ description: 'An email address, or an E.164 number for sms', examples: ['ada@example.com'] })
+      .nullable(),
+    to: outText()
+      .meta({ description: 'An email address, or an E.164 number for sms', examples: ['support@example.com'] })
+      .nullable(),
+    subject: outText()
+      .meta({ examples: ['Where is my order?'] })
+      .nullable(),
+    text: outText().meta({ examples: ['Hi, my order has not arrived yet. Can you check?'] }),
     error: outText().nullable(),
     sentAt: timestamp().nullable(),
     createdAt: timestamp(),

@@ -151,27 +151,43 @@ function isValidIdnaHost(hostname: string): boolean {
   return !unicode.split('.').some((label) => label.startsWith('xn--')) && domainToASCII(unicode) === hostname;
 }
 
+/** Outside production a refusal of a private target says how to receive on one's own machine; the rule stays. */
+const privateTargetHint = (config: Config) =>
+  config.env === 'production'
+    ? ''
+    : ' To receive on your own machine in development, set WEBHOOK_ALLOW_PRIVATE_TARGETS=true (never in production).';
+
+/**
+ * The host of a target (an http URL's, a broker URL's) must be public, unless private targets are allowed: names are
+ * resolved and every answer judged. A name that does not resolve now is accepted: the connector judges it again
+ * at every send. `shownUrl` is the target as the error may show it (a broker URL without its password).
+ */
+export async function checkTargetHost(config: Config, hostname: string, shownUrl: string): Promise<void> {
+  if (config.webhooks.allowPrivateTargets) return;
+  try {
+    await pickAddress(hostname, false);
+  } catch (err) {
+    if (err instanceof BlockedAddressError)
+      throw new AppError(
+        'invalid_webhook_url',
+        `The url is not a public address: ${err.message}.${privateTargetHint(config)}`,
+        { url: shownUrl },
+      );
+    // DNS failure: not provably internal; checked again on the address dialled.
+  }
+}
+
 /**
  * Creation-time check of a customer-supplied target. The WHATWG parser has already turned `127.1`,
- * `0x7f000001`, `2130706433` and octal forms into dotted quads; names are resolved and every answer judged.
- * A name that does not resolve now is accepted: the connector judges it again at every send.
+ * `0x7f000001`, `2130706433` and octal forms into dotted quads.
  */
 export async function checkTargetUrl(config: Config, url: string): Promise<void> {
   const parsed = parseTarget(config, url);
-  const fail = (reason: string, hint = '') => new AppError('invalid_webhook_url', `The url ${reason}.${hint}`, { url });
-  // Outside production the refusal says how to receive on one's own machine; the rule itself stays.
-  const local =
-    config.env === 'production'
-      ? ''
-      : ' To receive on your own machine in development, set WEBHOOK_ALLOW_PRIVATE_TARGETS=true (never in production).';
-  if (typeof parsed === 'string') throw fail(parsed, parsed === 'must use https://' ? local : '');
-  if (config.webhooks.allowPrivateTargets) return;
-  try {
-    await pickAddress(parsed.hostname, false);
-  } catch (err) {
-    if (err instanceof BlockedAddressError) throw fail(`is not a public address: ${err.message}`, local);
-    // DNS failure: not provably internal; checked again on the address dialled.
+  if (typeof parsed === 'string') {
+    const hint = parsed === 'must use https://' ? privateTargetHint(config) : '';
+    throw new AppError('invalid_webhook_url', `The url ${parsed}.${hint}`, { url });
   }
+  await checkTargetHost(config, parsed.hostname, url);
 }
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -48,3 +48,52 @@ export const jsonObject = (maxBytes: number) =>
     .transform((value) => value as Record<string, unknown>)
     // What the OpenAPI document says of it (the checks above are code, not JSON Schema).
     .meta({ type: 'object', additionalProperties: {} });
+
+// RFC 3339 §5.6 date-time, in any of its forms: `T` or `t`, any number of fraction digits, `Z`, `z` or an offset.
+// A leap second (:60) is refused: no clock this service reads keeps one.
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:[Zz]|[+-](\d{2}):(\d{2}))$/;
+
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/** The instant an RFC 3339 timestamp names, or null when it is not one (or names no real date or time). */
+export function parseRfc3339(value: string): Date | null {
+  const m = RFC3339.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second, offsetHour, offsetMinute] = m.slice(1).map((v) => Number(v ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const real =
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysIn(year, month) &&
+    hour < 24 &&
+    minute < 60 &&
+    second < 60 &&
+    offsetHour < 24 &&
+    offsetMinute < 60;
+  return real ? new Date(value.toUpperCase()) : null;
+}
+
+export const TIMESTAMP_EXAMPLE = '2026-12-01T00:00:00Z';
+
+/**
+ * A timestamp a client sends: any RFC 3339 form (`2026-12-01T00:00:00Z`, `2026-12-01T01:00:00.5+01:00`, …),
+ * made the one form every answer writes, UTC with milliseconds (`2026-12-01T00:00:00.000Z`).
+ */
+export const timestampInput = () =>
+  text()
+    .transform((value, ctx) => {
+      const at = parseRfc3339(value);
+      if (at) return at.toISOString();
+      ctx.addIssue({ code: 'custom', message: `must be an RFC 3339 timestamp, e.g. ${TIMESTAMP_EXAMPLE}` });
+      return z.NEVER;
+    })
+    .meta({ type: 'string', format: 'date-time', description: `RFC 3339, e.g. ${TIMESTAMP_EXAMPLE}` });

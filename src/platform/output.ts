@@ -1,16 +1,19 @@
 import { z } from 'zod';
 import type { IdPrefix } from './ids.js';
+import { timestampInput } from './input.js';
 
 // The building blocks of response schemas: what the service writes, published in the OpenAPI document and
-// checked against real answers by the tests. They never parse a client's input (that is input.ts), so plain
-// zod strings are right here.
+// checked against real answers by the tests. They parse a client's input only where a test event's payload is
+// checked against its event's schema; the building blocks of input are input.ts.
 
 /** Any string the service writes. */
 export const outText = () => z.string();
 
-const TIMESTAMP = z.iso
-  .datetime({ precision: 3 })
-  .meta({ id: 'Timestamp', description: 'ISO 8601 UTC with milliseconds' });
+// Read in any RFC 3339 form where a client's payload is checked against a response schema (a test event's), and
+// always written, and published, as one form.
+const TIMESTAMP = timestampInput().pipe(
+  z.iso.datetime({ precision: 3 }).meta({ id: 'Timestamp', description: 'ISO 8601 UTC with milliseconds' }),
+);
 
 /** A timestamp as `iso()` writes it: ISO 8601 UTC with milliseconds (one component of the document). */
 export const timestamp = () => TIMESTAMP;

@@ -1,7 +1,7 @@
 import type { Deps } from '../app/deps.js';
 import { brokerUrlProblem, parseBrokerUrl, redactBrokerUrl } from '../delivery/broker-target.js';
 import { AppError, fieldError } from '../platform/errors.js';
-import { BlockedAddressError, checkTargetUrl, pickAddress } from '../platform/http-client.js';
+import { checkTargetHost, checkTargetUrl } from '../platform/http-client.js';
 import { hasUrlCredentials, hideUrlCredentials } from '../platform/url-password.js';
 import {
   DESTINATION_FIELDS,
@@ -36,20 +36,6 @@ async function checkHttpTarget(deps: Deps, url: string): Promise<void> {
     );
 }
 
-/** The host of a broker URL must be public, unless private targets are allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS). */
-async function checkBrokerHost(deps: Deps, url: string): Promise<void> {
-  if (deps.config.webhooks.allowPrivateTargets) return;
-  try {
-    await pickAddress(parseBrokerUrl(url).hostname, false);
-  } catch (err) {
-    if (err instanceof BlockedAddressError)
-      throw new AppError('invalid_webhook_url', `The url is not a public address: ${err.message}.`, {
-        url: redactBrokerUrl(url),
-      });
-    // DNS failure: not provably internal; the transport checks the address it dials.
-  }
-}
-
 /** The row fields of a new subscription's destination, its URL checked (and sealed for a broker). */
 export async function destinationOf(
   deps: Deps,
@@ -65,7 +51,7 @@ export async function destinationOf(
     return { kind, url: input.url!, ...none };
   }
   const url = input.url!;
-  await checkBrokerHost(deps, url);
+  await checkTargetHost(deps.config, parseBrokerUrl(url).hostname, redactBrokerUrl(url));
   return {
     kind,
     url: redactBrokerUrl(url),
@@ -98,7 +84,7 @@ export async function destinationPatch(
   }
   const problem = brokerUrlProblem(kind, input.url);
   if (problem) throw fieldError('url', problem);
-  await checkBrokerHost(deps, input.url);
+  await checkTargetHost(deps.config, parseBrokerUrl(input.url).hostname, redactBrokerUrl(input.url));
   patch.url = redactBrokerUrl(input.url);
   patch.broker_url_sealed = deps.sealers.webhook.seal(input.url);
   return patch;

@@ -1,6 +1,5 @@
-import { z } from 'zod';
 import type { EventType } from '../events/event-types.js';
-import { eventPayloadSchema } from '../feed/event-schemas.js';
+import { payloadJsonSchema } from '../feed/event-schemas.js';
 import type { FilterCondition, FilterIssue } from './filter-grammar.js';
 
 // A filter's conditions against the payload schemas of the event types it filters (docs/webhooks.md#filters): a
@@ -11,9 +10,6 @@ import type { FilterCondition, FilterIssue } from './filter-grammar.js';
 type JsonSchema = Record<string, unknown>;
 /** The JSON types a path can hold, "any" when its schema leaves it open; an array adds its elements' types. */
 type ValueTypes = Set<string>;
-
-const payloadJsonSchema = (type: EventType): JsonSchema =>
-  z.toJSONSchema(eventPayloadSchema(type), { io: 'output', unrepresentable: 'any' }) as JsonSchema;
 
 /** A schema with its $ref followed and its anyOf/oneOf/allOf flattened into the alternatives. */
 function alternatives(schema: unknown, root: JsonSchema): JsonSchema[] {

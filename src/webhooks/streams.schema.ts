@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EVENT_NAMES } from '../events/event-types.js';
+import { eventName } from '../events/event-name.js';
 import { text } from '../platform/input.js';
 import { idString, jsonRecord, outText, uuidString } from '../platform/output.js';
 import { eventList, signatureScheme } from './webhooks.schema.js';
@@ -51,9 +52,7 @@ export const streamReportAccepted = z.object({ accepted: z.literal(true) }).meta
 /** POST /v1/webhooks/test-events: one event of a type with a payload valid against its schema. */
 export const testEventInput = z
   .object({
-    event: text().refine((v) => (EVENT_NAMES as string[]).includes(v), {
-      message: `unknown event; one of ${EVENT_NAMES.join(', ')}`,
-    }),
+    event: eventName(),
     payload: jsonRecord(),
   })
   .strict();

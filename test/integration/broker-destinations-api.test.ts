@@ -106,6 +106,14 @@ describe('creating a broker subscription', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('invalid_webhook_url');
     expect(JSON.stringify(res.body)).not.toContain(PASSWORD);
+    // It says how to try a broker on one's own machine, as the refusal of a private http URL does.
+    expect(res.body.error.message).toContain('is not a public address');
+    expect(res.body.error.message).toContain('set WEBHOOK_ALLOW_PRIVATE_TARGETS=true (never in production)');
+    const nats = await create({ kind: 'nats', url: 'nats://127.0.0.1:4222', subject: 'a.b' });
+    expect(nats.status).toBe(400);
+    expect(nats.body.error.message).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
+    const http = await create({ url: 'https://127.0.0.1/hooks' });
+    expect(http.body.error.message).toContain('WEBHOOK_ALLOW_PRIVATE_TARGETS=true');
   });
 });
 

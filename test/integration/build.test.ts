@@ -81,9 +81,10 @@ describe('the compiled build', () => {
         .filter((l) => l.startsWith('{'))
         .map((l) => JSON.parse(l))
         .find((r) => r.msg === 'migrations applied');
-      // The names knex records are the .ts names, whichever form ran them.
-      expect(applied.applied.length).toBeGreaterThan(10);
-      expect(applied.applied.every((name: string) => name.endsWith('.ts'))).toBe(true);
+      // A count and the newest name, not the list; the names knex records are the .ts names, whichever form ran them.
+      expect(applied.count).toBeGreaterThan(10);
+      expect(applied.latest).toMatch(/^\d+_\w+\.ts$/);
+      expect(JSON.stringify(applied).length).toBeLessThan(300);
       const again = await node('migrate', {});
       expect(again.code, again.out).toBe(0);
       expect(again.out).not.toContain('migrations applied');

@@ -10,7 +10,7 @@ import {
 } from '../helpers/dashboard-browser.js';
 import type { Client } from '../helpers/http.js';
 import { authorizeByHand, registerClient } from '../helpers/oauth.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
+import { closedPort, startReceiver, type Receiver } from '../helpers/receiver.js';
 import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import type { TestContext } from '../helpers/test-context.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -315,6 +315,54 @@ describe('the dashboard in a real browser', () => {
     expect(await forged.text()).toMatch(/owner or admin/);
     const ciKey = await api.get(`/v1/api_keys/${owner.accountKey!.id}`, { token: owner.token });
     expect(ciKey.body.status).toBe('active');
+    expect(pc.problems).toEqual([]);
+  });
+
+  it("lists each subscription's health, its filter and its events, the planned ones marked; the chart fills its width", async (ctx) => {
+    if (!pc) return ctx.skip();
+    const { page } = pc;
+    const who = await setupAccount(t);
+    const create = async (body: Record<string, unknown>) =>
+      (await api.post('/v1/webhooks', { token: who.token, body })).body.id as string;
+    const healthy = await create({
+      url: `${receiver.url}/healthy`,
+      events: ['contact.created', 'inbox.updated'],
+      filter: { email: { $eq: 'ada@example.com' } },
+    });
+    const failing = await create({ url: `http://127.0.0.1:${await closedPort()}/down`, events: ['contact.created'] });
+    const idle = await create({ url: `${receiver.url}/idle`, events: ['message.received'] });
+    receiver.respond = () => ({ status: 204 });
+    for (const id of [healthy, failing]) await api.post(`/v1/webhooks/${id}/test`, { token: who.token });
+
+    await page.click('button:text("Sign out")');
+    await signIn(who.email, who.password);
+    const row = (id: string) => `tr[data-webhook="${id}"]`;
+    await reloadUntilShown(page, `${row(healthy)} [data-health="healthy"]`, 'the delivered subscription healthy');
+    await reloadUntilShown(page, `${row(failing)} [data-health="failing"]`, 'the refused subscription failing');
+    expect(await page.locator(`${row(healthy)} [data-success-rate]`).textContent()).toBe('100.0%');
+    expect(await page.locator(`${row(healthy)} [data-last-delivery]`).textContent()).toMatch(
+      /^last delivery \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/,
+    );
+    expect(await page.locator(`${row(failing)} [data-success-rate]`).textContent()).toBe('0.0%');
+    expect(await page.locator(`${row(idle)} [data-health]`).textContent()).toBe('idle');
+    expect(await page.locator(`${row(idle)} [data-last-delivery]`).textContent()).toBe('last delivery —');
+    // The filter as the API holds it; none for the others.
+    expect(await page.locator(`${row(healthy)} [data-filter]`).textContent()).toBe(
+      '{"email":{"$eq":"ada@example.com"}}',
+    );
+    expect(await page.locator(`${row(idle)} td:nth-child(3)`).textContent()).toBe('none');
+    // inbox.updated is planned: marked in the list and in the create form; contact.created is not.
+    expect(await page.locator(`${row(healthy)} [data-planned]`).allTextContents()).toEqual(['inbox.updated planned']);
+    const formPlanned = await page.locator('form [data-planned]').allTextContents();
+    expect(formPlanned).toContain('inbox.updated planned');
+    expect(formPlanned).not.toContain('contact.created planned');
+
+    // The health chart is as wide as the page's content.
+    await page.goto(`${t.url}/dashboard/webhooks/${healthy}`);
+    const img = await page.locator('img.chart').boundingBox();
+    const content = await page.locator('img.chart').locator('xpath=..').boundingBox();
+    const widths = { img: img!.width, main: content!.width };
+    expect(widths.img).toBeGreaterThan(widths.main * 0.98);
     expect(pc.problems).toEqual([]);
   });
 });

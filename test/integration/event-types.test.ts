@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { eventPayloadSchema } from '../../src/feed/event-schemas.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, createAgentKey } from '../helpers/keys.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
@@ -54,6 +56,25 @@ describe('GET /v1/event-types', () => {
     for (const e of res.body.data) expect(e.description).toEqual(expect.any(String));
     // The test-only event is not subscribable and so not listed.
     expect(Object.keys(byName)).not.toContain('webhook.test');
+  });
+
+  it("gives every event type its payload's JSON Schema: the one its filters are checked against", async () => {
+    const { token } = await signupAccount(api);
+    const res = await api.get('/v1/event-types', { token });
+    for (const e of res.body.data) {
+      // The schema the payload is checked against, as JSON Schema; the resource's own definition at the top.
+      const zod = z.toJSONSchema(eventPayloadSchema(e.name), { io: 'output', unrepresentable: 'any' }) as any;
+      const root = zod.$ref ? zod.$defs[zod.$ref.replace('#/$defs/', '')] : zod;
+      expect(e.payloadSchema, e.name).toMatchObject({
+        type: root.type,
+        ...(root.properties && { properties: root.properties }),
+      });
+      expect(e.payloadSchema.$ref, e.name).toBeUndefined();
+    }
+    const contact = res.body.data.find((e: { name: string }) => e.name === 'contact.created');
+    expect(contact.payloadSchema.properties.email.anyOf[0]).toMatchObject({ type: 'string', format: 'email' });
+    expect(contact.payloadSchema.properties.createdAt).toEqual({ $ref: '#/$defs/Timestamp' });
+    expect(contact.payloadSchema.$defs.Timestamp.format).toBe('date-time');
   });
 
   it('is open to any session or account key, whatever its scopes; per-agent keys get 403; no credential 401', async () => {

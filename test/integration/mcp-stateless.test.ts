@@ -120,7 +120,7 @@ describe('stateless MCP: tools/list', () => {
 });
 
 describe('stateless MCP: tools/call', () => {
-  it('runs a read tool, and a write tool only with its scope (a step-up 403 naming the scope otherwise)', async () => {
+  it('runs a read tool, and a write tool only with its scope (a tool error naming the scope otherwise)', async () => {
     const read = await post(agentPath(agentA), keyA, callTool('get_agent_config'));
     expect(read.status).toBe(200);
     expect(read.body.result).toMatchObject({ resultType: 'complete', structuredContent: { id: agentA } });
@@ -130,11 +130,10 @@ describe('stateless MCP: tools/call', () => {
     const readKey = (await createAgentKey(api, owner.token, agentA, { scopes: ['agent:config:read'] })).key;
     const hack = callTool('update_agent_config', { config: { autoReply: 'hacked' } });
     const refused = await post(agentPath(agentA), readKey, hack);
-    expect(refused.status).toBe(403);
-    expect(refused.headers.get('www-authenticate')).toMatch(/error="insufficient_scope", scope="agent:config:write"/);
-    expect(refused.body.error).toMatchObject({
-      code: 'insufficient_scope',
-      details: { requiredScope: 'agent:config:write' },
+    expect(refused.status).toBe(200);
+    expect(refused.body.result).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'insufficient_scope', details: { requiredScope: 'agent:config:write' } } },
     });
     expect((await api.get(`/v1/agents/${agentA}`, { token: owner.token })).body.config.autoReply).toBe('alpha here');
 

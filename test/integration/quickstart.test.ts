@@ -16,7 +16,8 @@ import { spawnChild } from '../helpers/children.js';
 // receiver's port replaced by free ones. A signed delivery must reach the README's receiver and pass its signature
 // check, the receiver must be stopped when the blocks end, and the MCP client config they write must connect to the
 // agent's endpoint. The blocks run twice: the second run is a returning user's, who logs in instead of signing up.
-// The client blocks run in the checkout (they call `npx switchboard`), with the CLI's config in the scratch directory.
+// The client blocks run in the checkout (they call `npx switchboard` and `npm run pack`), with the CLI's config in
+// the scratch directory.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README_BASE = 'http://localhost:3000';
@@ -84,9 +85,18 @@ afterAll(async () => {
 });
 
 describe('the README quickstart', () => {
-  it('has one server block and the client steps', () => {
+  it('has one server block and the client steps, and runs every block of the quickstart', () => {
     expect(blocks.filter((b) => b.kind === 'server')).toHaveLength(1);
     expect(blocks.filter((b) => b.kind === 'client').length).toBeGreaterThanOrEqual(3);
+    // Every sh block of the section is one of them: none a newcomer would run is left out of the run.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(
+      readme.indexOf('## Quickstart'),
+      readme.indexOf('\n## ', readme.indexOf('## Quickstart') + 1),
+    );
+    expect(section.match(/^```sh$/gm)?.length).toBe(blocks.length);
+    // The receiver library comes from its tarball, as its README installs it, not from the checkout's node_modules.
+    expect(blocks.map((b) => b.code).join('\n')).toContain('npm install --prefix "$QS"');
   });
 
   it('runs as written, twice: signup then login, a delivery through listen its receiver verifies, an MCP config', async () => {
@@ -213,5 +223,5 @@ describe('the README quickstart', () => {
     } finally {
       await conn.close();
     }
-  }, 300_000);
+  }, 480_000);
 });

@@ -44,7 +44,10 @@ const nats: Webhook = {
 
 describe('broker destinations on pages', () => {
   it('the dashboard list names the kind, the URL and the exchange and routing key, or the subject', () => {
-    const page = webhooksPage(viewer, [base, nats]).toString();
+    const page = webhooksPage(
+      viewer,
+      [base, nats].map((webhook) => ({ webhook, stats: null })),
+    ).toString();
     expect(page).toContain(
       'amqp://publisher@mq.example.com/orders · exchange &#34;switchboard&#34; · routing key switchboard.{event}',
     );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasIdShape, idOf, jsonObject, text } from '../../src/platform/input.js';
+import { hasIdShape, idOf, jsonObject, parseRfc3339, text, timestampInput } from '../../src/platform/input.js';
 import { exceedsJsonDepth, inspectJson, MAX_JSON_DEPTH } from '../../src/platform/json-inspect.js';
 
 /** A deterministic generator (mulberry32), so a failure replays. */
@@ -102,5 +102,38 @@ describe('the shared building blocks', () => {
     const res = jsonObject(100).safeParse({ a: { b: ['\u0000'] } });
     expect(res.error?.issues[0]?.path).toEqual(['a', 'b', 0]);
     expect(jsonObject(10).safeParse({ a: 'x'.repeat(10) }).success).toBe(false);
+  });
+});
+
+describe('timestampInput', () => {
+  const parse = (v: string) => timestampInput().safeParse(v);
+
+  it('takes every RFC 3339 form and answers the one form: UTC with milliseconds', () => {
+    expect(parse('2026-12-01T00:00:00Z').data).toBe('2026-12-01T00:00:00.000Z');
+    expect(parse('2026-12-01t00:00:00z').data).toBe('2026-12-01T00:00:00.000Z');
+    expect(parse('2026-12-01T02:30:00+02:30').data).toBe('2026-12-01T00:00:00.000Z');
+    expect(parse('2026-11-30T19:00:00.5-05:00').data).toBe('2026-12-01T00:00:00.500Z');
+    expect(parse('2026-12-01T00:00:00.123456789Z').data).toBe('2026-12-01T00:00:00.123Z');
+    expect(parse('2024-02-29T00:00:00.000Z').data).toBe('2024-02-29T00:00:00.000Z');
+  });
+
+  it('refuses what is not one, or names no real instant, saying what it takes', () => {
+    for (const bad of [
+      '2026-12-01',
+      '2026-12-01T00:00Z',
+      '2026-12-01 00:00:00Z',
+      '2026-12-01T00:00:00',
+      '2026-02-29T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-12-01T24:00:00Z',
+      '2026-12-31T23:59:60Z',
+      '2026-12-01T00:00:00+24:00',
+      '1764547200',
+    ]) {
+      const result = parse(bad);
+      expect(result.success, bad).toBe(false);
+      expect(result.error!.issues[0]!.message).toBe('must be an RFC 3339 timestamp, e.g. 2026-12-01T00:00:00Z');
+    }
+    expect(parseRfc3339('2026-02-30T00:00:00Z')).toBeNull();
   });
 });

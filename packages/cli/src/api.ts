@@ -1,13 +1,13 @@
-import createClient from 'openapi-fetch';
-import type { paths } from './generated/api-types.js';
+import { createClient, SwitchboardError, type SwitchboardClient } from '@switchboard/client';
 import { readCredential, type StoredCredential } from './credentials.js';
 import { cliEnv } from './env.js';
 import { CliError } from './output.js';
 
-// The API as the CLI calls it: openapi-fetch typed by src/generated/api-types.ts (generated from the OpenAPI document),
-// with the stored credential, or SWITCHBOARD_API_KEY and SWITCHBOARD_URL when set (scripts, CI).
+// The API as the CLI calls it: @switchboard/client, with the stored credential, or SWITCHBOARD_API_KEY and
+// SWITCHBOARD_URL when set (scripts, CI). A call the API refuses throws the client's SwitchboardError, which
+// program.ts reports as one line.
 
-export type Api = ReturnType<typeof createClient<paths>>;
+export type Api = SwitchboardClient;
 
 export const DEFAULT_URL = 'http://localhost:3000';
 
@@ -17,10 +17,7 @@ export interface Session {
 }
 
 export function apiAt(url: string, token?: string): Api {
-  return createClient<paths>({
-    baseUrl: url.replace(/\/+$/, ''),
-    headers: { 'user-agent': 'switchboard-cli/1', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-  });
+  return createClient({ baseUrl: url, token, headers: { 'user-agent': 'switchboard-cli/1' } });
 }
 
 export function currentCredential(): StoredCredential {
@@ -35,36 +32,16 @@ export function session(): Session {
   return { api: apiAt(credential.url, credential.token), credential };
 }
 
-interface ApiResult<T> {
-  data?: T;
-  error?: unknown;
-  response: Response;
-}
-
-/** The answer's data, or one line naming the API's error code and message. */
-export async function must<T>(call: Promise<ApiResult<T>>): Promise<T> {
-  const result = await reach(call);
-  if (result.response.ok) return result.data as T;
-  throw apiError(result.response.status, result.error);
-}
-
-/** As `must`, but a 404 answers null: for asking whether something is there. */
-export async function mustOrAbsent<T>(call: Promise<ApiResult<T>>): Promise<T | null> {
-  const result = await reach(call);
-  if (result.response.status === 404) return null;
-  if (result.response.ok) return result.data as T;
-  throw apiError(result.response.status, result.error);
-}
-
-async function reach<T>(call: Promise<ApiResult<T>>): Promise<ApiResult<T>> {
+/** The answer, or null when the API answers 404: for asking whether something is there. */
+export async function orAbsent<T>(call: Promise<T>): Promise<T | null> {
   try {
     return await call;
   } catch (err) {
-    throw new CliError(`could not reach the API: ${(err as Error).cause ?? (err as Error).message}`);
+    if (err instanceof SwitchboardError && err.status === 404) return null;
+    throw err;
   }
 }
 
-export function apiError(status: number, body: unknown): CliError {
-  const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
-  return new CliError(error?.code ? `${error.code}: ${error.message ?? ''}`.trim() : `the API answered ${status}`);
-}
+/** The one line a refused or unanswered call is reported as: `<code>: <message>`, or why nothing answered. */
+export const describeApiError = (err: SwitchboardError): string =>
+  err.status === 0 ? err.message : `${err.code}: ${err.message}`;

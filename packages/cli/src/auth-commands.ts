@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { apiAt, currentCredential, DEFAULT_URL, must, session } from './api.js';
+import { apiAt, currentCredential, DEFAULT_URL, session } from './api.js';
 import { forgetCredential, storeCredential, type StoredCredential } from './credentials.js';
 import { cliEnv } from './env.js';
 import { CliError, EXIT, type Output } from './output.js';
@@ -14,7 +14,7 @@ async function readStdin(): Promise<string> {
 
 /** Proves the credential works on account routes: the event catalog answers any session or account key. */
 async function check(url: string, token: string): Promise<void> {
-  await must(apiAt(url, token).GET('/v1/event-types'));
+  await apiAt(url, token).listEventTypes();
 }
 
 export function registerAuthCommands(program: Command, out: () => Output) {
@@ -37,7 +37,7 @@ export function registerAuthCommands(program: Command, out: () => Output) {
           credential = { url: opts.url, kind: 'key', token };
         } else {
           const password = cliEnv.password ?? (await readStdin());
-          const answer = await must(apiAt(opts.url).POST('/v1/auth/login', { body: { email: opts.email!, password } }));
+          const answer = await apiAt(opts.url).logIn({ body: { email: opts.email!, password } });
           credential = { url: opts.url, kind: 'session', token: answer.session.token, email: opts.email };
         }
       } finally {
@@ -59,7 +59,7 @@ export function registerAuthCommands(program: Command, out: () => Output) {
       // Ending the session server-side is best effort: the local file goes whatever the API says.
       if (stored.kind === 'session')
         await apiAt(stored.url, stored.token)
-          .POST('/v1/auth/logout')
+          .logOut()
           .catch(() => undefined);
       forgetCredential(cliEnv.configDir);
       o.result({ loggedOut: true }, () => 'Logged out');
@@ -73,12 +73,12 @@ export function registerAuthCommands(program: Command, out: () => Output) {
       const { api, credential } = session();
       await check(credential.url, credential.token);
       // The account needs read:account; a key without it still proves who it is by working above.
-      const account = await api.GET('/v1/account');
+      const account = await api.getAccount().catch(() => null);
       const who = {
         url: credential.url,
         kind: credential.kind,
         email: credential.email ?? null,
-        account: account.data ? { id: account.data.id, name: account.data.name } : null,
+        account: account ? { id: account.id, name: account.name } : null,
       };
       o.result(who, () =>
         [

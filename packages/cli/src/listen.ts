@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
-import { apiError, session } from './api.js';
+import { errorFromResponse, SwitchboardError } from '@switchboard/client';
+import { describeApiError, session } from './api.js';
 import { cliEnv } from './env.js';
 import { forwardDelivery, type LocalOutcome } from './forward.js';
 import { launcherPids, watchLaunchers } from './launcher.js';
-import { CliError, EXIT, paint, type Output } from './output.js';
+import { CliError, count, EXIT, paint, type Output } from './output.js';
 import { checkSignature } from './signature.js';
 import { readEvents } from './sse.js';
 import type { StreamDelivery } from './stream-delivery.js';
@@ -89,7 +90,7 @@ export function registerListenCommand(program: Command, out: () => Output) {
         if (stop.signal.aborted) return;
         throw new CliError(`could not reach the API: ${(err as Error).cause ?? (err as Error).message}`);
       }
-      if (!res.ok || !res.body) throw apiError(res.status, await res.json().catch(() => undefined));
+      if (!res.ok || !res.body) throw await errorFromResponse(res);
 
       let webhookId = '';
       // What verifies the session's deliveries: its whsec_ secret, or the whpk_ public key of an ed25519 session.
@@ -120,14 +121,15 @@ export function registerListenCommand(program: Command, out: () => Output) {
           return opts.printJson ? `${line}\n${JSON.stringify(JSON.parse(d.body), null, 2)}` : line;
         });
         // The attempt is recorded from this report; a report that fails is shown, and the service times it out.
-        const reported = await api
-          .POST('/v1/webhook-streams/{webhookId}/reports', {
-            params: { path: { webhookId } },
+        await api
+          .sendWebhookStreamReport({
+            path: { webhookId },
             body: { token: d.token, deliveryId: d.deliveryId, ...outcome },
           })
-          .catch((err: Error) => ({ error: undefined, response: { ok: false, status: 0 }, cause: err }));
-        if (!reported.response.ok)
-          o.note(`could not report ${d.deliveryId}: ${apiError(reported.response.status, reported.error).message}`);
+          .catch((err: unknown) => {
+            const why = err instanceof SwitchboardError ? describeApiError(err) : String(err);
+            o.note(`could not report ${d.deliveryId}: ${why}`);
+          });
       };
 
       try {
@@ -147,7 +149,7 @@ export function registerListenCommand(program: Command, out: () => Output) {
             o.result({ type: 'opened', ...opened, forwardTo: target }, () =>
               [
                 ready,
-                `Forwarding ${opened.events.length} event type(s) to ${target} (stream ${webhookId}). Ctrl-C to quit.`,
+                `Forwarding ${count(opened.events.length, 'event type')} to ${target} (stream ${webhookId}). Ctrl-C to quit.`,
               ].join('\n'),
             );
             spinning = o.spin('Waiting for events…');

@@ -84,3 +84,31 @@ export function table(rows: Array<Record<string, unknown>>, columns: string[]): 
       .trimEnd();
   return [line(columns.map((c) => c.toUpperCase())), ...cells.map(line)].join('\n');
 }
+
+/** `1 delivery`, `2 deliveries`: a count with its noun, the plural given when adding s is wrong. */
+export const count = (n: number, singular: string, plural = `${singular}s`) => `${n} ${n === 1 ? singular : plural}`;
+
+/** The fields of an answer that hold a credential shown this once, with how each is named to a person. */
+const SHOWN_ONCE: Record<string, string> = {
+  secret: 'Signing secret',
+  key: 'Key',
+  pollCredential: 'Poll credential',
+};
+
+/**
+ * One record for a person: its credentials first, each once, saying it will not be shown again, then every other
+ * field that has a value (`key: value`, nulls left out). With --json, the answer as the API gave it.
+ */
+export function showRecord(o: Output, value: Record<string, unknown>): void {
+  o.result(value, () => {
+    const secrets = Object.entries(SHOWN_ONCE)
+      .filter(([field]) => typeof value[field] === 'string')
+      .map(([field, label]) => `${label} (shown once: store it now): ${String(value[field])}`);
+    const fields = Object.entries(value).filter(([k, v]) => v !== null && v !== undefined && !(k in SHOWN_ONCE));
+    const width = Math.max(...fields.map(([k]) => k.length)) + 2;
+    const lines = fields.map(
+      ([k, v]) => `${`${k}:`.padEnd(width)}${typeof v === 'object' ? JSON.stringify(v) : String(v)}`,
+    );
+    return [...secrets, ...(secrets.length ? [''] : []), ...lines].join('\n');
+  });
+}

@@ -1,9 +1,13 @@
+import { SwitchboardError } from '@switchboard/client';
 import { Command, CommanderError } from 'commander';
+import { describeApiError } from './api.js';
 import { registerAuthCommands } from './auth-commands.js';
+import { registerDeliveryCommands } from './delivery-commands.js';
 import { registerListenCommand } from './listen.js';
 import { CliError, createOutput, EXIT, type Output } from './output.js';
 import { registerResourceCommands } from './resource-commands.js';
 import { registerTriggerCommand } from './trigger.js';
+import { registerWebhookCommands } from './webhook-commands.js';
 
 // The `switchboard` CLI (docs/cli.md). Exit codes: 0 done, 1 the API refused or could not be reached, 2 a usage
 // error. Errors are one line on stderr: `switchboard: <code>: <message>`.
@@ -19,6 +23,8 @@ export function buildProgram(): Command {
   registerAuthCommands(program, out);
   registerListenCommand(program, out);
   registerTriggerCommand(program, out);
+  registerWebhookCommands(program, out);
+  registerDeliveryCommands(program, out);
   registerResourceCommands(program, out);
   // Every subcommand reports its errors through the override below, with the program's --json flag.
   const override = (c: Command) => {
@@ -37,6 +43,10 @@ export async function run(argv: string[]): Promise<number> {
     if (err instanceof CommanderError) {
       // --help and --version end through here too, with code 0.
       return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (err instanceof SwitchboardError) {
+      process.stderr.write(`switchboard: ${describeApiError(err)}\n`);
+      return EXIT.failed;
     }
     if (err instanceof CliError) {
       process.stderr.write(`switchboard: ${err.message}\n`);

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { must, session } from './api.js';
-import { CliError, EXIT, table, type Output } from './output.js';
+import { session } from './api.js';
+import { closestName } from './did-you-mean.js';
+import { CliError, count, EXIT, table, type Output } from './output.js';
 import { samplePayloadOfEnvelope } from './sample-payload.js';
 
 // switchboard trigger <event-type>: a test event with a sample payload made from the type's JSON Schema
@@ -20,7 +21,7 @@ export function registerTriggerCommand(program: Command, out: () => Output) {
       if (!opts.list && eventType === undefined)
         throw new CliError('give an event type (switchboard trigger --list shows them all)', EXIT.usage);
       const { api } = session();
-      const catalog = await must(api.GET('/v1/event-types'));
+      const catalog = await api.listEventTypes();
       if (opts.list) {
         const types = catalog.data.map(({ name, status, description }) => ({ name, status, description }));
         o.result(types, () => table(types, ['name', 'status', 'description']));
@@ -28,8 +29,11 @@ export function registerTriggerCommand(program: Command, out: () => Output) {
       }
       const type = catalog.data.find((t) => t.name === eventType);
       if (!type) {
+        const names = catalog.data.map((t) => t.name);
+        const near = closestName(eventType!, names);
+        const hint = near ? `did you mean ${near}? ` : '';
         throw new CliError(
-          `unknown event type "${eventType}"; one of: ${catalog.data.map((t) => t.name).join(', ')}`,
+          `unknown event type "${eventType}"; ${hint}switchboard trigger --list shows them all`,
           EXIT.usage,
         );
       }
@@ -37,15 +41,15 @@ export function registerTriggerCommand(program: Command, out: () => Output) {
       try {
         payload = opts.payload
           ? (JSON.parse(opts.payload) as Record<string, unknown>)
-          : (samplePayloadOfEnvelope(type.schema as Record<string, unknown>) as Record<string, unknown>);
+          : (samplePayloadOfEnvelope(type.schema) as Record<string, unknown>);
       } catch {
         throw new CliError('--payload must be a JSON object', EXIT.usage);
       }
-      const sent = await must(api.POST('/v1/webhooks/test-events', { body: { event: eventType as never, payload } }));
+      const sent = await api.sendTestEvent({ body: { event: type.name as never, payload } });
       o.result(
         { ...sent, payload },
         () =>
-          `Triggered ${sent.event} (${sent.eventId}): ${sent.deliveryIds.length} delivery(ies) to matching subscriptions`,
+          `Triggered ${sent.event} (${sent.eventId}): ${count(sent.deliveryIds.length, 'delivery', 'deliveries')} to matching subscriptions`,
       );
     });
 }

@@ -1,11 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getBrowser } from '../../../test/helpers/browser.js';
+import { transpiledModules } from '../../../test/helpers/transpiled-modules.js';
 import {
   nobleKeyPair,
   NOW,
@@ -16,29 +15,12 @@ import {
   v1aDelivery,
 } from './deliveries.js';
 
-// The library where only WebCrypto exists: its TypeScript source, transpiled file by file as the build emits it,
-// served from 127.0.0.1 to a page in headless chromium (every other origin blocked), and verify() called there
-// for each scheme. No Buffer, no process, no node: module is on that page, so one reached for would fail here.
+// The library where only WebCrypto exists: its TypeScript source, transpiled file by file as the build emits it
+// (test/helpers/transpiled-modules.ts), served from 127.0.0.1 to a page in headless chromium (every other origin
+// blocked), and verify() called there for each scheme. No Buffer, no process, no node: module is on that page, so
+// one reached for would fail here.
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
-
-/** Every module of src/ as JavaScript, keyed by its served path; `./x.ts` imports become `./x.js` as in dist/. */
-function transpiledModules(): Map<string, string> {
-  const modules = new Map<string, string>();
-  for (const file of readdirSync(SRC).filter((f) => f.endsWith('.ts'))) {
-    const { outputText } = ts.transpileModule(readFileSync(SRC + file, 'utf8'), {
-      fileName: file,
-      compilerOptions: {
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        verbatimModuleSyntax: true,
-        rewriteRelativeImportExtensions: true,
-      },
-    });
-    modules.set(`/lib/${file.replace(/\.ts$/, '.js')}`, outputText);
-  }
-  return modules;
-}
 
 // The page imports the library as an ES module, as an app bundling it would, and hands it to the test.
 const PAGE = `<!doctype html><title>verify</title>
@@ -56,7 +38,7 @@ beforeAll(async () => {
   const found = await getBrowser();
   if (found.skip) console.warn(`webhooks-browser: skipped: ${found.skip}`);
   browser = found.browser;
-  const modules = transpiledModules();
+  const modules = transpiledModules(SRC, '/lib');
   server = createServer((req, res) => {
     const js = modules.get(req.url ?? '');
     if (js) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(js);

@@ -16,7 +16,15 @@ const BUCKET_MS = 5 * 60_000;
 /** The shortest time axis: one bucket alone is a bar a twelfth of the width, not the whole plot. */
 const MIN_SPAN_MS = 60 * 60_000;
 
-export async function attemptsChartDataUri(buckets: ChartBucket[]): Promise<string> {
+/** What vega and vega-lite have to say while drawing (a warning, an error), as one line each. */
+export type ChartWarning = (message: string) => void;
+
+/** vega's and vega-lite's logger, handing each warning or error to `warn` instead of writing it to the console. */
+const chartLogger = (warn: ChartWarning) =>
+  vega.logger(vega.Warn, undefined, (_method, level, args) => warn(`${level} ${args.map(String).join(' ')}`));
+
+/** The chart as an SVG data: URI; `warn` hears anything vega has to say about the spec (nothing, when it is right). */
+export async function attemptsChartDataUri(buckets: ChartBucket[], warn: ChartWarning): Promise<string> {
   const starts = buckets.map((b) => Date.parse(b.start));
   const last = starts.length ? Math.max(...starts) + BUCKET_MS : now().getTime();
   const first = Math.min(...starts, last - MIN_SPAN_MS);
@@ -28,19 +36,20 @@ export async function attemptsChartDataUri(buckets: ChartBucket[]): Promise<stri
     ];
   });
   // Each bar spans its bucket's five minutes on a time scale of its own: a quantitative width, not a band that
-  // fills the plot, and an axis whose ticks are distinct times.
+  // fills the plot, and an axis whose ticks are distinct times. The span is set as domainMin/domainMax: a `domain`
+  // is read differently for x and x2, which share the scale, and vega-lite warns that the two conflict.
   const spec: TopLevelSpec = {
-    width: 520,
+    width: 960,
     height: 120,
     background: 'white',
     data: { values },
-    mark: { type: 'bar' },
+    mark: { type: 'bar', orient: 'vertical' },
     encoding: {
       x: {
         field: 'start',
         type: 'temporal',
         title: '5-minute bucket (UTC)',
-        scale: { type: 'utc', domain: [first, last] },
+        scale: { type: 'utc', domainMin: first, domainMax: last },
         axis: { format: '%b %d %H:%M', labelOverlap: true },
       },
       x2: { field: 'end' },
@@ -54,7 +63,8 @@ export async function attemptsChartDataUri(buckets: ChartBucket[]): Promise<stri
     },
     config: { font: 'sans-serif' },
   };
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: 'none' });
+  const logger = chartLogger(warn);
+  const view = new vega.View(vega.parse(compile(spec, { logger }).spec), { renderer: 'none', logger });
   try {
     const svg = await view.toSVG();
     return `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;

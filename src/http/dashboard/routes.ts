@@ -109,7 +109,14 @@ export function dashboardRouter(deps: Deps): Middleware {
   async function listPage(ctx: Context, s: Signed, form: CreateForm = {}, status = 200) {
     const list = await s.api<Page<Webhook>>('GET', '/v1/webhooks?limit=100');
     if (list.status !== 200) throw refusal(list, 'The subscriptions');
-    show(ctx, s.viewer, 'Webhook subscriptions', webhooksPage(s.viewer, list.body.data, form), status);
+    // Each one's health over the same window as its own page; a row whose stats cannot be read shows without them.
+    const listed = await Promise.all(
+      list.body.data.map(async (webhook) => {
+        const stats = await s.api<WebhookStats>('GET', `/v1/webhooks/${webhook.id}/stats?window=24h`);
+        return { webhook, stats: stats.status === 200 ? stats.body : null };
+      }),
+    );
+    show(ctx, s.viewer, 'Webhook subscriptions', webhooksPage(s.viewer, listed, form), status);
   }
 
   router.get(
@@ -161,7 +168,9 @@ export function dashboardRouter(deps: Deps): Middleware {
       if (answer.status !== 200) throw refusal(answer, 'This subscription');
     // vega is loaded by the first page that draws a chart, not by every API process at start.
     const { attemptsChartDataUri } = await import('./chart.js');
-    const chart = await attemptsChartDataUri(stats.body.buckets);
+    const chart = await attemptsChartDataUri(stats.body.buckets, (message) =>
+      ctx.state.log.warn({ chart: 'attempts' }, message),
+    );
     const note = noticeOf(ctx, NOTICES);
     const data = {
       webhook: webhook.body,

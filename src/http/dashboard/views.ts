@@ -84,6 +84,8 @@ export interface Checkboxes {
   /** The values ticked (what was sent, or the defaults). */
   chosen: Iterable<string>;
   error?: ApiError | null;
+  /** How a value reads beside its box (the value itself when left out). */
+  label?: (value: string) => SafeHtml;
 }
 
 /** A fieldset of checkboxes, one per value, with the API's message for the field underneath. */
@@ -95,7 +97,7 @@ export function checkboxes(c: Checkboxes): SafeHtml {
         (value) =>
           html`<label
             ><input type="checkbox" name="${c.name}" value="${value}" ${chosen.has(value) ? ' checked' : ''} />
-            ${value}</label
+            ${c.label ? c.label(value) : value}</label
           >`,
       )}
     </fieldset>

@@ -2,6 +2,7 @@ import { EVENT_NAMES } from '../../events/event-types.js';
 import type { ApiError } from './api-client.js';
 import type { Delivery, Webhook, WebhookStats } from './api-types.js';
 import { deliveriesTable } from './delivery-views.js';
+import { eventNames, subscriptionsTable, type ListedWebhook } from './webhook-list.js';
 import { destinationText } from './destination-view.js';
 import { html, trusted, type SafeHtml } from './html.js';
 import {
@@ -9,7 +10,6 @@ import {
   badge,
   checkboxes,
   csrfField,
-  dataTable,
   formError,
   notice,
   textField,
@@ -49,27 +49,21 @@ export function signingSummary(w: Webhook): SafeHtml {
   return html`<span data-signature-scheme>${w.signatureScheme}</span>${key}${previous}`;
 }
 
-export function webhooksPage(v: Viewer, hooks: Webhook[], form: CreateForm = {}): SafeHtml {
-  const rows = hooks.map(
-    (w) =>
-      html`<tr>
-        <td>
-          <a href="/dashboard/webhooks/${w.id}">${destinationText(w)}</a>
-          <div class="muted">${w.id} · ${w.kind}</div>
-        </td>
-        <td>${w.events.join(', ')}</td>
-        <td>${badge(w.status)}</td>
-        <td>${w.rateLimitPerSecond ?? 'unthrottled'}</td>
-        <td>${w.tenant ?? '—'}</td>
-      </tr>`,
-  );
-  return html`${dataTable(['URL', 'Events', 'Status', 'Throttle (/s)', 'Tenant'], rows, 'No subscriptions yet.')}
+export function webhooksPage(v: Viewer, listed: ListedWebhook[], form: CreateForm = {}): SafeHtml {
+  return html`${subscriptionsTable(listed)}
     <h2>New subscription</h2>
     ${formError(form.error, ['url', 'events', 'rateLimitPerSecond', 'tenant', 'signatureScheme'])}
     <form method="post" action="/dashboard/webhooks">
       ${csrfField(v.csrf)}
       ${textField({ id: 'url', label: 'URL', value: form.url ?? '', placeholder: 'https://example.com/hooks', error: form.error })}
-      ${checkboxes({ legend: 'Events', name: 'events', values: EVENT_NAMES, chosen: form.events ?? [], error: form.error })}
+      ${checkboxes({
+        legend: 'Events',
+        name: 'events',
+        values: EVENT_NAMES,
+        chosen: form.events ?? [],
+        error: form.error,
+        label: (e) => eventNames([e]),
+      })}
       ${textField({
         id: 'rate',
         name: 'rateLimitPerSecond',
@@ -216,7 +210,7 @@ export function webhookPage(v: Viewer, d: DetailData): SafeHtml {
       <div class="stat">p50 latency<b>${ms(s.durationMs.p50)}</b></div>
       <div class="stat">p95 latency<b>${ms(s.durationMs.p95)}</b></div>
     </div>
-    <p><img alt="Attempts per 5-minute bucket" src="${trusted(d.chart)}" /></p>
+    <p><img class="chart" alt="Attempts per 5-minute bucket" src="${trusted(d.chart)}" /></p>
     <h2>Recent deliveries</h2>
     <form method="get" action="${base}">
       ${filterSelect('fstatus', 'status', 'Status', statuses, d.filter.status)}

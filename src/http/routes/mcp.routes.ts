@@ -44,7 +44,8 @@ const mcpDoc = {
   response: jsonRecord().describe('A JSON-RPC response (or, with text/event-stream, its events)'),
   examples: { request: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} } },
   // A browser's request from an Origin that is neither PUBLIC_URL's nor in MCP_ALLOWED_ORIGINS (DNS rebinding).
-  // insufficient_scope: a tools/call the credential lacks the scope for (step-up, WWW-Authenticate names it).
+  // insufficient_scope: an OAuth access token's tools/call it lacks the scope for (step-up, WWW-Authenticate names
+  // it); an API key gets a tool result with isError naming the scope instead.
   errors: ['origin_not_allowed' as const, 'insufficient_scope' as const],
   otherResponses: {
     400: { description: 'A message the MCP transport refuses (JSON-RPC error)', schema: jsonRpcError },

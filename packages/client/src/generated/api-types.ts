@@ -1,4 +1,4 @@
-// Generated from the service's OpenAPI document by npm run cli:types at the repository root. Do not edit.
+// Generated from the service's OpenAPI document by npm run client:types at the repository root. Do not edit.
 export interface paths {
     "/healthz": {
         parameters: {
@@ -2294,6 +2294,7 @@ export interface components {
         Agent: {
             /** @description agt_… */
             id: string;
+            /** @example Support */
             name: string;
             /** @enum {string} */
             status: "active" | "paused";
@@ -2450,10 +2451,10 @@ export interface components {
             description: string;
             /** @description The path in the envelope of the value an ordered subscription (ordering "key") orders by, e.g. payload.conversationId; null: none, and an ordered subscription cannot name this type */
             orderingKey: string | null;
-            /** @description JSON Schema of an operational event's payload; null for domain events */
+            /** @description JSON Schema of the event's payload, self-contained: what a subscription's filter is checked against */
             payloadSchema: {
                 [key: string]: unknown;
-            } | null;
+            };
             /** @description JSON Schema of the whole delivery envelope of this event, payload included */
             schema: {
                 [key: string]: unknown;
@@ -2477,6 +2478,7 @@ export interface components {
             agentId: string;
             /** @enum {string} */
             channel: "email" | "sms";
+            /** @example support@example.com */
             address: string;
             name: string | null;
             /** @enum {string} */
@@ -2492,6 +2494,7 @@ export interface components {
             agentId: string;
             /** @enum {string} */
             channel: "email" | "sms";
+            /** @example support@example.com */
             address: string;
             name: string | null;
             /** @enum {string} */
@@ -2551,6 +2554,7 @@ export interface components {
             from: string | null;
             to: string | null;
             subject: string | null;
+            /** @example Hi, my order has not arrived yet. Can you check? */
             text: string;
             error: string | null;
             sentAt: components["schemas"]["Timestamp"] | null;
@@ -6931,7 +6935,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    event: string;
+                    event: components["schemas"]["EventName"];
                     payload: {
                         [key: string]: unknown;
                     };
@@ -7378,7 +7382,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description RFC 3339, e.g. 2026-12-01T00:00:00Z
+                     */
                     recoverSince?: string;
                 };
             };
@@ -9442,12 +9449,15 @@ export interface operations {
                     inboxId: string | null;
                     messageId: string | null;
                     payload: {
+                        /** @example wh_2kR8vN5qT1xM7cL4pB9d */
                         webhookId: string;
+                        /** @example https://example.com/hooks */
                         url: string;
+                        /** @example 20 consecutive deliveries failed every retry. */
                         reason: string;
+                        /** @example 20 */
                         consecutiveFailures: number;
-                        /** @description ISO 8601 UTC with milliseconds */
-                        disabledAt: string;
+                        disabledAt: components["schemas"]["Timestamp"];
                     };
                 };
             };
@@ -9510,16 +9520,27 @@ export interface operations {
                     inboxId: string | null;
                     messageId: string | null;
                     payload: {
+                        /** @example wh_2kR8vN5qT1xM7cL4pB9d */
                         webhookId: string;
+                        /** @example https://example.com/hooks */
                         url: string;
-                        /** @description The envelope id of the delivery that failed */
+                        /**
+                         * @description The envelope id of the delivery that failed
+                         * @example 019ad6b6-3b3e-7c4f-9d7e-3a1f0c2b5e8d
+                         */
                         deliveryId: string;
+                        /** @example evt_7mQ2xL9pT4vB1nR8cK5d */
                         eventId: string;
+                        /** @example contact.created */
                         event: string;
+                        /** @example 8 */
                         attempts: number;
                         lastError: string | null;
                         lastResponseStatus: number | null;
-                        /** @description The subscription's count of consecutive exhausted deliveries, after this one */
+                        /**
+                         * @description The subscription's count of consecutive exhausted deliveries, after this one
+                         * @example 3
+                         */
                         consecutiveFailures: number;
                     };
                 };
@@ -9583,14 +9604,16 @@ export interface operations {
                     inboxId: string | null;
                     messageId: string | null;
                     payload: {
+                        /** @example key_4fT9pQ2mX7rL1sV8bN3c */
                         keyId: string;
+                        /** @example billing integration */
                         name: string;
                         /** @enum {string} */
                         keyType: "account" | "agent";
+                        /** @example ca_acct_ */
                         keyPrefix: string;
                         agentId: string | null;
-                        /** @description ISO 8601 UTC with milliseconds */
-                        expiresAt: string;
+                        expiresAt: components["schemas"]["Timestamp"];
                     };
                 };
             };
@@ -9653,13 +9676,16 @@ export interface operations {
                     inboxId: string | null;
                     messageId: string | null;
                     payload: {
+                        /** @example key_4fT9pQ2mX7rL1sV8bN3c */
                         keyId: string;
+                        /** @example billing integration */
                         name: string;
                         /** @enum {string} */
                         keyType: "account" | "agent";
+                        /** @example ca_acct_ */
                         keyPrefix: string;
                         agentId: string | null;
-                        expiresAt: string | null;
+                        expiresAt: components["schemas"]["Timestamp"] | null;
                     };
                 };
             };
@@ -9722,13 +9748,16 @@ export interface operations {
                     inboxId: string | null;
                     messageId: string | null;
                     payload: {
+                        /** @example key_4fT9pQ2mX7rL1sV8bN3c */
                         keyId: string;
+                        /** @example billing integration */
                         name: string;
                         /** @enum {string} */
                         keyType: "account" | "agent";
+                        /** @example ca_acct_ */
                         keyPrefix: string;
                         agentId: string | null;
-                        expiresAt: string | null;
+                        expiresAt: components["schemas"]["Timestamp"] | null;
                         /** @enum {string} */
                         previousStatus: "active" | "expired";
                     };
@@ -9793,15 +9822,20 @@ export interface operations {
                     inboxId: string | null;
                     messageId: string | null;
                     payload: {
+                        /** @example key_4fT9pQ2mX7rL1sV8bN3c */
                         keyId: string;
+                        /** @example billing integration */
                         name: string;
                         /** @enum {string} */
                         keyType: "account" | "agent";
+                        /** @example ca_acct_ */
                         keyPrefix: string;
                         agentId: string | null;
-                        expiresAt: string | null;
+                        expiresAt: components["schemas"]["Timestamp"] | null;
                         percent: 80 | 100;
+                        /** @example 1000 */
                         spendCapCredits: number;
+                        /** @example 800 */
                         spentCredits: number;
                     };
                 };
@@ -9865,7 +9899,9 @@ export interface operations {
                     inboxId: string | null;
                     messageId: string | null;
                     payload: {
+                        /** @example 42 */
                         creditsBalance: number;
+                        /** @example 100 */
                         lowCreditsThreshold: number;
                     };
                 };
@@ -9929,6 +9965,7 @@ export interface operations {
                     inboxId: string | null;
                     messageId: string | null;
                     payload: {
+                        /** @example 0 */
                         creditsBalance: number;
                     };
                 };
