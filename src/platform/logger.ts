@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pino, stdTimeFunctions, type Logger } from 'pino';
 import type PinoPretty from 'pino-pretty';
-import { hideUrlCredentials } from './url-password.js';
+import { hideUrlCredentials } from './url-password.ts';
 
 // Paths whose values never reach a log line, wherever they appear.
 const REDACT = [

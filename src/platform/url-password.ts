@@ -3,10 +3,34 @@
 // every log line (src/platform/logger.ts), stored destinations and the start-up lines alike.
 
 /**
- * Query and fragment parameters whose value is a credential: their name holds one of these words, in any case
- * (`token`, `access_token`, `api_key`, `X-Amz-Signature`, `password`, `client_secret`, `sessionId` …).
+ * Words that make a query or fragment parameter a credential when its name holds one as a whole word, in any case
+ * (`token`, `access_token`, `api_key`, `apiKey`, `X-Amz-Signature`, `client_secret`, `sessionId` …). Whole words, so
+ * that `author`, `keyword` or `passage` stay what they are.
  */
-const CREDENTIAL_PARAM = /pass|pwd|token|secret|key|auth|sig|credential|session/i;
+const CREDENTIAL_WORDS: ReadonlySet<string> = new Set([
+  'pass',
+  'passwd',
+  'password',
+  'pwd',
+  'token',
+  'secret',
+  'key',
+  'apikey',
+  'auth',
+  'sig',
+  'signature',
+  'credential',
+  'credentials',
+  'session',
+  'sessionid',
+]);
+
+/** A parameter name's words: split at `_`, `-`, `.` and other separators, and where lower case meets upper. */
+const isCredentialParam = (name: string): boolean =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .some((word) => CREDENTIAL_WORDS.has(word.toLowerCase()));
 
 /** Schemes whose user part without a password is a user name; in any other (https, nats) it is a token. */
 const USER_NAME_SCHEMES: ReadonlySet<string> = new Set([
@@ -25,6 +49,14 @@ const URL_IN_TEXT = /\b([a-z][a-z0-9+.-]*):\/\/[^\s"'<>`\\]*/gi;
 
 const MASK = '***';
 
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 function hideUserPart(scheme: string, userPart: string): string {
   const colon = userPart.indexOf(':');
   if (colon !== -1) return `${userPart.slice(0, colon)}:${MASK}`;
@@ -41,7 +73,7 @@ function hideInUrl(url: string, scheme: string): string {
   const rest = url
     .slice(authorityEnd)
     .replace(/([?&#;])([^=&#;]*)=([^&#;]*)/g, (param, sep: string, name: string) =>
-      CREDENTIAL_PARAM.test(name) ? `${sep}${name}=${MASK}` : param,
+      isCredentialParam(decodeURIComponentSafe(name)) ? `${sep}${name}=${MASK}` : param,
     );
   return url.slice(0, start) + host + rest;
 }

@@ -58,8 +58,8 @@ async function startPair(name: string, env: Record<string, string>, webEnv: Reco
   return { web, worker, prefix };
 }
 
-/** The secrets a receiver's URL can hold (chat webhooks put one in the path): never in a span. */
-const SECRET_PATH = '/hooks/path-secret-4f1a?token=query-secret-9c2e';
+/** What a receiver's URL can hold that only it should know (chat webhooks put a secret in the path): never in a span. */
+const SECRET_PATH = '/hooks/path-secret-4f1a?ref=query-secret-9c2e';
 
 /** Signs up on `url`, subscribes the receiver (at SECRET_PATH) and sends its test event; the 202 is asserted. */
 async function emitTestEvent(url: string, receiver: Receiver): Promise<void> {

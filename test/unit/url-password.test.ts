@@ -37,6 +37,14 @@ describe('hideUrlCredentials', () => {
     expect(hideUrlCredentials('https://h.example/a#section-2?q')).toBe('https://h.example/a#section-2?q');
   });
 
+  it('takes a parameter for a credential by whole words of its name, so author or keyword stay shown', () => {
+    expect(hideUrlCredentials('https://h/?apiKey=k1&sessionId=k2&client_secret=k3&X-Goog-Signature=k4')).toBe(
+      'https://h/?apiKey=***&sessionId=***&client_secret=***&X-Goog-Signature=***',
+    );
+    const plain = 'https://h/feed?author=ann&keyword=sms&passage=3&tokenizer=ws&monkey=1';
+    expect(hideUrlCredentials(plain)).toBe(plain);
+  });
+
   it('is applied to every log line, whatever field or message holds the URL', () => {
     const lines: string[] = [];
     const sink = new PassThrough();
