@@ -15,7 +15,8 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
 
 // The rules around the callback and the principal (docs/mcp-events-webhook.md): the address guard without the
-// test allowance, no redirects, sessions refused, and a secret rotated on refresh that dual-signs.
+// test allowance, no redirects, sessions refused, a secret rotated on refresh that dual-signs, and no expiry where
+// the configuration allows it.
 
 let t: TestContext;
 let api: Client;
@@ -34,7 +35,7 @@ const subscribeTo = (conn: McpConnection, url: string, secret: string) =>
   subscribeWebhook(conn, { name: 'agent.updated', delivery: { mode: 'webhook', url, secret } });
 
 beforeAll(async () => {
-  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' });
+  t = await createTestContext({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', MCP_WEBHOOK_LIMITS: 'no-expiry=1' });
   await t.startWorkers();
   api = client(t.url);
   receiver = await startMcpReceiver();
@@ -102,5 +103,21 @@ describe('the callback URL and the principal', () => {
     expect(String(delivered!.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect((await verifyMcp(delivered!, newSecret)).name).toBe('agent.updated');
     expect((await verifyMcp(delivered!, oldSecret)).name).toBe('agent.updated');
+  });
+
+  it('grants no expiry only when ttlMs: null asks for it (and the configuration allows it)', async () => {
+    const conn = await connect(key);
+    const secret = newClientSecret();
+    const forever = await subscribeWebhook(conn, {
+      name: 'agent.updated',
+      arguments: { agentId: agent },
+      delivery: { mode: 'webhook', url: `${receiver.url}/forever`, secret },
+      ttlMs: null,
+    });
+    expect(forever.refreshBefore).toBeNull();
+    const list = await api.get('/v1/webhooks', { token: owner.token });
+    expect(list.body.data.find((w: any) => w.mcp?.subscriptionId === forever.id).mcp.expiresAt).toBeNull();
+    const omitted = await subscribeTo(conn, `${receiver.url}/forever`, secret);
+    expect(omitted.refreshBefore).not.toBeNull();
   });
 });

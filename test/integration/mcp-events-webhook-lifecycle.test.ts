@@ -129,9 +129,11 @@ describe('revocation', () => {
     expect(list.body.data.some((w: any) => w.mcp?.subscriptionId === sub.id)).toBe(false);
   });
 
-  it('ends an expired key’s and a revoked OAuth grant’s subscriptions the same way', async () => {
+  it('ends a deleted key’s, an expired key’s and a revoked OAuth grant’s subscriptions the same way', async () => {
     const expiring = await createAccountKey(api, owner.token, { scopes: ['read:agents'] });
     await subscribeTo(await connect(expiring.key), `${receiver.url}/expired-key`, newClientSecret());
+    const deleted = await createAccountKey(api, owner.token, { scopes: ['read:agents'] });
+    await subscribeTo(await connect(deleted.key), `${receiver.url}/deleted-key`, newClientSecret());
     const tokens = await obtainTokens(t.url, {
       resource: `${t.url}/v1/mcp`,
       scope: 'read:agents',
@@ -144,12 +146,13 @@ describe('revocation', () => {
     expect(listed.body.data.find((w: any) => w.mcp?.subscriptionId === grantSub.id).mcp.principal).toMatch(/^grant:/);
 
     await updateKeyRow(t, expiring.id, { expires_at: new Date(Date.now() - 1000) });
+    expect((await api.delete(`/v1/api_keys/${deleted.id}`, { token: owner.token })).status).toBe(204);
     const grants = await api.get('/v1/oauth/grants', { token: owner.token });
     for (const grant of grants.body.data) {
       expect((await api.delete(`/v1/oauth/grants/${grant.id}`, { token: owner.token })).status).toBe(204);
     }
     await touchAgent();
-    for (const path of ['/expired-key', '/grant']) {
+    for (const path of ['/expired-key', '/deleted-key', '/grant']) {
       const [, last] = await waitFor(
         () => arrivedAt(receiver, path),
         (r) => r.length >= 2,
