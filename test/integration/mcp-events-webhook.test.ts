@@ -104,6 +104,10 @@ describe('events/subscribe on the account endpoint', () => {
       mcp: { principal: expect.stringMatching(/^key:/), expiresAt: again.refreshBefore },
     });
     expect(JSON.stringify(list.body)).not.toContain(secret.slice(6));
+    const page = await fetch(`${t.url}/dashboard/webhooks`, { headers: { cookie: `sb_dash=${owner.token}` } });
+    const text = await page.text();
+    expect(text).toContain(`MCP events/subscribe by ${rows[0].mcp.principal}`);
+    expect(text).not.toContain(secret.slice(6));
   });
 
   it('derives a different id for other arguments, and filters by them', async () => {

@@ -43,7 +43,10 @@ export interface SendContext extends Pick<
   mcp_subscription_id: string | null;
   /** An MCP subscription's granted TTL (null: no expiry, and for the others). */
   webhook_expires_at: Date | null;
-  /** Whether an MCP subscription's principal still holds (its key active, its OAuth grant not revoked). */
+  /**
+   * Whether an MCP subscription's principal still holds (its key active, its OAuth grant not revoked); a CASE, so
+   * that no other subscription's load ever runs the check.
+   */
   principal_live: boolean;
 }
 
@@ -53,7 +56,8 @@ const SEND_CONTEXT = `SELECT d.id, d.created_at, d.account_id, d.webhook_id, d.e
             w.broker_url_sealed, w.exchange, w.routing_key, w.subject,
             e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at,
             w.mcp_subscription_id, w.expires_at AS webhook_expires_at,
-            (w.mcp_principal IS NULL OR sb_mcp_principal_live(w.account_id, w.mcp_principal)) AS principal_live`;
+            CASE WHEN w.mcp_principal IS NULL THEN true
+                 ELSE sb_mcp_principal_live(w.account_id, w.mcp_principal) END AS principal_live`;
 
 /** The earliest and latest of a batch's delivery times (null, null for none): the bounds of its day partitions. */
 export function spanOf(times: Date[]): [Date | null, Date | null] {
