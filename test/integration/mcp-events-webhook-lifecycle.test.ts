@@ -52,7 +52,7 @@ async function sentinel(path: string) {
 beforeAll(async () => {
   t = await createTestContext({
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    MCP_WEBHOOK_LIMITS: 'min-ttl-ms=1000,per-principal=2',
+    MCP_WEBHOOK_LIMITS: 'min-ttl-ms=2000,per-principal=2',
     // One quick retry, and a subscription disabled at its first exhausted delivery.
     WEBHOOK_RETRY_DELAYS_MS: '50',
     WEBHOOK_DISABLE_AFTER: '1',
@@ -78,7 +78,7 @@ describe('TTL', () => {
     const short = await subscribeTo(conn, `${receiver.url}/short`, secret, { ttlMs: 10 });
     const grantedMs = new Date(short.refreshBefore!).getTime() - Date.now();
     expect(grantedMs).toBeGreaterThan(0);
-    expect(grantedMs).toBeLessThanOrEqual(1000);
+    expect(grantedMs).toBeLessThanOrEqual(2000);
     const forever = await subscribeTo(conn, `${receiver.url}/forever`, secret, { ttlMs: null });
     expect(forever.refreshBefore).not.toBeNull();
 

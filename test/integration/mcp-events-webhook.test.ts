@@ -37,6 +37,12 @@ async function connect(path: string, token: string) {
 }
 const touchAgent = (agentId: string, n: number) =>
   api.patch(`/v1/agents/${agentId}`, { token: owner.token, body: { config: { n } } });
+/** The delivery rows of a subscription: written with the event, so counting them right after it is definitive. */
+async function deliveriesOf(subscriptionId: string): Promise<number> {
+  const row = await t.deps.db('webhooks').where({ mcp_subscription_id: subscriptionId }).first('id');
+  const [count] = await t.deps.db('webhook_deliveries').where({ webhook_id: row.id }).count('* as n');
+  return Number(count!.n);
+}
 const webhook = (url: string, secret: string, extra: Record<string, unknown> = {}) => ({
   delivery: { mode: 'webhook', url, secret },
   ...extra,
@@ -120,6 +126,7 @@ describe('events/subscribe on the account endpoint', () => {
       ...webhook(url, secret),
     });
     await touchAgent(agentA, 2);
+    expect(await deliveriesOf(sub.id)).toBe(0);
     await touchAgent(agentB, 2);
     const [, event] = await waitFor(
       () => arrivedAt(receiver, '/only-b'),
@@ -183,8 +190,9 @@ describe('events/subscribe on the per-agent endpoint', () => {
     const conn = await connect(`/v1/agents/${agentA}/mcp`, agentKeyA);
     const secret = newClientSecret();
     const url = `${receiver.url}/agent-a`;
-    await subscribeWebhook(conn, { name: 'agent.updated', ...webhook(url, secret) });
+    const sub = await subscribeWebhook(conn, { name: 'agent.updated', ...webhook(url, secret) });
     await touchAgent(agentB, 3);
+    expect(await deliveriesOf(sub.id)).toBe(0);
     await touchAgent(agentA, 3);
     const [, event] = await waitFor(
       () => arrivedAt(receiver, '/agent-a'),
@@ -192,6 +200,7 @@ describe('events/subscribe on the per-agent endpoint', () => {
     );
     expect((await verifyMcp(event!, secret)).data.id).toBe(agentA);
     expect(arrivedAt(receiver, '/agent-a')).toHaveLength(2);
+    expect(await deliveriesOf(sub.id)).toBe(1);
 
     const forbidden = await rpcErrorOf(
       subscribeWebhook(conn, { name: 'agent.updated', arguments: { agentId: agentB }, ...webhook(url, secret) }),
