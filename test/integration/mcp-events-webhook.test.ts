@@ -110,6 +110,12 @@ describe('events/subscribe on the account endpoint', () => {
       mcp: { principal: expect.stringMatching(/^key:/), expiresAt: again.refreshBefore },
     });
     expect(JSON.stringify(list.body)).not.toContain(secret.slice(6));
+    // Its attempts are recorded like any subscription's, with the headers sent.
+    const attempts = await api.get(`/v1/webhooks/${rows[0].id}/attempts`, { token: owner.token });
+    expect(attempts.body.data[0]).toMatchObject({
+      status: 'succeeded',
+      requestHeaders: { 'x-mcp-subscription-id': sub.id, 'webhook-id': body.eventId },
+    });
     const page = await fetch(`${t.url}/dashboard/webhooks`, { headers: { cookie: `sb_dash=${owner.token}` } });
     const text = await page.text();
     expect(text).toContain(`MCP events/subscribe by ${rows[0].mcp.principal}`);
