@@ -16,7 +16,7 @@ import { waitFor } from '../helpers/wait.js';
 
 // The rules around the callback and the principal (docs/mcp-events-webhook.md): the address guard without the
 // test allowance, no redirects, sessions refused, a secret rotated on refresh that dual-signs, and no expiry where
-// the configuration allows it.
+// the configuration allows it; and one raw request of the stateless era.
 
 let t: TestContext;
 let api: Client;
@@ -119,5 +119,55 @@ describe('the callback URL and the principal', () => {
     expect(list.body.data.find((w: any) => w.mcp?.subscriptionId === forever.id).mcp.expiresAt).toBeNull();
     const omitted = await subscribeTo(conn, `${receiver.url}/forever`, secret);
     expect(omitted.refreshBefore).not.toBeNull();
+  });
+
+  it('answers events/subscribe in the stateless revision over raw HTTP', async () => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
+    const params = {
+      name: 'agent.updated',
+      delivery: { mode: 'webhook', url: `${receiver.url}/stateless`, secret: newClientSecret() },
+      _meta: meta,
+    };
+    const res = await api.post('/v1/mcp', {
+      token: key,
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'events/subscribe',
+        'mcp-name': 'agent.updated',
+      },
+      body: { jsonrpc: '2.0', id: 7, method: 'events/subscribe', params },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      id: 7,
+      result: { id: expect.stringMatching(/^sub_/), truncated: false, resultType: 'complete' },
+    });
+    await api.patch(`/v1/agents/${agent}`, { token: owner.token, body: { config: { stateless: true } } });
+    const [, delivered] = await waitFor(
+      () => arrivedAt(receiver, '/stateless'),
+      (r) => r.length >= 2,
+    );
+    expect(delivered!.headers['x-mcp-subscription-id']).toBe(res.body.result.id);
+    expect(await verifyMcp(delivered!, params.delivery.secret)).toMatchObject({ name: 'agent.updated' });
+    const bad = await api.post('/v1/mcp', {
+      token: key,
+      headers: {
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'events/subscribe',
+        'mcp-name': 'agent.updated',
+      },
+      body: {
+        jsonrpc: '2.0',
+        id: 8,
+        method: 'events/subscribe',
+        params: { ...params, delivery: { mode: 'webhook', url: 'x', secret: 'y' } },
+      },
+    });
+    expect(bad.body).toMatchObject({ id: 8, error: { code: -32602 } });
   });
 });

@@ -15,8 +15,8 @@ import {
 import { closedPort, type Receiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
 
-// MCP Events webhook mode (docs/mcp-events-webhook.md) with the SDK's own Client on both MCP endpoints, and one
-// raw request of the stateless era: a subscription made with events/subscribe is delivered by the webhook engine
+// MCP Events webhook mode (docs/mcp-events-webhook.md) with the SDK's own Client on both MCP endpoints (the
+// stateless era's raw request is in mcp-events-webhook-guard.test.ts): a subscription made with events/subscribe is delivered by the webhook engine
 // to a real receiver, which verifies the Standard Webhooks signature with the secret the client chose.
 
 let t: TestContext;
@@ -230,7 +230,7 @@ describe('events/subscribe on the per-agent endpoint', () => {
   });
 });
 
-describe('across accounts, unsubscribe, and the stateless era', () => {
+describe('across accounts, and unsubscribe', () => {
   it('never lets another account watch this one’s agent or end its subscription', async () => {
     const otherKey = (await createAccountKey(api, other.token, { scopes: ['read:agents'] })).key;
     const conn = await connect('/v1/mcp', otherKey);
@@ -268,44 +268,5 @@ describe('across accounts, unsubscribe, and the stateless era', () => {
     expect(
       await rpcErrorOf(unsubscribeWebhook(conn, { name: 'agent.updated', delivery: { url: gone } })),
     ).toMatchObject({ code: -32011, data: { kind: 'subscription' } });
-  });
-
-  it('answers events/subscribe in the stateless revision over raw HTTP', async () => {
-    const meta = {
-      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-      'io.modelcontextprotocol/clientCapabilities': {},
-    };
-    const params = { name: 'agent.updated', ...webhook(`${receiver.url}/stateless`, newClientSecret()), _meta: meta };
-    const res = await api.post('/v1/mcp', {
-      token: accountKey,
-      headers: {
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'events/subscribe',
-        'mcp-name': 'agent.updated',
-      },
-      body: { jsonrpc: '2.0', id: 7, method: 'events/subscribe', params },
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({
-      id: 7,
-      result: { id: expect.stringMatching(/^sub_/), truncated: false, resultType: 'complete' },
-    });
-    const bad = await api.post('/v1/mcp', {
-      token: accountKey,
-      headers: {
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'events/subscribe',
-        'mcp-name': 'agent.updated',
-      },
-      body: {
-        jsonrpc: '2.0',
-        id: 8,
-        method: 'events/subscribe',
-        params: { ...params, delivery: { mode: 'webhook', url: 'x', secret: 'y' } },
-      },
-    });
-    expect(bad.body).toMatchObject({ id: 8, error: { code: -32602 } });
   });
 });
