@@ -131,7 +131,9 @@ describe('documentation links', () => {
 
   it('finds a broken link when there is one', () => {
     expect(brokenLink('README.md', 'docs/adr/0020-webhook-retries.md')).toBeNull();
-    expect(brokenLink('docs/adr/0054-stream-destinations.md', '../webhooks.md#the-delivery-state-machine')).toBeNull();
+    expect(
+      brokenLink('docs/adr/0054-stream-destinations.md', '../webhook-retries.md#the-delivery-state-machine'),
+    ).toBeNull();
     expect(brokenLink('docs/adr/0001-error-shape.md', '0017-webhook-targets.md')).toBeNull();
     expect(
       brokenLink(

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { uuidV7Time } from '../../platform/ids.js';
 
 // Every statement on webhook_deliveries and webhook_attempts. A delivery is a small state machine whose row is
-// the authority (docs/webhooks.md#the-delivery-state-machine has the table):
+// the authority (docs/webhook-retries.md#the-delivery-state-machine has the table):
 //
 //   pending ──success──▶ succeeded        pending ──retry scheduled──▶ pending (job_seq + 1, due later)
 //   pending ──last retry failed──▶ exhausted    pending ──410 / subscription stopped──▶ failed
@@ -28,7 +28,7 @@ export interface DeliveryRow {
   attempts: number;
   round_attempts: number;
   job_seq: number;
-  /** Set on the deliveries of an ordered subscription (docs/webhooks.md#ordered-delivery); null: unordered. */
+  /** Set on the deliveries of an ordered subscription (docs/webhook-retries.md#ordered-delivery); null: unordered. */
   ordering_key: string | null;
   /**
    * The delivery's place in its key's order (commit order); for a pulled kind (a poll), in its subscription's

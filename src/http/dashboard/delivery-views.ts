@@ -43,7 +43,7 @@ export function deliveriesTable(base: string, deliveries: Delivery[], t: Deliver
 }
 
 /**
- * When a pending delivery is tried next (docs/webhooks.md#retries-exhaustion-and-disabling); a pending one without
+ * When a pending delivery is tried next (docs/webhook-retries.md#retries-exhaustion-and-disabling); a pending one without
  * a time waits behind its ordering key, and a final one has none.
  */
 const nextAttempt = (d: Delivery): string =>
