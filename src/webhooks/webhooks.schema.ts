@@ -41,7 +41,8 @@ const ordering = z
     'key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel',
   );
 
-// How deliveries are signed (docs/webhook-signatures.md#signature-schemes): the service makes the key; none is imported.
+// How deliveries are signed (docs/webhook-signatures.md#signature-schemes): the service makes the key; none is
+// imported.
 export const signatureScheme = z
   .enum(SIGNATURE_SCHEMES)
   .describe(

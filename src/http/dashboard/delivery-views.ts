@@ -43,8 +43,8 @@ export function deliveriesTable(base: string, deliveries: Delivery[], t: Deliver
 }
 
 /**
- * When a pending delivery is tried next (docs/webhook-retries.md#retries-exhaustion-and-disabling); a pending one without
- * a time waits behind its ordering key, and a final one has none.
+ * When a pending delivery is tried next (docs/webhook-retries.md#retries-exhaustion-and-disabling); a pending one
+ * without a time waits behind its ordering key, and a final one has none.
  */
 const nextAttempt = (d: Delivery): string =>
   d.status !== 'pending' ? '—' : d.nextAttemptAt ? when(d.nextAttemptAt) : 'after the one ahead of it';
