@@ -2782,11 +2782,11 @@ export interface components {
             responseStatus: number | null;
             /** @description The first 4 KiB of the receiver's answer */
             responseBody: string | null;
-            /** @description The headers sent, signatures included (HMACs, never the secret); null for attempts recorded before headers were kept */
+            /** @description The headers sent, signatures included (HMACs, never the secret) */
             requestHeaders: {
                 [key: string]: string;
             } | null;
-            /** @description The receiver's headers: at most 50 and 4096 characters of names and values (the rest dropped, a "[truncated]" entry says so), set-cookie shown as "[redacted]"; null when no answer came, for a stream destination, and for attempts recorded before headers were kept */
+            /** @description The receiver's headers: at most 50 and 4096 characters of names and values (the rest dropped, a "[truncated]" entry says so), set-cookie shown as "[redacted]"; null when no answer came, and for a stream destination */
             responseHeaders: {
                 [key: string]: string;
             } | null;
