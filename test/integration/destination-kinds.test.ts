@@ -57,7 +57,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** X-Switchboard-Signature over the raw body, as docs/webhooks.md#verifying-signatures tells receivers. */
+/** X-Switchboard-Signature over the raw body, as docs/webhook-signatures.md#verifying-signatures tells receivers. */
 function verifiesSwitchboard(m: Arrived, secret: string): boolean {
   const parts = m.headers['x-switchboard-signature']!.split(',');
   const ts = Number(parts.find((p) => p.startsWith('t='))?.slice(2));

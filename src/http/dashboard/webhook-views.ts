@@ -33,7 +33,7 @@ export interface CreateForm {
   error?: ApiError | null;
 }
 
-/** The signature scheme field of a create form (docs/webhooks.md#signature-schemes). */
+/** The signature scheme field of a create form (docs/webhook-signatures.md#signature-schemes). */
 export const schemeSelect = (chosen: string | undefined) =>
   html`<label for="signatureScheme">Signature scheme</label
     ><select id="signatureScheme" name="signatureScheme">
