@@ -8,7 +8,7 @@ import { startReceiver, type Receiver } from '../test/helpers/receiver.js';
 import type { Benchmark } from './run.js';
 import { countAttempts, owner, paced, percentile, WEBHOOK_ENV } from './webhook-helpers.js';
 
-// Ordered delivery (docs/webhooks.md#ordered-delivery), on a Redis Cluster of three masters started
+// Ordered delivery (docs/webhook-retries.md#ordered-delivery), on a Redis Cluster of three masters started
 // here (BENCH_ORDERED_REDIS=shared: the shared Redis instead):
 // (a) throughput: N contact events over 50 keys committed with the workers running, timed from the first commit to
 //     the N-th attempt row, for an unordered subscription and for an ordered one, alternately, twice each (the

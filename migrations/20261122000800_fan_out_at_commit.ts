@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Delivery rows are now written in the emitting transaction itself (see src/webhooks/dispatch.ts), so the outbox
+// Delivery rows are now written in the emitting transaction itself (src/delivery/sql/fan-out.ts), so the outbox
 // a sweep reads is the deliveries table: a delivery still pending with no attempt and never touched since it
 // was inserted may have missed its after-commit enqueue. events.dispatched_at has no reader left.
 

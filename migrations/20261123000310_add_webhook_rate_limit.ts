@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Per-subscription throttling (src/webhooks/throttle.ts): at most this many deliveries per second to the
+// Per-subscription throttling (src/delivery/throttle.ts): at most this many deliveries per second to the
 // subscription's URL, across every worker process. NULL: unthrottled.
 
 export async function up(knex: Knex): Promise<void> {

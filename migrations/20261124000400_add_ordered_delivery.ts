@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 // - webhook_ordering_keys: one row per key with a delivery in flight, naming that delivery (its head); the row's
 //   lock serialises the producers and the hand-off of one key. A key with nothing pending has no row.
 // - webhook_deliveries_queued: the next delivery of a key (lowest ordering_seq among pending), for the hand-off.
-// - sb_hand_off_ordering_keys: the hand-off (src/webhooks/ordering-keys.repository.ts says what it does), a
+// - sb_hand_off_ordering_keys: the hand-off (src/delivery/sql/ordering-keys.ts says what it does), a
 //   function so that it takes one round trip, yet reads in a statement after its lock: in a volatile function each
 //   statement takes a new snapshot, so it sees every producer that committed while the lock was awaited.
 

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-// Filters (docs/webhooks.md#filters, docs/adr/0087-subscription-filters.md): a subscription may carry a filter on
+// Filters (docs/webhook-filters.md, docs/adr/0087-subscription-filters.md): a subscription may carry a filter on
 // the event's payload; an event it rejects gets no delivery row.
 //
 // - webhooks.filter: the filter as the client wrote it (and GET shows it); null for a subscription without one.

@@ -89,6 +89,9 @@ async function main() {
     await page.fill('#password', password);
     await page.click('button[type=submit]');
     await shot('subscriptions');
+    // The create form with a broker kind chosen: that kind's own fields shown, the others' hidden.
+    await page.check('input[name=kind][value=rabbitmq]');
+    await page.locator('form[data-create]').screenshot({ path: join(OUT, 'subscription-create.png') });
     await page.goto(`${server.url}/dashboard/webhooks/${hook.id}`);
     await shot('subscription');
     await page.click('button:text("Rotate secret")');

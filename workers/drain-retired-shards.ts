@@ -6,8 +6,8 @@ import { forgetShard, jobsToRun, registerShards, retiredShards } from '../src/de
 
 /**
  * Deliveries queued under another WEBHOOK_SHARDS are still delivered: this process records its K's shards
- * and consumes every retired partition that still holds jobs to run (waiting, delayed retries) until it holds
- * none, and forgets it then. Checked at start and every SCHEDULE_CHECK_MS (src/webhooks/partition-registry.ts).
+ * and consumes every retired shard that still holds jobs to run (waiting, delayed retries) until it holds none,
+ * and forgets it then. Checked at start and every `check-schedulers` interval (src/delivery/shard-registry.ts).
  * `close` closes a worker the way every worker of the process closes (workers/index.ts: a wedged one is left behind).
  */
 export async function drainRetiredShards(

@@ -44,8 +44,8 @@ export async function ensureSchedules(deps: Deps, onlyBroken = false): Promise<S
 
 /**
  * Keeps the schedulers alive: Redis restarted without its data (or flushed) loses them, and with them every
- * sweep; a Redis failure as a run starts breaks a scheduler's chain of runs. Every SCHEDULE_CHECK_MS each worker
- * process re-creates the ones that are missing or past due. Returns a stop function.
+ * sweep; a Redis failure as a run starts breaks a scheduler's chain of runs. Every `check-schedulers` interval
+ * each worker process re-creates the ones that are missing or past due. Returns a stop function.
  */
 export function watchSchedules(deps: Deps): () => void {
   let running = false;

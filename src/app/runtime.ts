@@ -90,8 +90,6 @@ export async function bootRuntime(opts: {
 
 /** What a person must not leave on in production, said once by each process that starts the service. */
 export function warnAboutSettings(config: Config, logger: Logger): void {
-  // Deprecated names and retired variables found set (src/platform/config-retired.ts).
-  for (const notice of config.notices) logger.warn(notice);
   if (config.webhooks.allowPrivateTargets) {
     logger.warn(
       'WEBHOOK_ALLOW_PRIVATE_TARGETS=true: webhooks may target http:// and private addresses. Never in production',

@@ -20,7 +20,7 @@ export interface KeyPrincipal {
   scopes: string[];
   spendCapCredits: number | null;
   /**
-   * Set when the credential is an OAuth access token (src/auth/oauth-token-resolve.ts): it acts as a key of
+   * Set when the credential is an OAuth access token (src/oauth/oauth-token-resolve.ts): it acts as a key of
    * this type with the granted scopes, and `keyId` is then the grant's id (ogr_…), for rate limits and the ledger.
    */
   oauth?: OAuthClientRef;

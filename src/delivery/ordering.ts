@@ -3,10 +3,10 @@ import type { Trx } from '../platform/transaction.js';
 import type { ScheduledDelivery } from './sql/rows.js';
 import { advanceOrderingKey, advanceOrderingKeys, type OrderingKey } from './sql/ordering-keys.js';
 
-// Ordered delivery (docs/webhooks.md#ordered-delivery). The deliveries of one subscription and ordering key go one
-// at a time, in commit order: the fan-out makes the first the key's head and queues the rest with no due time.
-// When the head reaches a final state its key advances: the next delivery becomes the head and is scheduled. A key
-// whose advance was lost with its process is advanced by the sweep (sweep.ts).
+// Ordered delivery (docs/webhook-retries.md#ordered-delivery). The deliveries of one subscription and ordering key go
+// one at a time, in commit order: the fan-out makes the first the key's head and queues the rest with no due time. When
+// the head reaches a final state its key advances: the next delivery becomes the head and is scheduled. A key whose
+// advance was lost with its process is advanced by the sweep (sweep.ts).
 
 /** The identity of an ordering key: `webhook_id` and `ordering_key` as one string. */
 const keyOf = (d: OrderingKey): string => JSON.stringify([d.webhook_id, d.ordering_key]);

@@ -4,9 +4,8 @@ import { deliveryShards, parseShardKey, shardKey, shardRegistryKey, type Deliver
 
 // Which delivery shards may hold jobs. Changing WEBHOOK_SHARDS moves every subscription to a new queue, but
 // the jobs already queued (waiting, or delayed retries) stay where they were added. So every worker records its
-// K's shards in one Redis set under the base tag; a partition in that set that is not of the current K is
-// retired: workers drain it until it holds no job that will run, then forget it. The queue of K=1 (the base
-// prefix) counts as recorded always: a deployment from before partitions never wrote the set.
+// K's shards in one Redis set under the base tag; a shard in that set that is not of the current K is retired:
+// workers drain it until it holds no job that will run, then forget it.
 
 /** Records the current K's shards as ones that may hold jobs. */
 export async function registerShards(deps: Deps): Promise<void> {
@@ -14,13 +13,11 @@ export async function registerShards(deps: Deps): Promise<void> {
   await deps.redis.sadd(shardRegistryKey(deps.config.bullmqPrefix), ...current);
 }
 
-/** Partitions of another K that may still hold jobs: recorded (or the K=1 queue), and not of the current K. */
+/** Shards of another K that may still hold jobs: recorded, and not of the current K. */
 export async function retiredShards(deps: Deps): Promise<DeliveryShard[]> {
-  const base = deps.config.bullmqPrefix;
-  const recorded = await deps.redis.smembers(shardRegistryKey(base));
+  const recorded = await deps.redis.smembers(shardRegistryKey(deps.config.bullmqPrefix));
   const current = new Set(currentShards(deps).map(shardKey));
-  const keys = new Set([...recorded, ...deliveryShards(base, 1).map(shardKey)]);
-  return [...keys]
+  return recorded
     .filter((key) => !current.has(key))
     .map(parseShardKey)
     .filter((p): p is DeliveryShard => p !== null);

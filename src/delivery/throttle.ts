@@ -20,19 +20,28 @@ if state[2] ~= ARGV[1] then tat = 0 end
 local slot = math.max(tat, now)
 redis.call('HSET', KEYS[1], 'tat', string.format('%.3f', slot + interval), 'rate', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], math.ceil(slot + interval - now) + 60000)
-return tostring(math.ceil(slot - now))
+return {string.format('%.3f', slot), string.format('%.3f', now)}
 `;
 
+/** A slot handed out: when it is on Redis's clock, and how many ms from the reservation that is (0: go now). */
+export interface Slot {
+  atMs: number;
+  waitMs: number;
+}
+
 export interface WebhookThrottle {
-  /** Reserves the subscription's next slot at `perSecond`; answers how many ms from now it is (0: go now). */
-  reserve(webhookId: string, perSecond: number): Promise<number>;
+  /** Reserves the subscription's next slot at `perSecond`. */
+  reserve(webhookId: string, perSecond: number): Promise<Slot>;
 }
 
 export function createWebhookThrottle(redis: RedisClient, prefix: string): WebhookThrottle {
   return {
     async reserve(webhookId, perSecond) {
-      const wait = await redis.eval(RESERVE, 1, `${prefix}:throttle:${webhookId}`, String(perSecond));
-      return Number(wait);
+      const [slot, now] = (await redis.eval(RESERVE, 1, `${prefix}:throttle:${webhookId}`, String(perSecond))) as [
+        string,
+        string,
+      ];
+      return { atMs: Number(slot), waitMs: Math.ceil(Number(slot) - Number(now)) };
     },
   };
 }
@@ -59,7 +68,7 @@ export async function takeSlot(
   slotRps: number | undefined,
 ): Promise<Throttled | null> {
   if (perSecond === null || slotRps === perSecond) return null;
-  const waitMs = await throttle.reserve(webhookId, perSecond);
+  const { waitMs } = await throttle.reserve(webhookId, perSecond);
   if (waitMs <= 0) return null;
   if (waitMs <= WAIT_IN_PROCESS_MS) {
     await new Promise((resolve) => setTimeout(resolve, waitMs));

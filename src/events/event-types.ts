@@ -4,7 +4,7 @@ export const API_VERSION = '2026-11-01';
 // Every event name of the interface with its status. Subscriptions may name any of them. `orderingKey` is the
 // path in the envelope to the value whose events an ordered subscription receives one at a time, in commit order
 // (a contact's, a conversation's, an inbox's); null: the type has no key, and an ordered subscription cannot name
-// it (docs/webhooks.md#ordered-delivery).
+// it (docs/webhook-retries.md#ordered-delivery).
 
 export const EVENT_TYPES = {
   'message.received': {

@@ -53,7 +53,7 @@ export async function insertKey(conn: Conn, accountId: string, row: NewKeyRow): 
  * Authentication lookup: the key whose current (else previous) secret has this hash, across accounts (the hash
  * is the credential). Plain unique-index queries: an OR of the two costs more to plan than to run.
  * `lockShared` (FOR SHARE) waits for a key edit in flight to commit, so the row read is never the version a
- * concurrent deactivate/delete/rotate is replacing (see src/auth/key-cache.ts).
+ * concurrent deactivate/delete/rotate is replacing (see src/keys/key-cache.ts).
  */
 export async function findKeyBySecretHash(
   conn: Conn,

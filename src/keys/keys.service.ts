@@ -26,7 +26,7 @@ function assertFuture(expiresAt: Date | null | undefined): void {
 
 /**
  * Starts a lifecycle change inside `trx`: locks the row, then invalidates every instance's cached copy of it
- * (see src/auth/key-cache.ts for why this order makes the change visible on the very next request).
+ * (see src/keys/key-cache.ts for why this order makes the change visible on the very next request).
  */
 async function lockForChange(deps: Deps, trx: Trx, accountId: string, keyId: string): Promise<KeyRow> {
   const key = await repo.lockKey(trx, accountId, keyId);

@@ -88,7 +88,7 @@ export async function hasPendingDeliveries(conn: Conn, partition: string): Promi
 
 /**
  * How many of a day's deliveries still wait for a consumer that never polled them (a poll subscription's, pending
- * with no due time and no ordering key): they go with the day, unread (docs/webhooks.md#polling-endpoints).
+ * with no due time and no ordering key): they go with the day, unread (docs/webhook-polling.md#polling-endpoints).
  */
 export async function countWaitingDeliveries(conn: Conn, partition: string): Promise<number> {
   const { rows } = await conn.raw<{ rows: Array<{ n: number }> }>(

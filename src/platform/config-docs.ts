@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import { TRACING_VARIABLES } from './config-otel.js';
-import { DEPRECATED, RETIRED } from './config-retired.js';
 import { BATCHING_PROFILES, VARIABLES, type VariableDoc } from './config-variables.js';
 
 // The tables of docs/configuration.md, written from the variables themselves (npm run docs:config); the rest of
@@ -23,16 +22,10 @@ function defaultOf({ schema, doc }: { schema: z.ZodType; doc: VariableDoc }): st
   return typeof value === 'string' ? code(value) : String(value);
 }
 
-function variableTable(vars: Variables, deprecated: boolean): string[] {
+function variableTable(vars: Variables): string[] {
   const rows = Object.entries(vars).map(
     ([name, v]) => `| ${code(name)} | ${cell(defaultOf(v))} | ${cell(v.doc.wanted)} | ${cell(v.doc.about)} |`,
   );
-  if (deprecated) {
-    for (const [old, { now, as }] of Object.entries(DEPRECATED)) {
-      const readAs = as ? `${now}=${as('<value>')}` : now;
-      rows.push(`| ${code(old)} | | deprecated | read as ${code(readAs)}, with a warning at start |`);
-    }
-  }
   return ['| variable | default | allowed values | meaning |', '|---|---|---|---|', ...rows];
 }
 
@@ -50,16 +43,10 @@ function batchingTable(): string[] {
   return [`| profile | ${head.join(' | ')} |`, `|---|${fields.map(() => '---:').join('|')}|`, ...rows];
 }
 
-function retiredTable(): string[] {
-  const rows = Object.entries(RETIRED).map(([name, r]) => `| ${code(name)} | ${cell(r.value)} | ${cell(r.why)} |`);
-  return ['| variable | the value used | why it is no setting |', '|---|---|---|', ...rows];
-}
-
 const BLOCKS: Record<string, () => string[]> = {
-  variables: () => variableTable(VARIABLES, true),
+  variables: () => variableTable(VARIABLES),
   batching: batchingTable,
-  retired: retiredTable,
-  tracing: () => variableTable(TRACING_VARIABLES, false),
+  tracing: () => variableTable(TRACING_VARIABLES),
 };
 
 /** `page` with each generated block (between `<!-- config:NAME -->` and `<!-- /config:NAME -->`) written anew. */

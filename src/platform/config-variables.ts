@@ -248,8 +248,8 @@ export const VARIABLES = {
       .default('_spf.switchboard.email'),
     { wanted: 'a host name like spf.example.com', about: 'the host customers `include:` in their SPF record' },
   ),
-  // About 28 hours of retries (docs/webhooks.md#retries-exhaustion-and-disabling): a delivery outlasts a deploy, a
-  // broker restart or a night's outage of its receiver before it is exhausted.
+  // About 28 hours of retries (docs/webhook-retries.md#retries-exhaustion-and-disabling): a delivery outlasts a deploy,
+  // a broker restart or a night's outage of its receiver before it is exhausted.
   WEBHOOK_RETRY_DELAYS_MS: variable(
     retryDelays.default([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]),
     {

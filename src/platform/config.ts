@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { randomSecret, readOrCreateDevFile } from './dev-files.js';
 import { hashTagOf } from './config-parsers.js';
 import { OTLP_TIMEOUT_MS, TRACING_VARIABLES } from './config-otel.js';
-import { DEPRECATED, FIXED, RETIRED } from './config-retired.js';
 import {
   BATCHING_PROFILES,
   CONCURRENCY_DEFAULTS,
@@ -47,53 +46,10 @@ export interface LoadOptions {
   terminal?: boolean;
 }
 
-/** The environment as the variables of today name it, and one line for each old name found in it. */
-interface ResolvedEnv {
-  env: Record<string, string | undefined>;
-  notices: string[];
-  /** The old name a variable's value came through, to name it in an error. */
-  via: Record<string, string>;
-}
-
 const isSet = (v: string | undefined): v is string => v !== undefined && v !== '';
 
-/**
- * Deprecated names are read as the variables that replace them (the new one wins when both are set), retired
- * ones are dropped; each says so once. Everything else in `env` is kept as it is.
- */
-export function resolveEnv(env: Record<string, string | undefined>): ResolvedEnv {
-  const out = { ...env };
-  const notices: string[] = [];
-  const via: Record<string, string> = {};
-  for (const [old, { now, as }] of Object.entries(DEPRECATED)) {
-    const value = out[old];
-    delete out[old];
-    if (!isSet(value)) continue;
-    const current = out[now];
-    if (as) {
-      out[now] = isSet(current) ? `${as(value)},${current}` : as(value);
-      notices.push(`${old} → ${now}: ${old}=${value} is read as ${now}=${as(value)}; the old name is deprecated`);
-    } else if (isSet(current)) {
-      notices.push(`${old} → ${now}: ${old} is ignored since ${now} is set; the old name is deprecated`);
-      continue;
-    } else {
-      out[now] = value;
-      notices.push(`${old} → ${now}: ${old} is read as ${now}; the old name is deprecated`);
-    }
-    via[now] = via[now] ? `${via[now]}, ${old}` : old;
-  }
-  for (const [name, { why }] of Object.entries(RETIRED)) {
-    if (isSet(out[name])) {
-      notices.push(`${name} is ignored: it is no longer a setting (${why.replace(/`/g, '')})`);
-    }
-    delete out[name];
-  }
-  return { env: out, notices, via };
-}
-
 /** "NAME must be what is wanted, got what was given": a value is named unless it may be a secret. */
-function badValue(name: string, value: string | undefined, wanted: string, via?: string): string {
-  const label = via ? `${via} (read as ${name})` : name;
+function badValue(name: string, value: string | undefined, wanted: string): string {
   const doc = DOCS[name];
   const got =
     value === undefined
@@ -101,19 +57,20 @@ function badValue(name: string, value: string | undefined, wanted: string, via?:
       : doc?.secret
         ? `, got ${value.length} characters (not shown)`
         : `, got ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}`;
-  return `${label} must be ${wanted}${got}`;
+  return `${name} must be ${wanted}${got}`;
 }
 
 /** Parses the environment against `schema`; the first bad variable stops start-up with one line naming it. */
-function parseEnv<S extends z.ZodType>(schema: S, resolved: ResolvedEnv): z.infer<S> {
-  // Empty strings mean "unset", as they do in most dotenv files and compose files.
-  const cleaned = Object.fromEntries(Object.entries(resolved.env).filter(([, v]) => isSet(v)));
+function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  // Empty strings mean "unset", as they do in most dotenv files and compose files. A variable the service does not
+  // read is ignored, as every other program in the environment's way ignores it.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => isSet(v)));
   const parsed = schema.safeParse(cleaned);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = String(issue.path[0]);
     const wanted = DOCS[name]?.wanted ?? issue.message;
-    throw new ConfigError(badValue(name, cleaned[name], wanted, resolved.via[name]));
+    throw new ConfigError(badValue(name, cleaned[name], wanted));
   }
   return parsed.data;
 }
@@ -123,7 +80,7 @@ function parseEnv<S extends z.ZodType>(schema: S, resolved: ResolvedEnv): z.infe
  * SDK loaded) unless an OTLP endpoint is set and OTEL_SDK_DISABLED is not true (docs/tracing.md).
  */
 export function loadTracingConfig(env: Record<string, string | undefined> = process.env) {
-  return tracingFrom(parseEnv(tracingSchema, { env, notices: [], via: {} }));
+  return tracingFrom(parseEnv(tracingSchema, env));
 }
 
 function tracingFrom(e: z.infer<typeof tracingSchema>) {
@@ -148,8 +105,7 @@ export type TracingConfig = NonNullable<ReturnType<typeof loadTracingConfig>>;
 
 export function loadConfig(env: Record<string, string | undefined> = process.env, opts: LoadOptions = {}) {
   const dataDir = opts.dataDir ?? resolve('.data');
-  const resolvedEnv = resolveEnv(env);
-  const e = parseEnv(envSchema, resolvedEnv);
+  const e = parseEnv(envSchema, env);
   if (e.NODE_ENV === 'production' && !e.APP_SECRET) {
     throw new ConfigError('APP_SECRET must be set when NODE_ENV=production: at least 32 characters');
   }
@@ -166,8 +122,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const beyond = e.WEBHOOK_WORKER_SHARDS?.find((p) => p >= shards);
   if (beyond !== undefined) {
     const wanted = `shards that exist: WEBHOOK_SHARDS=${shards} has shards 0-${shards - 1}`;
-    const via = resolvedEnv.via.WEBHOOK_WORKER_SHARDS;
-    throw new ConfigError(`${badValue('WEBHOOK_WORKER_SHARDS', undefined, wanted, via)}, got shard ${beyond}`);
+    throw new ConfigError(`${badValue('WEBHOOK_WORKER_SHARDS', undefined, wanted)}, got shard ${beyond}`);
   }
   if (Boolean(e.OPS_USERNAME) !== Boolean(e.OPS_PASSWORD)) {
     throw new ConfigError('OPS_USERNAME and OPS_PASSWORD must be set both or neither');
@@ -227,8 +182,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retentionDays: e.WEBHOOK_RETENTION_DAYS,
       // Stream destinations (`switchboard listen`): open streams per account, and deliveries handed to one
       // stream and not yet reported back (docs/adr/0054-stream-destinations.md).
-      streamsPerAccount: FIXED.streamsPerAccount,
-      streamInFlight: Math.max(1, Math.ceil(deliveryConcurrency * FIXED.streamSlotShare)),
+      // A stream may hold a fifth of a worker's delivery slots: one stalled listener cannot take the rest.
+      streamsPerAccount: 5,
+      streamInFlight: Math.max(1, Math.ceil(deliveryConcurrency / 5)),
       // K delivery shards, each under its own hash tag, and the ones this process's workers consume (all by
       // default); workers also drain shards of an earlier K (docs/scaling.md#delivery-shards).
       shards,
@@ -243,14 +199,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerStuckAfterMs: intervals['watch-workers']!,
     queueConcurrency,
     // Runs and messages still queued this long after commit are enqueued again (their after-commit enqueue failed).
-    requeueAfterMs: FIXED.requeueAfterMs,
+    requeueAfterMs: 60_000,
     keys: { rotationGraceSeconds: e.KEY_ROTATION_GRACE_SECONDS },
     trustProxyHops: e.TRUST_PROXY_HOPS,
     signupEnabled: e.SIGNUP_ENABLED,
     logLevel: e.LOG_LEVEL,
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.SMTP_FROM },
     // HTTP agent runtimes (often a language model) answer slower than webhook receivers.
-    runtime: { timeoutMs: FIXED.agentRuntimeTimeoutMs },
+    runtime: { timeoutMs: 30_000 },
     // Sending-domain verification: TXT lookups through these servers (null: the system's).
     dns: { servers: null as string[] | null, timeoutMs: 2000, tries: 2 },
     domains: { spfInclude: e.SPF_INCLUDE_HOST.toLowerCase() },
@@ -259,13 +215,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Prices in credits, one table (docs/adr/0012-prices.md).
     prices: { email: 1, sms: 2, agentTrigger: 5 },
     signupCredits: 1000,
-    // Money-spending requests per window for uncapped keys, by plan.
+    // Money-spending requests per minute for uncapped keys, by plan.
     rateLimits: { free: 60, pro: 600 } as Record<string, number>,
-    rateLimitWindowMs: FIXED.rateLimitWindowMs,
+    rateLimitWindowMs: 60_000,
     // OAuth for MCP clients. publicUrl null: the address the server listens on (development and tests).
     oauth: {
       publicUrl: e.PUBLIC_URL ?? null,
-      ...FIXED.oauth,
+      // An access token lasts an hour; each use of a refresh token rotates it; after 90 days the person consents
+      // again. `https://` client ids are fetched through the same address rules as webhooks (docs/mcp.md).
+      accessTokenTtlSeconds: 3600,
+      refreshTokenTtlSeconds: 30 * 24 * 3600,
+      grantTtlSeconds: 90 * 24 * 3600,
+      clientIdMetadataDocuments: true,
       // Login and consent forms are a few fields; anything larger is refused before it is read.
       maxFormBytes: 8 * 1024,
     },
@@ -289,15 +250,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhook: mcpWebhookLimits(e.MCP_WEBHOOK_LIMITS),
     },
     // Every attempt counts against its IP; against its email only until it succeeds (src/auth/sign-in-limits.ts).
-    signIn: {
-      ...FIXED.signIn,
-      perIp: e.SIGN_IN_LIMITS?.ip ?? FIXED.signIn.perIp,
-      perEmail: e.SIGN_IN_LIMITS?.email ?? FIXED.signIn.perEmail,
-    },
+    signIn: { perIp: e.SIGN_IN_LIMITS?.ip ?? 200, perEmail: e.SIGN_IN_LIMITS?.email ?? 10, windowMs: 15 * 60_000 },
     // Traces (docs/tracing.md): started by src/instrumentation.ts; null when no OTLP endpoint is set.
     tracing: tracingFrom(e),
-    // One line for each deprecated or retired variable set, logged once at start (src/app/runtime.ts).
-    notices: resolvedEnv.notices,
   };
 }
 
@@ -306,8 +261,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * database and Redis the parent resolved, so that children never start development fallbacks of their own).
  */
 export function childProcessEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  // Old names as the new ones already, so that only the parent says once what replaced them.
-  return { ...resolveEnv(process.env).env, ...overrides };
+  return { ...process.env, ...overrides };
 }
 
 export type Config = ReturnType<typeof loadConfig>;

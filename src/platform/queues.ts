@@ -35,18 +35,18 @@ export const jobs = {
     options: () => ({ attempts: 8, backoff: { type: 'exponential', delay: 1000 }, ...keep }),
     traced: true,
   }),
-  // One attempt of one delivery by the job its row names (seq = the row's job_seq; jobs enqueued before job_seq
-  // existed carry none and count as the first). A receiver's failure is not a job failure: the next attempt is a
-  // new job scheduled by src/webhooks/retry-policy.ts. BullMQ's own attempts only cover this process failing
-  // (Postgres away while recording), and the sweep covers a job that ran out of them. `slotRps`: the job
-  // was delayed by its subscription's throttle and holds a slot given at that rate (src/webhooks/throttle.ts).
+  // One attempt of one delivery by the job its row names (seq = the row's job_seq). A receiver's failure is not a
+  // job failure: the next attempt is a new job scheduled by src/delivery/retry-policy.ts. BullMQ's own attempts
+  // only cover this process failing (Postgres away while recording), and the sweep covers a job that ran out of
+  // them. `slotRps`: the job was delayed by its subscription's throttle and holds a slot given at that rate
+  // (src/delivery/throttle.ts).
   deliverWebhook: defineJob({
     name: 'deliver-webhook',
     queue: 'webhook-delivery',
     schema: z
       .object({
         deliveryId: z.string().uuid(),
-        seq: z.number().int().positive().default(1),
+        seq: z.number().int().positive(),
         slotRps: z.number().int().min(1).max(1000).optional(),
         traceparent,
       })

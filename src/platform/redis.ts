@@ -8,7 +8,7 @@ import { withoutPassword } from './url-password.js';
  * service sends works on both, because every key starts with BULLMQ_PREFIX, which on a cluster carries a hash tag:
  * all keys share one slot, so BullMQ's scripts, the key cache's MGET and every MULTI stay on one node. The one
  * exception, delivery shards (WEBHOOK_SHARDS > 1), gives each delivery queue a tag of its own: a queue's
- * keys still share one slot (src/platform/partitions.ts).
+ * keys still share one slot (src/platform/shards.ts).
  */
 export type RedisClient = Standalone | Cluster;
 

@@ -3,8 +3,8 @@ import { hashTagOf } from './config.js';
 // Delivery shards (docs/scaling.md#delivery-shards): WEBHOOK_SHARDS=K delivery queues, each under a
 // hash tag of its own, so that on a Redis Cluster they sit in K slots, on as many masters. The tag of partition i
 // of K is the base tag with the smallest suffix whose slot falls in the i-th of K equal slot ranges, the ranges
-// `redis-cli --cluster create` gives its masters: with K = masters, one partition per master. K=1 is the one
-// queue the service always had: the base prefix and the name `webhook-delivery`, so nothing moves.
+// `redis-cli --cluster create` gives its masters: with K = masters, one partition per master. K=1 is one queue
+// under the base prefix, named `webhook-delivery`.
 
 /** Redis Cluster's slots. */
 export const CLUSTER_SLOTS = 16384;

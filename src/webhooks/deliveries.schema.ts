@@ -99,17 +99,13 @@ export const attemptResponse = z
     url: outText(),
     responseStatus: z.number().int().nullable(),
     responseBody: outText().nullable().describe("The first 4 KiB of the receiver's answer"),
-    requestHeaders: textRecord()
-      .nullable()
-      .describe(
-        'The headers sent, signatures included (HMACs, never the secret); null for attempts recorded before headers were kept',
-      ),
+    requestHeaders: textRecord().nullable().describe('The headers sent, signatures included (HMACs, never the secret)'),
     responseHeaders: textRecord()
       .nullable()
       .describe(
         "The receiver's headers: at most 50 and 4096 characters of names and values (the rest dropped, a " +
-          '"[truncated]" entry says so), set-cookie shown as "[redacted]"; null when no answer came, for a stream ' +
-          'destination, and for attempts recorded before headers were kept',
+          '"[truncated]" entry says so), set-cookie shown as "[redacted]"; null when no answer came, and for a stream ' +
+          'destination',
       ),
     error: outText()
       .nullable()

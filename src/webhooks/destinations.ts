@@ -24,7 +24,7 @@ type Destination = Pick<WebhookRow, 'url' | 'broker_url_sealed' | 'exchange' | '
 /**
  * An http destination's URL passes the SSRF guard and carries no credential (a token in its query or fragment, as
  * the guard refuses a user part): a URL is shown in every read, attempt record and the dashboard, and a receiver
- * authenticates deliveries by their signature (docs/webhooks.md#verifying-signatures).
+ * authenticates deliveries by their signature (docs/webhook-signatures.md#verifying-signatures).
  */
 async function checkHttpTarget(deps: Deps, url: string): Promise<void> {
   await checkTargetUrl(deps.config, url);

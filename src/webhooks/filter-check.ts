@@ -2,7 +2,7 @@ import type { EventType } from '../events/event-types.js';
 import { payloadJsonSchema } from '../feed/event-schemas.js';
 import type { FilterCondition, FilterIssue } from './filter-grammar.js';
 
-// A filter's conditions against the payload schemas of the event types it filters (docs/webhooks.md#filters): a
+// A filter's conditions against the payload schemas of the event types it filters (docs/webhook-filters.md): a
 // path must be in the payload of at least one of them, and an operand must be of a type the path can hold there.
 // The schemas are read as the JSON Schema that GET /v1/event-types publishes, so a filter is checked against what
 // integrators read.

@@ -1,4 +1,4 @@
-// The grammar of a subscription's filter (docs/webhooks.md#filters): its shape and its bounds, checked before
+// The grammar of a subscription's filter (docs/webhook-filters.md): its shape and its bounds, checked before
 // anything is stored. What a filter means is decided in one place only, Postgres's sb_filter_matches
 // (migrations/20261129000400_add_subscription_filter.ts); this module reads a filter into its conditions so that
 // they can be checked against the subscribed event types' payloads (filter-check.ts).

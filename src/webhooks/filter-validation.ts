@@ -3,7 +3,7 @@ import { checkFilterAgainstEvents } from './filter-check.js';
 import { readFilter, type Filter } from './filter-grammar.js';
 
 /**
- * A filter must fit the event types it filters (docs/webhooks.md#filters): otherwise a 400 validation_error in the
+ * A filter must fit the event types it filters (docs/webhook-filters.md): otherwise a 400 validation_error in the
  * contract's shape names each place in the filter (`filter.<keys>`) and what is wrong there, and nothing changes.
  */
 export function requireFilterFits(filter: Filter | null, events: string[]): void {

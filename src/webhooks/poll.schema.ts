@@ -3,7 +3,7 @@ import { text } from '../platform/input.js';
 import { idString, outText, textRecord, uuidString } from '../platform/output.js';
 import { badCursor, cursorFields, pageQuery } from '../platform/pagination.js';
 
-// Polling a poll subscription (docs/webhooks.md#polling-endpoints). A cursor is a position in one subscription's
+// Polling a poll subscription (docs/webhook-polling.md#polling-endpoints). A cursor is a position in one subscription's
 // log: base64url of {"w": <subscription id>, "p": <position>}. Validated, not signed (docs/adr/0033-cursors.md):
 // it must name the subscription polled and a position its log has reached.
 

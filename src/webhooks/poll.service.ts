@@ -30,11 +30,11 @@ import {
   type WebhookRow,
 } from './webhooks.repository.js';
 
-// Polling endpoints (docs/webhooks.md#polling-endpoints, docs/adr/0089-poll-destinations.md). A poll subscription's
-// deliveries wait for its consumer; a poll reads its log after a cursor and, at the end of the log, appends the
-// oldest waiting deliveries to it (src/delivery/sql/poll.ts). A delivery counts as delivered when a poll first
-// returns it: that poll records its attempt, succeeded, and its endpoint health. Re-reads of the log (a seek back,
-// a page asked for again) return the same entries signed anew, and record nothing.
+// Polling endpoints (docs/webhook-polling.md#polling-endpoints, docs/adr/0089-poll-destinations.md). A poll
+// subscription's deliveries wait for its consumer; a poll reads its log after a cursor and, at the end of the log,
+// appends the oldest waiting deliveries to it (src/delivery/sql/poll.ts). A delivery counts as delivered when a poll
+// first returns it: that poll records its attempt, succeeded, and its endpoint health. Re-reads of the log (a seek
+// back, a page asked for again) return the same entries signed anew, and record nothing.
 
 /** Who may poll a subscription: its own credential, or an account credential holding read:webhooks. */
 export type PollAuth = { credential: string } | { accountId: string };

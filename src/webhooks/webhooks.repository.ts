@@ -37,9 +37,9 @@ export interface WebhookRow {
   consecutive_failures: number;
   rate_limit_per_second: number | null;
   tenant: string | null;
-  /** key: one delivery at a time per ordering key (docs/webhooks.md#ordered-delivery). */
+  /** key: one delivery at a time per ordering key (docs/webhook-retries.md#ordered-delivery). */
   ordering: 'none' | 'key';
-  /** Only events whose payload matches get a delivery; null: all (docs/webhooks.md#filters). */
+  /** Only events whose payload matches get a delivery; null: all (docs/webhook-filters.md). */
   filter: Filter | null;
   disabled_at: Date | null;
   disabled_reason: string | null;

@@ -34,14 +34,15 @@ const description = text().max(500);
 export const tenant = text().regex(/^[A-Za-z0-9._:-]{1,100}$/, '1 to 100 letters, digits, ".", "_", ":" or "-"');
 // Deliveries per second to this subscription, across every worker process; null (or absent) is unthrottled.
 const rateLimitPerSecond = z.number().int().min(1).max(1000).nullable();
-// key: one delivery at a time per ordering key, in commit order (docs/webhooks.md#ordered-delivery).
+// key: one delivery at a time per ordering key, in commit order (docs/webhook-retries.md#ordered-delivery).
 const ordering = z
   .enum(['none', 'key'])
   .describe(
     'key: the deliveries of one ordering key (each event type names its key, GET /v1/event-types `orderingKey`) are sent one at a time, in commit order; none (the default): in parallel',
   );
 
-// How deliveries are signed (docs/webhooks.md#signature-schemes): the service makes the key; none is imported.
+// How deliveries are signed (docs/webhook-signatures.md#signature-schemes): the service makes the key; none is
+// imported.
 export const signatureScheme = z
   .enum(SIGNATURE_SCHEMES)
   .describe(

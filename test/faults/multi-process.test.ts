@@ -209,10 +209,12 @@ describe('two API processes and two worker processes', () => {
       );
       for (const [id, runs] of byId) {
         const gaps = runs.slice(1).map((r, i) => r.at - runs[i]!.at);
-        // One chain of runs per scheduler: consecutive runs are whole intervals apart (late runs skip a slot,
-        // they never double up), so there are never more runs than the slots they span.
+        // One chain of runs per scheduler: consecutive runs are at least an interval apart (late runs skip a slot,
+        // they never double up), so there are never more runs than the slots they span. Whole intervals are not
+        // asserted: on a loaded machine a run late past the watcher's bound is upserted again, which starts the
+        // chain anew at that moment.
         expect(
-          gaps.every((g) => g >= SWEEP_MS && g % SWEEP_MS === 0),
+          gaps.every((g) => g >= SWEEP_MS),
           `${id} gaps ${gaps.join(',')}`,
         ).toBe(true);
       }

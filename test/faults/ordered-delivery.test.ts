@@ -7,10 +7,10 @@ import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { killHard, spawnWorkerProcess } from '../helpers/worker-child.js';
 
-// 1,000 events over 50 keys to an ordered subscription (docs/webhooks.md#ordered-delivery): each key's events are
-// committed one transaction after another (their commit order is their number), the keys concurrently; the
-// receiver answers 500 to one request in five; both worker processes are SIGKILLed twice mid-run. Per key, the
-// first arrival of each delivery comes in commit order, and every delivery arrives and ends succeeded.
+// 1,000 events over 50 keys to an ordered subscription (docs/webhook-retries.md#ordered-delivery): each key's events
+// are committed one transaction after another (their commit order is their number), the keys concurrently; the receiver
+// answers 500 to one request in five; both worker processes are SIGKILLed twice mid-run. Per key, the first arrival of
+// each delivery comes in commit order, and every delivery arrives and ends succeeded.
 
 const ENV = {
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',

@@ -2,8 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Received } from './receiver.js';
 
 /**
- * Checks X-Switchboard-Signature as docs/webhooks.md#verifying-signatures tells receivers to: over the raw body,
- * within 300 s, constant time.
+ * Checks X-Switchboard-Signature as docs/webhook-signatures.md#verifying-signatures tells receivers to: over the raw
+ * body, within 300 s, constant time.
  */
 export function verifySwitchboardSignature(r: Received, secret: string): boolean {
   const parts = String(r.headers['x-switchboard-signature']).split(',');

@@ -236,6 +236,53 @@ describe('the dashboard in a real browser', () => {
     expect(pc.problems).toEqual([]);
   });
 
+  it('creates a subscription of every kind: each kind shows its own fields, a poll one its credential once', async (ctx) => {
+    if (!pc) return ctx.skip();
+    const { page } = pc;
+    await page.goto(`${t.url}/dashboard/webhooks`);
+    if (page.url() !== `${t.url}/dashboard/webhooks`) await signIn(owner.email, owner.password);
+    // http is chosen at first: no broker field shows; choosing a kind shows its own fields and no other's.
+    expect(await page.isChecked('input[name=kind][value=http]')).toBe(true);
+    expect(await page.isVisible('#exchange')).toBe(false);
+    await page.check('input[name=kind][value=nats]');
+    expect(await page.isVisible('#subject')).toBe(true);
+    expect(await page.isVisible('#exchange')).toBe(false);
+
+    // rabbitmq: a missing routing key is the API's field error, beside its field, with what was typed kept.
+    await page.check('input[name=kind][value=rabbitmq]');
+    await page.fill('#url', 'amqp://publisher:local-pw@127.0.0.1:5672/');
+    await page.fill('#exchange', 'orders');
+    await page.check('input[value="contact.created"]');
+    await page.click('button:text("Create subscription")');
+    expect(await page.locator('.field-error[data-field=routingKey]').textContent()).toMatch(
+      /required for kind rabbitmq/,
+    );
+    expect(await page.isChecked('input[name=kind][value=rabbitmq]')).toBe(true);
+    expect(await page.inputValue('#exchange')).toBe('orders');
+    await page.fill('#routingKey', 'switchboard.{event}');
+    await page.check('input[value="contact.created"]');
+    await page.click('button:text("Create subscription")');
+    expect(await page.locator('[data-secret]').textContent()).toMatch(/^whsec_/);
+
+    // poll: no URL to give; the answer shows its poll credential once, beside the secret.
+    await page.goto(`${t.url}/dashboard/webhooks`);
+    await page.check('input[name=kind][value=poll]');
+    expect(await page.isVisible('#url')).toBe(false);
+    await page.check('input[value="contact.created"]');
+    await page.click('button:text("Create subscription")');
+    expect(await page.locator('[data-poll-credential]').textContent()).toMatch(/^whpoll_[0-9A-Za-z]{38}$/);
+
+    const made = (await api.get('/v1/webhooks?limit=100', { token: owner.token })).body.data;
+    const byKind = (kind: string) => made.filter((w: { kind: string }) => w.kind === kind);
+    expect(byKind('rabbitmq')).toEqual([
+      expect.objectContaining({ exchange: 'orders', routingKey: 'switchboard.{event}', events: ['contact.created'] }),
+    ]);
+    expect(byKind('rabbitmq')[0].url).not.toContain('local-pw');
+    const [poll] = byKind('poll');
+    expect(poll).toMatchObject({ url: `/v1/webhooks/${poll.id}/poll`, events: ['contact.created'] });
+    expect(pc.problems).toEqual([]);
+  });
+
   it("mints, rotates and deactivates an agent's keys (each secret shown once) and revokes an OAuth grant", async (ctx) => {
     if (!pc) return ctx.skip();
     const { page } = pc;

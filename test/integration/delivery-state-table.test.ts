@@ -16,7 +16,7 @@ import { client, signupAccount } from '../helpers/http.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { transaction } from '../../src/platform/transaction.js';
 
-// Every transition of docs/webhooks.md#the-delivery-state-machine, from every status, called with the row's
+// Every transition of docs/webhook-retries.md#the-delivery-state-machine, from every status, called with the row's
 // job_seq and with an older one, against the real statements. Only the transition's guard may let a row move: a
 // stale job_seq or a state the transition does not leave changes nothing, and an attempt is recorded whether or
 // not the delivery moved (it happened). No worker runs and no job is added, so nothing else touches the rows.

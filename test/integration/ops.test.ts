@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shardKey, shardRegistryKey } from '../../src/platform/shards.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { setupAccount } from '../helpers/setup-account.js';
@@ -109,8 +110,10 @@ describe('ops endpoints with WEBHOOK_SHARDS=3', () => {
     expect(delivery.every((q: { readOnlyMode: boolean }) => q.readOnlyMode)).toBe(true);
   });
 
-  it('shows a partition of an earlier K while it still holds jobs, read-only, named with its prefix', async () => {
+  it('shows a shard of an earlier K while it still holds jobs, read-only, named with its prefix', async () => {
     const prefix = t.deps.config.bullmqPrefix;
+    // The shard of K=1, recorded by the workers of that K.
+    await t.deps.redis.sadd(shardRegistryKey(prefix), shardKey({ prefix, name: 'webhook-delivery' }));
     const old = t.deps.queues.deliveryQueueOf({ prefix, name: 'webhook-delivery' });
     await old.add('deliver-webhook', { deliveryId: crypto.randomUUID(), seq: 1 }, { jobId: 'left-over' });
     const { body } = await client(t.url).get('/admin/queues/api/queues', { headers: auth });

@@ -58,7 +58,7 @@ const emit = (accountId: string, type: EventType = 'message.received') =>
 
 const rowOf = (id: string) => t.deps.db('webhooks').where({ id }).first();
 
-// ---- an independent verifier, written from docs/webhooks.md#verifying-an-ed25519-subscription ----
+// ---- an independent verifier, written from docs/webhook-signatures.md#verifying-an-ed25519-subscription ----
 
 const publicKeyBytes = (whpk: string) => {
   expect(whpk).toMatch(/^whpk_/);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rand, type Rand } from '../fuzz/random.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// The one evaluator of subscription filters is Postgres's sb_filter_matches (docs/webhooks.md#filters): every case
+// The one evaluator of subscription filters is Postgres's sb_filter_matches (docs/webhook-filters.md): every case
 // here runs through it, on the migrated database, with the plan the webhooks row generates (sb_filter_plan), as
 // the fan-out calls it.
 

@@ -5,7 +5,7 @@ import { client, signupAccount, type Client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Filters on what a subscription receives (docs/webhooks.md#filters): set, changed, removed and shown through the
+// Filters on what a subscription receives (docs/webhook-filters.md): set, changed, removed and shown through the
 // API; an event the filter rejects gets no delivery at all, which is seen by waiting for a later event that does
 // match (a sentinel) and then reading the subscription's deliveries. What each operator means is tested on the
 // evaluator itself (webhook-filter-evaluator.test.ts).

@@ -6,8 +6,8 @@ import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
-// Ordered delivery (docs/webhooks.md#ordered-delivery) through real workers and receivers: the option on the API,
-// one delivery at a time per key, a failing key that holds only itself, redeliver in commit order.
+// Ordered delivery (docs/webhook-retries.md#ordered-delivery) through real workers and receivers: the option on the
+// API, one delivery at a time per key, a failing key that holds only itself, redeliver in commit order.
 
 let t: TestContext;
 let api: Client;

@@ -11,7 +11,7 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 import { waitFor } from '../helpers/wait.js';
 import { verifySwitchboardSignature } from '../helpers/webhook-verify.js';
 
-// Polling endpoints (docs/webhooks.md#polling-endpoints): a poll subscription's consumer pulls its deliveries
+// Polling endpoints (docs/webhook-polling.md#polling-endpoints): a poll subscription's consumer pulls its deliveries
 // with its own credential, pages with cursors, commits and seeks back; a delivery counts as delivered when a poll
 // first returns it. Real Postgres and Redis; no workers run, so nothing here could be sent by a job: the polls alone
 // deliver. WEBHOOK_RETENTION_DAYS=3, for the consumer that never polls.

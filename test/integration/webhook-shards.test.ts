@@ -5,6 +5,7 @@ import { deliveryShards, shardKey, shardRegistryKey } from '../../src/platform/s
 import { createQueues } from '../../src/platform/queues.js';
 import { deliveryJobId, shardOf } from '../../src/delivery/schedule.js';
 import { sweepOverdueDeliveries } from '../../src/delivery/sweep.js';
+import { registerShards } from '../../src/delivery/shard-registry.js';
 import { deliveryIdsOf } from '../helpers/delivery-jobs.js';
 import { client } from '../helpers/http.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -124,6 +125,7 @@ describe('delivery shards', () => {
       emit({ type: 'message.received', payload: { id: 'relay' } }),
     );
     const row = (await t.deps.db('webhook_deliveries').first())!;
+    await registerShards(t.deps); // as each worker of K=1 does at start
     // The same service with K=3 (its own queue handles), as a worker of the new K runs the sweep.
     const queues = createQueues(t.deps.redis, t.deps.config.bullmqPrefix, () => undefined, 3);
     const config = {

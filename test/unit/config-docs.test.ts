@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_DOCS_COMMAND, CONFIG_DOCS_FILE, configDocsMarkdown } from '../../src/platform/config-docs.js';
 import { ENV_NAMES } from '../../src/platform/config.js';
-import { DEPRECATED, RETIRED } from '../../src/platform/config-retired.js';
 
 // The tables of docs/configuration.md are written from the variables; one changed without running the generator
 // fails here.
@@ -23,12 +22,6 @@ describe('the configuration tables in docs/configuration.md', () => {
         'from when a connection takes the request, and the same bound again for connecting ' +
         '([ADR 0080](adr/0080-deliveries-per-job.md)) |',
     );
-  });
-
-  it('list each deprecated name as such, and each retired one with the value used instead', () => {
-    for (const name of Object.keys(DEPRECATED)) expect(rowOf(name), name).toMatch(/\| deprecated \| read as `/);
-    expect(rowOf('WEBHOOK_PARTITIONS')).toContain('read as `WEBHOOK_SHARDS`');
-    for (const name of Object.keys(RETIRED)) expect(rowOf(name), name).toBeDefined();
   });
 
   it('would be rewritten when a default changed', () => {

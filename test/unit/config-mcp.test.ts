@@ -37,17 +37,4 @@ describe('sign-in limits', () => {
       'SIGN_IN_LIMITS must be ip=number and/or email=number, each at least 1, e.g. ip=1000,email=10, got "email=0"',
     );
   });
-
-  it('still read the old per-IP and per-email variables, as SIGN_IN_LIMITS', () => {
-    const old = load({ SIGN_IN_LIMIT_PER_IP: '5', SIGN_IN_LIMIT_PER_EMAIL: '2', SIGN_IN_WINDOW_MS: '60000' });
-    expect(old.signIn).toEqual({ perIp: 5, perEmail: 2, windowMs: 900_000 });
-    expect(old.notices).toEqual([
-      'SIGN_IN_LIMIT_PER_IP → SIGN_IN_LIMITS: SIGN_IN_LIMIT_PER_IP=5 is read as SIGN_IN_LIMITS=ip=5; the old name is deprecated',
-      'SIGN_IN_LIMIT_PER_EMAIL → SIGN_IN_LIMITS: SIGN_IN_LIMIT_PER_EMAIL=2 is read as SIGN_IN_LIMITS=email=2; the old name is deprecated',
-      'SIGN_IN_WINDOW_MS is ignored: it is no longer a setting (the window of both SIGN_IN_LIMITS)',
-    ]);
-    expect(() => load({ SIGN_IN_LIMIT_PER_EMAIL: '0' })).toThrow(
-      /^SIGN_IN_LIMIT_PER_EMAIL \(read as SIGN_IN_LIMITS\) must be ip=number and\/or email=number/,
-    );
-  });
 });

@@ -10,7 +10,6 @@ import {
   loadConfig,
   loadTracingConfig,
 } from '../../src/platform/config.js';
-import { DEPRECATED } from '../../src/platform/config-retired.js';
 
 const base = { APP_SECRET: 'x'.repeat(40) };
 // Generated development files go here, never into the checkout's .data/.
@@ -210,7 +209,6 @@ describe('config', () => {
   it('reads at most 36 variables besides OTEL_*, each with its words for the docs', () => {
     const own = ENV_NAMES.filter((name) => !name.startsWith('OTEL_'));
     expect(own.length).toBeLessThanOrEqual(36);
-    for (const name of ENV_NAMES) expect(Object.keys(DEPRECATED)).not.toContain(name);
   });
 
   it('chooses the delivery batching by profile, balanced by default', () => {
@@ -226,7 +224,7 @@ describe('config', () => {
     expect(throughput).toMatchObject({ batchWindowMs: 5, recordWindowMs: 20, deliveriesPerJob: 20, armWindowMs: 10 });
   });
 
-  it('has one concurrency setting per queue; the old WEBHOOK_CONCURRENCY is read as its webhook-delivery entry', () => {
+  it('has one concurrency setting per queue', () => {
     const c = load(base);
     expect(c.queueConcurrency).toEqual({
       'webhook-delivery': 50,
@@ -240,16 +238,6 @@ describe('config', () => {
     expect(set.queueConcurrency).toMatchObject({ 'webhook-delivery': 100, maintenance: 2, 'webhook-fanout': 50 });
     expect(set.webhooks).toMatchObject({ concurrency: 100, streamInFlight: 20 });
     expect(load({ ...base, QUEUE_CONCURRENCY: 'webhook-delivery=1' }).webhooks.streamInFlight).toBe(1);
-    const old = load({ ...base, WEBHOOK_CONCURRENCY: '100' });
-    expect(old.queueConcurrency['webhook-delivery']).toBe(100);
-    expect(old.notices).toEqual([
-      'WEBHOOK_CONCURRENCY → QUEUE_CONCURRENCY: WEBHOOK_CONCURRENCY=100 is read as QUEUE_CONCURRENCY=webhook-delivery=100; the old name is deprecated',
-    ]);
-    const both = load({ ...base, WEBHOOK_CONCURRENCY: '100', QUEUE_CONCURRENCY: 'webhook-delivery=8' });
-    expect(both.queueConcurrency['webhook-delivery']).toBe(8);
-    expect(thrownBy(() => load({ ...base, WEBHOOK_CONCURRENCY: 'many' }))?.message).toMatch(
-      /^WEBHOOK_CONCURRENCY \(read as QUEUE_CONCURRENCY\) must be queue=number pairs/,
-    );
   });
 
   it("reads each maintenance job's interval and each worker process's checks from SCHEDULE_INTERVALS_MS", () => {
@@ -262,9 +250,6 @@ describe('config', () => {
     expect(set.schedules.everyMs['relay-outbox']).toBe(1000);
     expect(set.schedules.everyMs['sweep-expired-keys']).toBe(60_000);
     expect(set).toMatchObject({ schedules: { checkMs: 200 }, workerStuckAfterMs: 100 });
-    const old = load({ ...base, SCHEDULE_CHECK_MS: '500', WORKER_STUCK_AFTER_MS: '700' });
-    expect(old).toMatchObject({ schedules: { checkMs: 500 }, workerStuckAfterMs: 700 });
-    expect(old.notices).toHaveLength(2);
   });
 
   it('reads WEBHOOK_SHARDS (1 by default) and WEBHOOK_WORKER_SHARDS (every shard by default)', () => {
@@ -277,51 +262,19 @@ describe('config', () => {
     expect(pinned.workerShards).toEqual([0, 1, 2, 5]);
   });
 
-  it('still reads the old names of the shards and the sweep, saying once what replaced each', () => {
-    const old = load({ ...base, WEBHOOK_PARTITIONS: '4', WORKER_PARTITIONS: '1-2', WEBHOOK_RELAY_AFTER_MS: '0' });
-    expect(old.webhooks).toMatchObject({ shards: 4, workerShards: [1, 2], sweepAfterMs: 0 });
-    expect(old.notices).toEqual([
-      'WEBHOOK_PARTITIONS → WEBHOOK_SHARDS: WEBHOOK_PARTITIONS is read as WEBHOOK_SHARDS; the old name is deprecated',
-      'WORKER_PARTITIONS → WEBHOOK_WORKER_SHARDS: WORKER_PARTITIONS is read as WEBHOOK_WORKER_SHARDS; the old name is deprecated',
-      'WEBHOOK_RELAY_AFTER_MS → WEBHOOK_SWEEP_AFTER_MS: WEBHOOK_RELAY_AFTER_MS is read as WEBHOOK_SWEEP_AFTER_MS; the old name is deprecated',
-    ]);
-    const both = load({ ...base, WEBHOOK_PARTITIONS: '4', WEBHOOK_SHARDS: '2' });
-    expect(both.webhooks.shards).toBe(2);
-    expect(both.notices).toEqual([
-      'WEBHOOK_PARTITIONS → WEBHOOK_SHARDS: WEBHOOK_PARTITIONS is ignored since WEBHOOK_SHARDS is set; the old name is deprecated',
-    ]);
-    expect(load(base).notices).toEqual([]);
+  it('ignores a variable it does not read, such as a name it never had, and starts', () => {
+    const c = load({ ...base, WEBHOOK_PARTITIONS: '4', WEBHOOK_ARM_WINDOW_MS: 'nonsense', WEBHOOK_CONCURRENCY: 'x' });
+    expect(c.webhooks).toMatchObject({ shards: 1, armWindowMs: 5, concurrency: 50 });
   });
 
-  it('ignores a retired variable, saying so once, and starts', () => {
-    const c = load({ ...base, WEBHOOK_ARM_WINDOW_MS: '50', IDEMPOTENCY_LOCK_MS: 'nonsense', DNS_SERVERS: '1.1.1.1' });
-    expect(c.webhooks.armWindowMs).toBe(5);
-    expect(c.idempotency).toEqual({ ttlMs: 24 * 3600_000 });
-    expect(c.dns.servers).toBeNull();
-    expect(c.notices).toEqual([
-      'WEBHOOK_ARM_WINDOW_MS is ignored: it is no longer a setting (set by WEBHOOK_BATCHING)',
-      "IDEMPOTENCY_LOCK_MS is ignored: it is no longer a setting (a request in flight holds its Idempotency-Key as long as its process lives; a retry takes over a dead process's key at once)",
-      'DNS_SERVERS is ignored: it is no longer a setting (sending-domain verification looks up public TXT records, which any resolver answers)',
-    ]);
-  });
-
-  it("gives npm start's children the new names, so that only the parent says what replaced the old", () => {
+  it("gives npm start's children this process's environment with the overrides on top", () => {
     const saved = { ...process.env };
     try {
-      Object.assign(process.env, { WEBHOOK_PARTITIONS: '3', WEBHOOK_ARM_WINDOW_MS: '7', WEBHOOK_CONCURRENCY: '9' });
+      Object.assign(process.env, { WEBHOOK_SHARDS: '3', REDIS_URL: 'redis://127.0.0.1:2' });
       const env = childProcessEnv({ REDIS_URL: 'redis://127.0.0.1:1' });
-      expect(env).toMatchObject({
-        WEBHOOK_SHARDS: '3',
-        QUEUE_CONCURRENCY: 'webhook-delivery=9',
-        REDIS_URL: 'redis://127.0.0.1:1',
-      });
-      for (const name of ['WEBHOOK_PARTITIONS', 'WEBHOOK_ARM_WINDOW_MS', 'WEBHOOK_CONCURRENCY']) {
-        expect(env).not.toHaveProperty(name);
-      }
-      expect(load({ ...(env as Record<string, string>), ...base }).notices).toEqual([]);
+      expect(env).toMatchObject({ WEBHOOK_SHARDS: '3', REDIS_URL: 'redis://127.0.0.1:1' });
     } finally {
-      for (const name of ['WEBHOOK_PARTITIONS', 'WEBHOOK_ARM_WINDOW_MS', 'WEBHOOK_CONCURRENCY'])
-        delete process.env[name];
+      for (const name of ['WEBHOOK_SHARDS', 'REDIS_URL']) delete process.env[name];
       Object.assign(process.env, saved);
     }
   });
@@ -336,9 +289,6 @@ describe('config', () => {
     expect(beyond).toBeInstanceOf(ConfigError);
     expect(beyond?.message).toBe(
       'WEBHOOK_WORKER_SHARDS must be shards that exist: WEBHOOK_SHARDS=3 has shards 0-2, got shard 3',
-    );
-    expect(thrownBy(() => load({ ...base, WORKER_PARTITIONS: '1' }))?.message).toBe(
-      'WORKER_PARTITIONS (read as WEBHOOK_WORKER_SHARDS) must be shards that exist: WEBHOOK_SHARDS=1 has shards 0-0, got shard 1',
     );
     for (const value of ['a', '1-', '3-1', '0;1', '300']) {
       const err = thrownBy(() => load({ ...base, WEBHOOK_SHARDS: '4', WEBHOOK_WORKER_SHARDS: value }));

@@ -2,10 +2,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { commentsOf } from '../../scripts/citations.js';
 
 // Every relative link of README.md, docs/*.md, the decision records in docs/adr/ and the packages' READMEs reaches a
 // file of the repository and, when it names an anchor, a heading or an explicit <a id> of that file; and every
-// docs/….md#anchor and docs/adr/….md a code comment cites exists.
+// docs/….md#anchor and docs/adr/….md a code comment cites exists; and every repository file a code comment or a
+// docs/ page names (src/…, workers/…, test/…) exists. The decision records are left out of that last check: each
+// names the files of its day.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const markdownIn = (dir: string) =>
@@ -56,6 +59,27 @@ function sourceFiles(dir: string): string[] {
     .map((f) => `${dir}/${f}`);
 }
 
+/** Folders whose files a comment or a page names by their path from the repository's root. */
+const ROOTED = /(?<![\w./-])((?:src|workers|test|bench|scripts|migrations|packages|docs|\.ci)\/[\w./-]*\w)/g;
+/** Written by a build or a test, never committed (.gitignore). */
+const GENERATED = ['test/typed-client/generated'];
+
+/** Whether `path` (cited in `from`) is a file or folder of the repository: a package's files may be named from it. */
+function exists(from: string, path: string): boolean {
+  const pkg = from.match(/^packages\/[^/]+\//)?.[0] ?? '';
+  const candidates = [path, path.replace(/\.js$/, '.ts'), `${path}.ts`].flatMap((c) => [c, pkg + c]);
+  return GENERATED.some((g) => path.startsWith(g)) || candidates.some((c) => existsSync(join(ROOT, c)));
+}
+
+/** The repository paths `text` names that are no file, each with its line (1-based, from `line`). */
+function missingPaths(from: string, text: string, line = 1): string[] {
+  return text
+    .split('\n')
+    .flatMap((row, i) =>
+      [...row.matchAll(ROOTED)].filter((m) => !exists(from, m[1]!)).map((m) => `${from}:${line + i}: ${m[1]}`),
+    );
+}
+
 describe('documentation links', () => {
   it('every relative link of README.md, docs/ and docs/adr/ resolves, anchors included', () => {
     const broken: string[] = [];
@@ -83,9 +107,33 @@ describe('documentation links', () => {
     expect(broken).toEqual([]);
   });
 
+  it('every repository file a code comment or a docs/ page names exists', () => {
+    const code = ['src', 'workers', 'test', 'bench', 'migrations', 'scripts', 'packages'].flatMap(sourceFiles);
+    const missing = [
+      // Only a file naming a missing path anywhere is parsed for its comments (a string may name a fixture).
+      ...code
+        .filter((file) => missingPaths(file, read(file)).length > 0)
+        .flatMap((file) => commentsOf(read(file)).flatMap((c) => missingPaths(file, c.text, c.line))),
+      ...pages.filter((page) => !page.startsWith('docs/adr/')).flatMap((page) => missingPaths(page, read(page))),
+    ];
+    expect(missing).toEqual([]);
+  });
+
+  it('finds a path that is no file when there is one', () => {
+    expect(missingPaths('src/a.ts', '// see src/platform/config.ts and src/platform/clock.js')).toEqual([]);
+    expect(missingPaths('src/a.ts', '// (src/platform/gone.ts)\n// docs/gone.md#x')).toEqual([
+      'src/a.ts:1: src/platform/gone.ts',
+      'src/a.ts:2: docs/gone.md',
+    ]);
+    expect(missingPaths('packages/client/README.md', 'src/index.ts')).toEqual([]);
+    expect(missingPaths('docs/api.md', 'owner/name/docs/specification/x and test/typed-client/generated/')).toEqual([]);
+  });
+
   it('finds a broken link when there is one', () => {
     expect(brokenLink('README.md', 'docs/adr/0020-webhook-retries.md')).toBeNull();
-    expect(brokenLink('docs/adr/0054-stream-destinations.md', '../webhooks.md#the-delivery-state-machine')).toBeNull();
+    expect(
+      brokenLink('docs/adr/0054-stream-destinations.md', '../webhook-retries.md#the-delivery-state-machine'),
+    ).toBeNull();
     expect(brokenLink('docs/adr/0001-error-shape.md', '0017-webhook-targets.md')).toBeNull();
     expect(
       brokenLink(

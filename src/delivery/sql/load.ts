@@ -86,16 +86,10 @@ const LOAD_SEND_CONTEXTS = prepare<SendContext>(
                             AND ${createdBetween('e', '$3', '$4')} LIMIT 1) e`,
 );
 
-/** Deliveries whose ids carry no time (UUIDv4, issued before UUIDv7): every day partition is probed. */
-const LOAD_LEGACY_SEND_CONTEXTS = prepare<SendContext>(
-  'load_legacy_send_contexts',
-  `${SEND_CONTEXT} FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-     JOIN events e ON e.id = d.event_id AND e.created_at = d.created_at WHERE d.id = ANY ($1::uuid[])`,
-);
-
 /**
  * Deliveries with their subscription and event, in one round trip; the answer is aligned with `deliveryIds`.
- * A delivery shares its event's created_at, which names the event's partition too.
+ * A delivery shares its event's created_at, which names the event's partition too; every delivery id is a
+ * UUIDv7 stamped with it, and an id that is none names no delivery.
  *
  * Each delivery and its event are looked up by primary key in a LATERAL … LIMIT 1 (the key is unique, so the
  * limit changes no answer): a subquery with a LIMIT is not flattened into a join, so the only plans are one
@@ -110,10 +104,6 @@ export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promi
     known,
     ...spanOf(known),
   ]);
-  const legacy = deliveryIds.filter((_id, i) => !times[i]);
-  if (legacy.length) {
-    rows.push(...(await runPrepared(conn, LOAD_LEGACY_SEND_CONTEXTS, [legacy])));
-  }
   const byId = new Map(rows.map((r) => [r.id, r]));
   return deliveryIds.map((id) => byId.get(id));
 }

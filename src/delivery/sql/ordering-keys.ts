@@ -2,7 +2,7 @@ import { prepare, runPrepared, type Conn } from '../../platform/db.js';
 import type { ScheduledDelivery } from './rows.js';
 import type { Trx } from '../../platform/transaction.js';
 
-// The keys of ordered subscriptions (docs/webhooks.md#ordered-delivery). A row of webhook_ordering_keys exists
+// The keys of ordered subscriptions (docs/webhook-retries.md#ordered-delivery). A row of webhook_ordering_keys exists
 // while its key has a delivery in flight, its head; the key's other pending deliveries wait queued (no due time,
 // so neither the sweep nor a redeliver arms them). The fan-out statement inserts the row (its delivery is
 // then the head, armed) or locks it (then its delivery is queued) and takes the delivery's ordering_seq after the

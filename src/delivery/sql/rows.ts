@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import { uuidV7Time } from '../../platform/ids.js';
 
 // Every statement on webhook_deliveries and webhook_attempts. A delivery is a small state machine whose row is
-// the authority (docs/webhooks.md#the-delivery-state-machine has the table):
+// the authority (docs/webhook-retries.md#the-delivery-state-machine has the table):
 //
 //   pending ──success──▶ succeeded        pending ──retry scheduled──▶ pending (job_seq + 1, due later)
 //   pending ──last retry failed──▶ exhausted    pending ──410 / subscription stopped──▶ failed
@@ -28,7 +28,7 @@ export interface DeliveryRow {
   attempts: number;
   round_attempts: number;
   job_seq: number;
-  /** Set on the deliveries of an ordered subscription (docs/webhooks.md#ordered-delivery); null: unordered. */
+  /** Set on the deliveries of an ordered subscription (docs/webhook-retries.md#ordered-delivery); null: unordered. */
   ordering_key: string | null;
   /**
    * The delivery's place in its key's order (commit order); for a pulled kind (a poll), in its subscription's
@@ -52,7 +52,7 @@ export interface DeliveryRef {
 /** A delivery and the number of the job that may make its next attempt. */
 export interface ScheduledDelivery extends DeliveryRef {
   job_seq: number;
-  /** What its job's name shows in bull-board (src/webhooks/dispatch.ts). */
+  /** What its job's name shows in bull-board (src/delivery/schedule.ts). */
   event: string;
   webhook_id: string;
   /** Its ordering key, null when its subscription is unordered (a partition may route by it). */
@@ -63,11 +63,10 @@ export interface ScheduledDelivery extends DeliveryRef {
 export const SCHEDULED = ['id', 'created_at', 'job_seq', 'event', 'webhook_id', 'ordering_key'];
 
 /**
- * Narrows a query on webhook_deliveries (alias `d` or none) to one delivery by id: with the UUIDv7's time when
- * it has one, so that one partition is read; ids issued before UUIDv7 (v4) probe every partition.
+ * Narrows a query on webhook_deliveries (alias `d` or none) to one delivery by id, with the UUIDv7's time, so that
+ * one partition is read. An id that is no UUIDv7 names no delivery.
  */
 export function whereDelivery(q: Knex.QueryBuilder, id: string, column = 'id'): Knex.QueryBuilder {
   const at = uuidV7Time(id);
-  q.where(column, id);
-  return at ? q.where(column.replace(/\bid$/, 'created_at'), at) : q;
+  return at ? q.where(column, id).where(column.replace(/\bid$/, 'created_at'), at) : q.whereRaw('false');
 }

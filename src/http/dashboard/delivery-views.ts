@@ -43,8 +43,8 @@ export function deliveriesTable(base: string, deliveries: Delivery[], t: Deliver
 }
 
 /**
- * When a pending delivery is tried next (docs/webhooks.md#retries-exhaustion-and-disabling); a pending one without
- * a time waits behind its ordering key, and a final one has none.
+ * When a pending delivery is tried next (docs/webhook-retries.md#retries-exhaustion-and-disabling); a pending one
+ * without a time waits behind its ordering key, and a final one has none.
  */
 const nextAttempt = (d: Delivery): string =>
   d.status !== 'pending' ? '—' : d.nextAttemptAt ? when(d.nextAttemptAt) : 'after the one ahead of it';
@@ -85,7 +85,7 @@ export function deliveryPage(
               </tr>
               <tr>
                 <th>Request headers</th>
-                <td data-request-headers>${headerList(a.requestHeaders, 'Not recorded (an older attempt).')}</td>
+                <td data-request-headers>${headerList(a.requestHeaders, 'Not recorded.')}</td>
               </tr>
               <tr>
                 <th>Response status</th>
@@ -94,10 +94,7 @@ export function deliveryPage(
               <tr>
                 <th>Response headers</th>
                 <td data-response-headers>
-                  ${headerList(
-                    a.responseHeaders,
-                    'Not recorded: no answer came, a stream destination, or an older attempt.',
-                  )}
+                  ${headerList(a.responseHeaders, 'Not recorded: no answer came, or a stream destination.')}
                 </td>
               </tr>
               <tr>

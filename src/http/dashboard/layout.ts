@@ -23,7 +23,10 @@ pre{background:#f6f7f9;border:1px solid #e4e6ea;padding:8px;white-space:pre-wrap
 code{background:#eef;padding:1px 4px;border-radius:3px}.grid{display:grid;grid-template-columns:repeat(4,1fr);gap:10px}
 .stat{background:#f6f7f9;border-radius:6px;padding:8px 10px}img.chart{width:100%;height:auto}
 .health-healthy{color:#1e7b45;font-weight:600}.health-failing,.health-disabled{color:#b00020;font-weight:600}.health-idle,.health-unknown{color:#667;font-weight:600}
-.planned{color:#667;font-style:italic}.planned small{background:#eef;border-radius:3px;padding:0 4px;font-style:normal}.stat b{display:block;font-size:18px}fieldset{border:1px solid #dde;border-radius:4px}`;
+.planned{color:#667;font-style:italic}.planned small{background:#eef;border-radius:3px;padding:0 4px;font-style:normal}.stat b{display:block;font-size:18px}fieldset{border:1px solid #dde;border-radius:4px}label.choice{display:block;font-weight:normal}\
+form:has(input[name=kind]:checked) .kind-only{display:none}\
+form:has(input[name=kind][value=rabbitmq]:checked) .kind-rabbitmq,form:has(input[name=kind][value=nats]:checked) .kind-nats{display:block}\
+form:has(input[name=kind][value=poll]:checked) .kind-url{display:none}`;
 
 export interface Shell {
   title: string;

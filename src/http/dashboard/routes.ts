@@ -27,7 +27,15 @@ import { FORM_MAX_BYTES, noticeOf, pageSetup, refusal, renderFailure, show, type
 import { checkLoginCsrf, checkOrigin, loginCsrf, SESSION_COOKIE, setCookie } from './session.js';
 import { csrfField } from './views.js';
 import { DELIVERY_NOTICES, deliveryPage } from './delivery-views.js';
-import { secretPage, webhookPage, webhooksPage, type CreateForm } from './webhook-views.js';
+import {
+  CREATED_KINDS,
+  secretPage,
+  webhookPage,
+  webhooksPage,
+  type CreatedKind,
+  type CreateForm,
+} from './webhook-views.js';
+import { KIND_FIELDS } from '../../webhooks/webhooks.schema.js';
 
 // The /dashboard pages. Each handler turns a form into the API request a client would send and the API's answer
 // into a page; see api-client.ts for why nothing here reads the database.
@@ -127,12 +135,23 @@ export function dashboardRouter(deps: Deps): Middleware {
     '/webhooks',
     page(async (ctx, s) => {
       const fields = await signedForm(ctx, s);
-      const url = fields.get('url')?.[0] ?? '';
+      const one = (name: string) => (fields.get(name)?.[0] ?? '').trim();
+      const kind = (CREATED_KINDS as readonly string[]).includes(one('kind')) ? (one('kind') as CreatedKind) : 'http';
+      const destination = {
+        url: one('url'),
+        exchange: one('exchange'),
+        routingKey: one('routingKey'),
+        subject: one('subject'),
+      };
       const events = fields.get('events') ?? [];
-      const rate = (fields.get('rateLimitPerSecond')?.[0] ?? '').trim();
-      const tenant = (fields.get('tenant')?.[0] ?? '').trim();
-      const signatureScheme = fields.get('signatureScheme')?.[0] ?? 'hmac-sha256';
-      const body: Record<string, unknown> = { url, events, signatureScheme, ...(tenant ? { tenant } : {}) };
+      const rate = one('rateLimitPerSecond');
+      const tenant = one('tenant');
+      const signatureScheme = one('signatureScheme') || 'hmac-sha256';
+      // Only the chosen kind's fields are sent (the others' inputs are on the page too, hidden by the stylesheet), and
+      // an empty one not at all, so that the API answers that it is required.
+      const body: Record<string, unknown> = { kind, events, signatureScheme, ...(tenant ? { tenant } : {}) };
+      if (kind !== 'poll') body.url = destination.url;
+      for (const field of KIND_FIELDS[kind]) if (destination[field]) body[field] = destination[field];
       // The API's own rule judges the number; a text that is not one is sent as is and refused by it.
       if (rate) body.rateLimitPerSecond = /^-?\d+$/.test(rate) ? Number(rate) : rate;
       const res = await s.api<WebhookWithSecret>('POST', '/v1/webhooks', body);
@@ -145,7 +164,15 @@ export function dashboardRouter(deps: Deps): Middleware {
           201,
         );
       if (res.status >= 500 || res.status === 401) throw refusal(res, 'The subscription');
-      const form = { url, events, rateLimitPerSecond: rate, tenant, signatureScheme, error: errorOf(res) };
+      const form = {
+        kind,
+        ...destination,
+        events,
+        rateLimitPerSecond: rate,
+        tenant,
+        signatureScheme,
+        error: errorOf(res),
+      };
       await listPage(ctx, s, form, res.status);
     }),
   );

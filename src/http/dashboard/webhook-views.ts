@@ -21,7 +21,11 @@ import {
 // (delivery-views.ts), and the page that shows a new signing key: a secret once, or an ed25519 public key.
 
 export interface CreateForm {
+  kind?: CreatedKind;
   url?: string;
+  exchange?: string;
+  routingKey?: string;
+  subject?: string;
   events?: string[];
   rateLimitPerSecond?: string;
   tenant?: string;
@@ -29,7 +33,7 @@ export interface CreateForm {
   error?: ApiError | null;
 }
 
-/** The signature scheme field of a create form (docs/webhooks.md#signature-schemes). */
+/** The signature scheme field of a create form (docs/webhook-signatures.md#signature-schemes). */
 export const schemeSelect = (chosen: string | undefined) =>
   html`<label for="signatureScheme">Signature scheme</label
     ><select id="signatureScheme" name="signatureScheme">
@@ -49,13 +53,67 @@ export function signingSummary(w: Webhook): SafeHtml {
   return html`<span data-signature-scheme>${w.signatureScheme}</span>${key}${previous}`;
 }
 
+/** The kinds a create form makes (a stream subscription is made by `switchboard listen`), with their URL's form. */
+export const CREATED_KINDS = ['http', 'rabbitmq', 'nats', 'poll'] as const;
+export type CreatedKind = (typeof CREATED_KINDS)[number];
+
+const URL_PLACEHOLDER: Record<Exclude<CreatedKind, 'poll'>, string> = {
+  http: 'https://example.com/hooks',
+  rabbitmq: 'amqps://publisher:PASSWORD@mq.example.com/vhost',
+  nats: 'tls://publisher:PASSWORD@nats.example.com:4222',
+};
+
+/**
+ * The destination part of a create form: a kind, then the fields that kind takes (docs/webhooks.md#destination-kinds).
+ * The page has no script: the stylesheet shows a kind's own fields when its radio is chosen (`.kind-only`), and a
+ * browser without `:has()` shows them all, each labelled with its kind; the route sends only the chosen kind's.
+ */
+function destinationFields(form: CreateForm): SafeHtml {
+  const chosen = form.kind ?? 'http';
+  const field = (id: 'exchange' | 'routingKey' | 'subject', label: string, placeholder: string) =>
+    textField({ id, label, value: form[id] ?? '', placeholder, error: form.error });
+  return html`<fieldset data-kinds>
+      <legend>Destination kind</legend>
+      ${CREATED_KINDS.map(
+        (k) =>
+          html`<label class="choice"
+            ><input type="radio" name="kind" value="${k}" ${k === chosen ? ' checked' : ''} /> ${kindLabel(k)}</label
+          >`,
+      )}
+    </fieldset>
+    <div class="kind-url">
+      ${textField({
+        id: 'url',
+        label: 'URL (http: https://…; rabbitmq: amqp:// or amqps://; nats: nats:// or tls://; poll: none)',
+        value: form.url ?? '',
+        placeholder: URL_PLACEHOLDER[chosen === 'poll' ? 'http' : chosen],
+        error: form.error,
+      })}
+    </div>
+    <div class="kind-only kind-rabbitmq">
+      ${field('exchange', 'rabbitmq: exchange', 'orders')}
+      ${field('routingKey', "rabbitmq: routing key (a template; {event} is the event's type)", 'switchboard.{event}')}
+    </div>
+    <div class="kind-only kind-nats">
+      ${field('subject', "nats: JetStream subject (a template; {event} is the event's type)", 'switchboard.{event}')}
+    </div>`;
+}
+
 export function webhooksPage(v: Viewer, listed: ListedWebhook[], form: CreateForm = {}): SafeHtml {
   return html`${subscriptionsTable(listed)}
     <h2>New subscription</h2>
-    ${formError(form.error, ['url', 'events', 'rateLimitPerSecond', 'tenant', 'signatureScheme'])}
-    <form method="post" action="/dashboard/webhooks">
-      ${csrfField(v.csrf)}
-      ${textField({ id: 'url', label: 'URL', value: form.url ?? '', placeholder: 'https://example.com/hooks', error: form.error })}
+    ${formError(form.error, [
+      'url',
+      'exchange',
+      'routingKey',
+      'subject',
+      'events',
+      'rateLimitPerSecond',
+      'tenant',
+      'signatureScheme',
+    ])}
+    <form method="post" action="/dashboard/webhooks" data-create>
+      ${csrfField(v.csrf)} ${destinationFields(form)}
       ${checkboxes({
         legend: 'Events',
         name: 'events',
@@ -98,6 +156,8 @@ export interface ShownKey {
   secret: string | null;
   /** An ed25519 whpk_: public, readable on the subscription's page at any time. */
   publicKey: string | null;
+  /** A poll subscription's whpoll_ credential, shown once with its secret. */
+  pollCredential?: string | null;
 }
 
 /** A new signing key: a secret shown once, or an ed25519 public key; `back` is the subscription's page. */
@@ -110,7 +170,14 @@ export function secretPage(back: string, key: ShownKey, what: string): SafeHtml 
           secret, and the subscription's page shows it at any time; the key that signs never leaves Switchboard.
         </p>
         <p class="secret" data-public-key>${key.publicKey ?? ''}</p>`;
-  return html`${shown}
+  const poll = key.pollCredential
+    ? html`<p>
+          Its consumer polls with this credential (<code>Authorization: Bearer …</code>), which reads this subscription
+          and nothing else; it too is shown this once.
+        </p>
+        <p class="secret" data-poll-credential>${key.pollCredential}</p>`
+    : '';
+  return html`${shown}${poll}
     <p><a href="${back}">Back to the subscription</a></p>`;
 }
 

@@ -65,7 +65,7 @@ const deliveryOperationId = (event: string) =>
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('')}Event`;
 
-/** Which key an ordered subscription orders this event by (docs/webhooks.md#ordered-delivery). */
+/** Which key an ordered subscription orders this event by (docs/webhook-retries.md#ordered-delivery). */
 const orderingNote = (event: string) => {
   const path = orderingKeyPath(event);
   return path ? ` Ordering key: ${path}.` : ' No ordering key: an ordered subscription cannot name it.';

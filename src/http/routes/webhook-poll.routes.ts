@@ -23,7 +23,7 @@ import { authenticate, bearerToken, callerOf } from '../middleware/authenticate.
 import { withResourceChallenge } from '../oauth/challenge.js';
 import type { ApiRouter } from '../router.js';
 
-// Polling endpoints (docs/webhooks.md#polling-endpoints): a poll subscription's consumer takes its deliveries
+// Polling endpoints (docs/webhook-polling.md#polling-endpoints): a poll subscription's consumer takes its deliveries
 // here, with the subscription's own credential (whpoll_…) or an account credential holding read:webhooks. The
 // credential is resolved on every request, so a revoked or replaced one is refused at once.
 

@@ -26,7 +26,7 @@ const FIELD_OF: Record<string, Record<string, string>> = {
 export interface ReadArguments {
   /** As given, keys sorted: the canonical form the subscription's id is derived from. */
   canonical: Record<string, string>;
-  /** The payload filter they select (docs/webhooks.md#filters). */
+  /** The payload filter they select (docs/webhook-filters.md). */
   filter: Record<string, string>;
 }
 

@@ -2757,7 +2757,7 @@ export interface components {
             publicKey: string | null;
             /** @description The whpk_ of the key that still signs beside the current one until previousSecretExpiresAt (after a rotation or a change of scheme); null when that key is not ed25519 or its overlap is over */
             previousPublicKey: string | null;
-            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhook-filters.md) */
             filter: {
                 [key: string]: unknown;
             } | null;
@@ -2795,11 +2795,11 @@ export interface components {
             responseStatus: number | null;
             /** @description The first 4 KiB of the receiver's answer */
             responseBody: string | null;
-            /** @description The headers sent, signatures included (HMACs, never the secret); null for attempts recorded before headers were kept */
+            /** @description The headers sent, signatures included (HMACs, never the secret) */
             requestHeaders: {
                 [key: string]: string;
             } | null;
-            /** @description The receiver's headers: at most 50 and 4096 characters of names and values (the rest dropped, a "[truncated]" entry says so), set-cookie shown as "[redacted]"; null when no answer came, for a stream destination, and for attempts recorded before headers were kept */
+            /** @description The receiver's headers: at most 50 and 4096 characters of names and values (the rest dropped, a "[truncated]" entry says so), set-cookie shown as "[redacted]"; null when no answer came, and for a stream destination */
             responseHeaders: {
                 [key: string]: string;
             } | null;
@@ -2850,7 +2850,7 @@ export interface components {
             publicKey: string | null;
             /** @description The whpk_ of the key that still signs beside the current one until previousSecretExpiresAt (after a rotation or a change of scheme); null when that key is not ed25519 or its overlap is over */
             previousPublicKey: string | null;
-            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhook-filters.md) */
             filter: {
                 [key: string]: unknown;
             } | null;
@@ -2960,7 +2960,7 @@ export interface components {
             publicKey: string | null;
             /** @description The whpk_ of the key that still signs beside the current one until previousSecretExpiresAt (after a rotation or a change of scheme); null when that key is not ed25519 or its overlap is over */
             previousPublicKey: string | null;
-            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhook-filters.md) */
             filter: {
                 [key: string]: unknown;
             } | null;
@@ -3002,7 +3002,7 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /** @description Only events whose payload matches get a delivery (docs/webhooks.md#filters). Keys are dotted payload paths or $and/$or (lists of filters) and $not (a filter); a path takes a value (equality) or an object of operators: $eq, $ne, $in, $nin, $exists, $gt, $gte, $lt, $lte, $startsWith. At most 4096 bytes, 50 paths and operators, 5 nested $and/$or/$not, 100 values in a list. */
+        /** @description Only events whose payload matches get a delivery (docs/webhook-filters.md). Keys are dotted payload paths or $and/$or (lists of filters) and $not (a filter); a path takes a value (equality) or an object of operators: $eq, $ne, $in, $nin, $exists, $gt, $gte, $lt, $lte, $startsWith. At most 4096 bytes, 50 paths and operators, 5 nested $and/$or/$not, 100 values in a list. */
         WebhookFilter: {
             [key: string]: unknown;
         };
@@ -3115,7 +3115,7 @@ export interface components {
             publicKey: string | null;
             /** @description The whpk_ of the key that still signs beside the current one until previousSecretExpiresAt (after a rotation or a change of scheme); null when that key is not ed25519 or its overlap is over */
             previousPublicKey: string | null;
-            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhooks.md#filters) */
+            /** @description The filter on the payload; null: every event of the subscribed types (docs/webhook-filters.md) */
             filter: {
                 [key: string]: unknown;
             } | null;
