@@ -2,6 +2,7 @@
 // poll, stream or webhook loop that hands each batch of events to one onEvents and persists the cursor after it.
 export { listEvents } from './list.ts';
 export { poll, type PollOptions } from './poll.ts';
+export { stream, type StreamEnd, type StreamOptions } from './stream.ts';
 export { connect, type ClientSource, type ConnectOptions } from './connection.ts';
 export { cursorKey, fileCursorStore, memoryCursorStore, type CursorStore } from './cursor-store.ts';
 export type { EventsInfo, OnEvents } from './handler.ts';
