@@ -3,6 +3,14 @@
 export { listEvents } from './list.ts';
 export { poll, type PollOptions } from './poll.ts';
 export { stream, type StreamEnd, type StreamOptions } from './stream.ts';
+export { subscribeWebhook, type WebhookEnd, type WebhookOptions } from './webhook.ts';
+export {
+  createWebhookReceiver,
+  type ReceiverOptions,
+  type ReceiverResponse,
+  type WebhookReceiver,
+} from './receiver.ts';
+export { generateSecret } from './secret.ts';
 export { connect, type ClientSource, type ConnectOptions } from './connection.ts';
 export { cursorKey, fileCursorStore, memoryCursorStore, type CursorStore } from './cursor-store.ts';
 export type { EventsInfo, OnEvents } from './handler.ts';
