@@ -54,8 +54,9 @@ export function eventsErrorOf(error: RpcError): EventsError {
 /** A request's failure as a typed error when its code is one of the extension's; anything else unchanged. */
 export function toEventsError(err: unknown): unknown {
   if (!(err instanceof McpError) || !(err.code in CLASSES)) return err;
-  // McpError prefixes its message with "MCP error <code>: "; the server's own message is what reads well.
-  const message = err.message.replace(/^MCP error -?\d+: /, '');
+  // McpError prefixes "MCP error <code>: " (a server that threw an McpError sends it prefixed already): the
+  // server's own message is what reads well.
+  const message = err.message.replace(/^(MCP error -?\d+: )+/, '');
   return eventsErrorOf({ code: err.code, message, data: err.data });
 }
 

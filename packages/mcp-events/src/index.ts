@@ -1,7 +1,7 @@
 // An agent's side of the MCP Events extension over the official MCP SDK client: discover event types, then run a
 // poll, stream or webhook loop that hands each batch of events to one onEvents and persists the cursor after it.
 export { listEvents } from './list.ts';
-export { poll, type PollOptions } from './poll.ts';
+export { poll, pollOnce, type PollOptions } from './poll.ts';
 export { stream, type StreamEnd, type StreamOptions } from './stream.ts';
 export { subscribeWebhook, type WebhookEnd, type WebhookOptions } from './webhook.ts';
 export {

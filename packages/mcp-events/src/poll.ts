@@ -3,7 +3,8 @@ import { open, type ClientSource } from './connection.ts';
 import { cursorKey, type CursorStore } from './cursor-store.ts';
 import { RecentIds, type OnEvents } from './handler.ts';
 import { backoffMs, delay as realDelay, neverAborted, type BackoffOptions, type Delay } from './timing.ts';
-import { pollResult } from './wire.ts';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { pollResult, type PollResult } from './wire.ts';
 
 export interface PollOptions {
   client: ClientSource;
@@ -26,6 +27,21 @@ export interface PollOptions {
   signal?: AbortSignal;
   /** @internal the wait between polls. */
   delay?: Delay;
+}
+
+/** One `events/poll` request and its answer, for a caller that runs its own loop (or none). */
+export async function pollOnce(
+  client: Client,
+  params: Pick<PollOptions, 'name' | 'arguments' | 'cursor' | 'timeoutMs' | 'maxEvents' | 'maxAgeMs' | 'signal'>,
+): Promise<PollResult> {
+  const { signal, ...rest } = params;
+  const timeoutMs = rest.timeoutMs ?? 0;
+  const body = { ...rest, arguments: rest.arguments ?? {}, cursor: rest.cursor ?? null, timeoutMs };
+  return client
+    .request({ method: 'events/poll', params: body }, pollResult, { signal, timeout: timeoutMs + 30_000 })
+    .catch((err: unknown) => {
+      throw toEventsError(err);
+    });
 }
 
 /**
