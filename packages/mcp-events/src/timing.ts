@@ -30,4 +30,4 @@ export function backoffMs(attempt: number, options: BackoffOptions = {}): number
 }
 
 /** A signal that never aborts, for a loop run without one. */
-export const neverAborted = () => new AbortController().signal;
+export const neverAborted = (): AbortSignal => new AbortController().signal;
