@@ -132,6 +132,7 @@ describe('subscribeWebhook', () => {
     expect(await loop).toEqual({ reason: 'aborted' });
     expect(server.calls.at(-1)).toMatchObject({ method: 'events/unsubscribe', params: { delivery: { url: hookUrl } } });
     expect(server.webhooks.live.has(id)).toBe(false);
+    await waitUntil(() => server.connections() === 0, 30_000, 'every socket to the MCP server closed');
   });
 
   it('ends with the error of a terminated envelope, without unsubscribing', async () => {
