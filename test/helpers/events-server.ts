@@ -44,6 +44,8 @@ export interface EventsServer {
   silence: boolean;
   /** Ends every open stream with notifications/events/terminated carrying `error`. */
   terminateStreams(error: { code: number; message: string; data?: unknown }): void;
+  /** Sends notifications/events/error on every open stream, which stays open. */
+  failStreams(error: { code: number; message: string; data?: unknown }): void;
   webhooks: WebhookSubscriptions;
   /** Sockets the HTTP server holds open. */
   connections(): number;
@@ -69,7 +71,7 @@ export async function startEventsServer(options: EventsServerOptions = {}): Prom
   const log: LoggedEvent[] = [];
   const calls: EventsServer['calls'] = [];
   const changes = new EventTarget();
-  const streams = new Set<{ socket: Socket; end: (error: unknown) => void }>();
+  const streams = new Set<{ socket: Socket; end: (error: unknown) => void; fail: (error: unknown) => void }>();
   const sockets = new Set<Socket>();
   const token = options.token ?? 'fixture-token';
   let silent = false;
@@ -158,6 +160,7 @@ export async function startEventsServer(options: EventsServerOptions = {}): Prom
           state.ending = { error };
           changes.dispatchEvent(new Event('emit'));
         },
+        fail: (error: unknown) => void send('notifications/events/error', { error }).catch(() => undefined),
       };
       streams.add(stream);
       try {
@@ -247,6 +250,7 @@ export async function startEventsServer(options: EventsServerOptions = {}): Prom
       silent = on;
     },
     terminateStreams: (error) => streams.forEach((s) => s.end(error)),
+    failStreams: (error) => streams.forEach((s) => s.fail(error)),
     webhooks,
     connections: () => sockets.size,
     close: async () => {

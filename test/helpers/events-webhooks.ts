@@ -33,6 +33,8 @@ export interface WebhookSubscriptions {
   subscribe(params: unknown, authenticated: boolean): Promise<Record<string, unknown>>;
   unsubscribe(params: unknown, authenticated: boolean): Record<string, unknown>;
   deliver(event: LoggedEvent): void;
+  /** POSTs a gap envelope with the current position to every live subscription. */
+  gap(): Promise<void>;
   /** POSTs a terminated envelope to every live subscription and forgets them. */
   terminate(error: { code: number; message: string }): Promise<void>;
   close(): Promise<void>;
@@ -179,6 +181,15 @@ export function createWebhookSubscriptions(deps: Deps): WebhookSubscriptions {
             if (res.status < 300) sub.position = event.seq;
           })
           .catch(() => undefined);
+      }
+    },
+    async gap() {
+      for (const sub of live.values()) {
+        sub.position = deps.log.length;
+        await post(sub, `msg_gap_${randomBytes(6).toString('hex')}`, {
+          type: 'gap',
+          cursor: deps.cursorOf(sub.position),
+        });
       }
     },
     async terminate(error) {

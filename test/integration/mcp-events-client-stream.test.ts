@@ -1,4 +1,13 @@
-import { connect, cursorKey, ForbiddenError, memoryCursorStore, NotFoundError, stream } from '@switchboard/mcp-events';
+import {
+  connect,
+  cursorKey,
+  EventsError,
+  ForbiddenError,
+  memoryCursorStore,
+  NotFoundError,
+  stream,
+  type EventsInfo,
+} from '@switchboard/mcp-events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEventsServer, type EventsServer } from '../helpers/events-server.js';
 import { waitUntil } from '../helpers/wait.js';
@@ -98,6 +107,34 @@ describe('stream', () => {
     expect(s.ids).toEqual([event.eventId]);
     expect(s.reconnects).toEqual([]);
     expect(streamCalls('ended')).toHaveLength(1);
+  });
+
+  it('hands a truncated start to onEvents and notifications/events/error to onError, on the same stream', async () => {
+    const batches: Array<[string[], EventsInfo]> = [];
+    const errors: EventsError[] = [];
+    const controller = new AbortController();
+    const ended = stream({
+      connect: connectClient,
+      name,
+      arguments: { tag: 'gap' },
+      cursor: 'stale',
+      backoff,
+      signal: controller.signal,
+      onEvents: (events, info) => void batches.push([events.map((e) => e.eventId), info]),
+      onError: (error) => void errors.push(error),
+    });
+    await waitUntil(() => batches.length === 1, 30_000, 'the truncated start');
+    expect(batches[0]).toEqual([[], { cursor: `c${server.log.length}`, truncated: true }]);
+    server.failStreams({ code: -32603, message: 'UpstreamError', data: { reason: 'upstream 503' } });
+    await waitUntil(() => errors.length === 1, 30_000, 'the transient error');
+    expect(errors[0]).toBeInstanceOf(EventsError);
+    expect(errors[0]).toMatchObject({ code: -32603, message: 'UpstreamError', data: { reason: 'upstream 503' } });
+    const event = server.emit(name, { n: 'after the error' });
+    await waitUntil(() => batches.length === 2, 30_000, 'an event after the error');
+    expect(batches[1]).toEqual([[event.eventId], { cursor: `c${event.seq}`, truncated: false }]);
+    expect(streamCalls('gap')).toHaveLength(1);
+    controller.abort();
+    expect(await ended).toEqual({ reason: 'aborted' });
   });
 
   it('rejects with a typed error, without retrying, when the server refuses the subscription', async () => {

@@ -10,6 +10,7 @@ import {
   InvalidParamsError,
   memoryCursorStore,
   subscribeWebhook,
+  type EventsInfo,
   type WebhookReceiver,
 } from '@switchboard/mcp-events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,12 +32,16 @@ let echoless: Receiver;
 let receiver: WebhookReceiver;
 const store = memoryCursorStore();
 const received: string[] = [];
+const gaps: EventsInfo[] = [];
 
 beforeAll(async () => {
   server = await startEventsServer({ grantMs: 3_000 });
   receiver = createWebhookReceiver({
     store,
-    onEvents: (events) => void received.push(...events.map((e) => e.eventId)),
+    onEvents: (events, info) => {
+      received.push(...events.map((e) => e.eventId));
+      if (events.length === 0) gaps.push(info);
+    },
   });
   http = createServer((req, res) => receiver.listener(req, res));
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
@@ -54,10 +59,15 @@ afterAll(async () => {
 const authed = () => connect({ url: server.url, token });
 
 /** POSTs `body` to the receiver as the server would, signed with `secret`. */
-async function deliver(subscriptionId: string, secret: string, body: object, tamper = false) {
+async function deliver(
+  subscriptionId: string,
+  secret: string,
+  body: object,
+  tamper = false,
+  deliveryId = `msg_${Math.random().toString(36).slice(2)}`,
+) {
   const raw = JSON.stringify(body);
   const ts = Math.floor(Date.now() / 1000);
-  const deliveryId = `msg_${Math.random().toString(36).slice(2)}`;
   return fetch(hookUrl, {
     method: 'POST',
     headers: {
@@ -133,6 +143,38 @@ describe('subscribeWebhook', () => {
     expect(server.calls.at(-1)).toMatchObject({ method: 'events/unsubscribe', params: { delivery: { url: hookUrl } } });
     expect(server.webhooks.live.has(id)).toBe(false);
     await waitUntil(() => server.connections() === 0, 30_000, 'every socket to the MCP server closed');
+  });
+
+  it('hands a gap envelope to onEvents as truncated and saves its cursor; a redelivered webhook-id is handed on once', async () => {
+    const args = { tag: 'gap' };
+    const controller = new AbortController();
+    const grants: string[] = [];
+    const loop = subscribeWebhook({
+      client: authed,
+      name,
+      arguments: args,
+      url: hookUrl,
+      receiver,
+      store,
+      signal: controller.signal,
+      onSubscribed: (r) => void grants.push(r.id),
+    });
+    await waitUntil(() => grants.length === 1, 30_000, 'the subscription');
+    const secret = server.calls.filter((c) => c.method === 'events/subscribe' && c.params.arguments?.tag === 'gap')[0]!
+      .params.delivery.secret;
+    server.emit('contact.created', { skipped: true });
+    const gapsBefore = gaps.length;
+    await server.webhooks.gap();
+    await waitUntil(() => gaps.length > gapsBefore, 30_000, 'the gap');
+    expect(gaps.at(-1)).toEqual({ cursor: `c${server.log.length}`, truncated: true });
+    expect(await store.load(cursorKey(name, args))).toBe(`c${server.log.length}`);
+
+    const event = { eventId: 'evt_twice', name, timestamp: new Date().toISOString(), data: {}, cursor: 'c1' };
+    expect((await deliver(grants[0]!, secret, event, false, 'evt_twice')).status).toBe(200);
+    expect((await deliver(grants[0]!, secret, event, false, 'evt_twice')).status).toBe(200);
+    expect(received.filter((id) => id === 'evt_twice')).toHaveLength(1);
+    controller.abort();
+    expect(await loop).toEqual({ reason: 'aborted' });
   });
 
   it('ends with the error of a terminated envelope, without unsubscribing', async () => {
