@@ -56,7 +56,7 @@ export async function subscribeWebhook(options: WebhookOptions): Promise<Webhook
   let terminated: EventsError | undefined;
   let cursor = options.cursor !== undefined ? options.cursor : ((await options.store?.load(key)) ?? null);
   const forgetSecret = options.receiver.expect(secret);
-  let unroute = () => undefined as unknown;
+  let unroute: () => void = () => undefined;
   const connection = await open(options.client).catch((err: unknown) => {
     forgetSecret();
     throw err;
