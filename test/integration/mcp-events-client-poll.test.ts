@@ -73,7 +73,10 @@ describe('poll', () => {
       signal: controller.signal,
       onEvents: (events, info) => void batches.push({ ids: events.map((e) => e.eventId), info }),
     });
+    const polls = () => server.calls.filter((c) => c.method === 'events/poll' && c.params.arguments?.inbox === 'drain');
     await waitUntil(() => batches.flatMap((b) => b.ids).length === 5, 30_000, 'five events');
+    // The poll after the last page, held open by the server: the loop waited and went on.
+    await waitUntil(() => polls().length === 4, 30_000, 'the next poll');
     controller.abort();
     await running;
     expect(batches.map((b) => b.ids)).toEqual([
@@ -83,8 +86,7 @@ describe('poll', () => {
     ]);
     // Two pages with hasMore were followed at once; the last page's nextPollMs (above the floor) was waited.
     expect(waits).toEqual([750]);
-    const cursors = server.calls.filter((c) => c.method === 'events/poll' && c.params.arguments?.inbox === 'drain');
-    expect(cursors.map((c) => c.params.cursor).slice(0, 4)).toEqual([
+    expect(polls().map((c) => c.params.cursor)).toEqual([
       `c${start}`,
       `c${start + 2}`,
       `c${start + 4}`,

@@ -95,6 +95,8 @@ describe('subscribeWebhook', () => {
       receiver,
       store,
       cursor: `c${server.log.length}`,
+      // Halfway through each 3 s grant: a loaded machine's late timer still refreshes before it lapses.
+      refreshAt: 0.5,
       signal: controller.signal,
       onSubscribed: (r) => void grants.push({ id: r.id, refreshBefore: r.refreshBefore }),
       delay: async (ms, signal) => {
