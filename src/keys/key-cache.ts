@@ -3,6 +3,7 @@ import { findKeyBySecretHash, type KeyRow } from './keys.repository.js';
 import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
 import type { RedisClient } from '../platform/redis.js';
 import { now } from '../platform/clock.js';
+import type { NamedLimit } from './named-limits.js';
 
 // A per-instance cache of key rows that can never outlive a deactivate, delete, rotate or edit, on any instance.
 //
@@ -21,6 +22,8 @@ import { now } from '../platform/clock.js';
 
 export interface ResolvedKeyRow extends KeyRow {
   via_previous: boolean;
+  /** The named limits of a per-agent key's agent, shared by all its keys (null for account keys). */
+  agent_rate_limits: NamedLimit[] | null;
 }
 
 interface Entry {

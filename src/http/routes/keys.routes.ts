@@ -17,6 +17,15 @@ import { parseInput } from '../../platform/validation.js';
 import type { AppContext } from '../context.js';
 import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
+import { z } from 'zod';
+import { namedLimitsInput, namedLimitsResponse } from '../../keys/named-limits.js';
+import { getAgentKeyLimits, setAgentKeyLimits } from '../../keys/agent-limits.service.js';
+import { idString } from '../../platform/output.js';
+
+const agentLimitsInput = z.object({ rateLimits: namedLimitsInput }).strict();
+const agentLimitsResponse = z
+  .object({ agentId: idString('agt'), rateLimits: namedLimitsResponse })
+  .meta({ id: 'AgentKeyRateLimits', description: "Named rate limits shared by all of an agent's per-agent keys" });
 
 const tag = 'Keys';
 const listQuery = pageQuery.extend(keyListQuery.shape);
@@ -168,5 +177,38 @@ export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
       ctx.body = toKeyWithSecret(issued.row, issued.secret);
     },
     { ...idempotent('key'), alias: '/v1/agents/:agentId/api_keys' },
+  );
+
+  api.get(
+    '/v1/agents/:agentId/key-rate-limits',
+    requireScope('read:api_keys'),
+    {
+      operationId: 'getAgentKeyRateLimits',
+      summary: "The named rate limits shared by an agent's per-agent keys",
+      tag,
+      response: agentLimitsResponse,
+    },
+    async (ctx) => {
+      ctx.body = await getAgentKeyLimits(deps, principalOf(ctx).accountId, ctx.params.agentId!);
+    },
+  );
+
+  api.put(
+    '/v1/agents/:agentId/key-rate-limits',
+    adminOnly,
+    {
+      operationId: 'setAgentKeyRateLimits',
+      summary: "Set the named rate limits shared by an agent's per-agent keys",
+      tag,
+      body: agentLimitsInput,
+      response: agentLimitsResponse,
+      description:
+        "Each limit counts every request made with any of the agent's per-agent keys; a key's own limits apply as well. An empty list removes them.",
+      examples: { request: { rateLimits: [{ name: 'burst', limit: 20, durationMs: 1000 }] } },
+    },
+    async (ctx) => {
+      const input = parseInput(agentLimitsInput, ctx.request.body);
+      ctx.body = await setAgentKeyLimits(deps, callerOf(ctx), ctx.params.agentId!, input.rateLimits);
+    },
   );
 }

@@ -1090,6 +1090,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/key-rate-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The named rate limits shared by an agent's per-agent keys
+         * @description Scope (account / agent): `read:api_keys`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         */
+        get: operations["getAgentKeyRateLimits"];
+        /**
+         * Set the named rate limits shared by an agent's per-agent keys
+         * @description Each limit counts every request made with any of the agent's per-agent keys; a key's own limits apply as well. An empty list removes them.
+         *
+         *     An owner or admin session only; keys and member sessions get 403 admin_session_required.
+         */
+        put: operations["setAgentKeyRateLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/billing": {
         parameters: {
             query?: never;
@@ -2304,6 +2330,12 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /** @description Named rate limits shared by all of an agent's per-agent keys */
+        AgentKeyRateLimits: {
+            /** @description agt_… */
+            agentId: string;
+            rateLimits: components["schemas"]["RateLimit"][];
+        };
         /** @description Key metadata: never the secret, never its hash */
         ApiKey: {
             /** @description key_… */
@@ -2320,7 +2352,17 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"] | null;
             allowedIps: string[];
             spendCapCredits: number | null;
+            /** @description Spent in the current period (ever, when the cap does not refill) */
             spentCredits: number;
+            spendCapInterval: ("daily" | "monthly") | null;
+            /** @description Monthly caps only */
+            spendCapRefillDay: number | null;
+            /** @description What the key may still spend in this period: spendCapCredits - spentCredits (null when uncapped) */
+            remainingCredits: number | null;
+            /** @description When the cap next refills (null when it does not refill) */
+            nextRefillAt: components["schemas"]["Timestamp"] | null;
+            /** @description The key's named rate limits, on every request it authenticates (its agent's apply as well) */
+            rateLimits: components["schemas"]["RateLimit"][];
             /** @description Kept to the minute */
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             lastUsedIp: string | null;
@@ -2343,7 +2385,17 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"] | null;
             allowedIps: string[];
             spendCapCredits: number | null;
+            /** @description Spent in the current period (ever, when the cap does not refill) */
             spentCredits: number;
+            spendCapInterval: ("daily" | "monthly") | null;
+            /** @description Monthly caps only */
+            spendCapRefillDay: number | null;
+            /** @description What the key may still spend in this period: spendCapCredits - spentCredits (null when uncapped) */
+            remainingCredits: number | null;
+            /** @description When the cap next refills (null when it does not refill) */
+            nextRefillAt: components["schemas"]["Timestamp"] | null;
+            /** @description The key's named rate limits, on every request it authenticates (its agent's apply as well) */
+            rateLimits: components["schemas"]["RateLimit"][];
             /** @description Kept to the minute */
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             lastUsedIp: string | null;
@@ -2645,6 +2697,11 @@ export interface components {
             tenant: string;
             events: string[] | null;
             expiresAt: components["schemas"]["Timestamp"];
+        };
+        RateLimit: {
+            name: string;
+            limit: number;
+            durationMs: number;
         };
         Redelivery: {
             /** Format: uuid */
@@ -3570,6 +3627,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3603,6 +3662,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3654,6 +3715,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3697,6 +3760,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3758,6 +3823,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3801,6 +3868,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3844,6 +3913,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3887,6 +3958,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3960,6 +4033,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4012,6 +4087,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4073,6 +4150,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4121,6 +4200,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4169,6 +4250,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4217,6 +4300,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4265,6 +4350,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4307,6 +4394,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4415,6 +4504,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4458,6 +4549,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4526,6 +4619,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4566,6 +4661,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4629,6 +4726,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4673,6 +4772,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4737,6 +4838,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4777,6 +4880,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4817,6 +4922,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4873,6 +4980,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4979,6 +5088,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5042,6 +5153,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5082,6 +5195,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5183,6 +5298,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5227,6 +5344,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5265,6 +5384,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5345,6 +5466,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5385,6 +5508,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5428,6 +5553,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5483,6 +5610,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5523,6 +5652,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5563,6 +5694,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5605,6 +5738,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5638,6 +5773,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5681,6 +5818,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5719,6 +5858,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5866,6 +6007,8 @@ export interface operations {
                     });
                 };
             };
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6021,6 +6164,8 @@ export interface operations {
                     });
                 };
             };
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6244,6 +6389,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6284,6 +6431,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6328,6 +6477,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6360,6 +6511,16 @@ export interface operations {
                     expiresAt?: string | null;
                     allowedIps?: string[];
                     spendCapCredits?: number | null;
+                    /** @description How often the spend cap refills (UTC); null: it never does, spentCredits counts for ever */
+                    spendCapInterval?: ("daily" | "monthly") | null;
+                    /** @description The day of the month a monthly cap refills (default 1; 29..31 mean the last day of shorter months) */
+                    spendCapRefillDay?: number;
+                    /** @description Named rate limits: each allows `limit` requests per fixed window of `durationMs` */
+                    rateLimits?: {
+                        name: string;
+                        limit: number;
+                        durationMs: number;
+                    }[];
                     /** @constant */
                     keyType?: "account";
                     agentId?: null;
@@ -6415,6 +6576,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6455,6 +6618,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6495,6 +6660,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6527,6 +6694,16 @@ export interface operations {
                     expiresAt?: string | null;
                     allowedIps?: string[];
                     spendCapCredits?: number | null;
+                    /** @description How often the spend cap refills (UTC); null: it never does, spentCredits counts for ever */
+                    spendCapInterval?: ("daily" | "monthly") | null;
+                    /** @description The day of the month a monthly cap refills (default 1; 29..31 mean the last day of shorter months) */
+                    spendCapRefillDay?: number;
+                    /** @description Named rate limits: each allows `limit` requests per fixed window of `durationMs` */
+                    rateLimits?: {
+                        name: string;
+                        limit: number;
+                        durationMs: number;
+                    }[];
                 };
             };
         };
@@ -6557,6 +6734,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6601,6 +6780,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6643,6 +6824,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6679,6 +6862,16 @@ export interface operations {
                     expiresAt?: string | null;
                     allowedIps?: string[];
                     spendCapCredits?: number | null;
+                    /** @description How often the spend cap refills (UTC); null: it never does, spentCredits counts for ever */
+                    spendCapInterval?: ("daily" | "monthly") | null;
+                    /** @description The day of the month a monthly cap refills (default 1; 29..31 mean the last day of shorter months) */
+                    spendCapRefillDay?: number;
+                    /** @description Named rate limits: each allows `limit` requests per fixed window of `durationMs` */
+                    rateLimits?: {
+                        name: string;
+                        limit: number;
+                        durationMs: number;
+                    }[];
                     /** @constant */
                     keyType?: "agent";
                     agentId?: string;
@@ -6714,6 +6907,116 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAgentKeyRateLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Agent id */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentKeyRateLimits"];
+                };
+            };
+            /** @description One of: `validation_error` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setAgentKeyRateLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Agent id */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rateLimits": [
+                 *         {
+                 *           "name": "burst",
+                 *           "limit": 20,
+                 *           "durationMs": 1000
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Named rate limits: each allows `limit` requests per fixed window of `durationMs` */
+                    rateLimits: {
+                        name: string;
+                        limit: number;
+                        durationMs: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentKeyRateLimits"];
+                };
+            };
+            /** @description One of: `validation_error`, `invalid_json` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `admin_session_required`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `unsupported_media_type` */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6747,6 +7050,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6802,6 +7107,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6908,6 +7215,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6969,6 +7278,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7012,6 +7323,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7137,6 +7450,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7177,6 +7492,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7217,6 +7534,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7299,6 +7618,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7358,6 +7679,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7415,6 +7738,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7457,6 +7782,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7506,6 +7833,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7548,6 +7877,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7598,6 +7929,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7640,6 +7973,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7691,6 +8026,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7745,6 +8082,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7885,6 +8224,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7927,6 +8268,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7970,6 +8313,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -8033,6 +8378,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -8075,6 +8422,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */

@@ -80,6 +80,8 @@ export const OPERATIONS = {
   rotateApiKey: { method: 'POST', path: '/v1/api_keys/{keyId}/rotate', idempotencyKey: false },
   deactivateApiKey: { method: 'POST', path: '/v1/api_keys/{keyId}/deactivate', idempotencyKey: false },
   createAgentKey: { method: 'POST', path: '/v1/agents/{agentId}/api-keys', idempotencyKey: true },
+  getAgentKeyRateLimits: { method: 'GET', path: '/v1/agents/{agentId}/key-rate-limits', idempotencyKey: false },
+  setAgentKeyRateLimits: { method: 'PUT', path: '/v1/agents/{agentId}/key-rate-limits', idempotencyKey: false },
   getBilling: { method: 'GET', path: '/v1/billing', idempotencyKey: false },
   addCredits: { method: 'POST', path: '/v1/billing/credits', idempotencyKey: true },
   connectWebhookStream: { method: 'GET', path: '/v1/webhook-streams', idempotencyKey: false },
