@@ -4,6 +4,7 @@ import { now } from '../platform/clock.js';
 import { touchKeyUsage } from './keys.repository.js';
 import { loadKeyByHash, type ResolvedKeyRow } from './key-cache.js';
 import { enforceNamedLimits, type LimitOwner } from './named-limits.js';
+import { isKeyOutcome } from './key-usage.js';
 import type { RequestInfo, Resolved } from '../auth/principal.js';
 import { ipAllowed } from '../auth/key-ip.js';
 import { hashSecret, parseSecret } from '../auth/key-secret.js';
@@ -23,6 +24,16 @@ export async function resolveKey(deps: Deps, token: string, info: RequestInfo): 
   const key = await loadKeyByHash(deps, hashSecret(token));
   if (!key || key.key_type !== claimedType) throw invalid();
 
+  try {
+    return await admit(deps, key, info);
+  } catch (err) {
+    // A refusal of a known key counts in its usage (a deleted key or an ended old secret is no key any more).
+    if (err instanceof AppError && isKeyOutcome(err.code)) deps.keyUsage.count(key.account_id, key.id, err.code);
+    throw err;
+  }
+}
+
+async function admit(deps: Deps, key: ResolvedKeyRow, info: RequestInfo): Promise<Resolved> {
   const at = now();
   if (key.via_previous && (!key.rotation_grace_until || key.rotation_grace_until.getTime() <= at.getTime()))
     throw invalid();

@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { namedLimitsInput, namedLimitsResponse } from '../../keys/named-limits.js';
 import { getAgentKeyLimits, setAgentKeyLimits } from '../../keys/agent-limits.service.js';
 import { idString } from '../../platform/output.js';
+import { getKeyUsage, usageQuery, usageResponse } from '../../keys/key-usage.service.js';
 
 const agentLimitsInput = z.object({ rateLimits: namedLimitsInput }).strict();
 const agentLimitsResponse = z
@@ -41,6 +42,11 @@ const KEY_EXAMPLE = {
   allowedIps: [],
   spendCapCredits: null,
   spentCredits: 0,
+  spendCapInterval: null,
+  spendCapRefillDay: null,
+  remainingCredits: null,
+  nextRefillAt: null,
+  rateLimits: [],
   lastUsedAt: null,
   lastUsedIp: null,
   createdAt: '2026-11-01T09:30:00.000Z',
@@ -197,7 +203,7 @@ export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
     '/v1/agents/:agentId/key-rate-limits',
     adminOnly,
     {
-      operationId: 'setAgentKeyRateLimits',
+      operationId: 'updateAgentKeyRateLimits',
       summary: "Set the named rate limits shared by an agent's per-agent keys",
       tag,
       body: agentLimitsInput,
@@ -209,6 +215,39 @@ export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
     async (ctx) => {
       const input = parseInput(agentLimitsInput, ctx.request.body);
       ctx.body = await setAgentKeyLimits(deps, callerOf(ctx), ctx.params.agentId!, input.rateLimits);
+    },
+  );
+
+  api.get(
+    '/v1/api_keys/:keyId/usage',
+    requireScope('read:api_keys'),
+    {
+      operationId: 'getApiKeyUsage',
+      summary: "A key's requests per hour, by outcome",
+      tag,
+      query: usageQuery,
+      response: usageResponse,
+    },
+    async (ctx) => {
+      const query = parseInput(usageQuery, ctx.query);
+      ctx.body = await getKeyUsage(deps, principalOf(ctx).accountId, id(ctx), query);
+    },
+  );
+
+  api.get(
+    '/v1/agents/:agentId/api_keys/:keyId/usage',
+    requireScope('read:api_keys'),
+    {
+      operationId: 'getAgentKeyUsage',
+      summary: "A per-agent key's requests per hour, by outcome",
+      tag,
+      query: usageQuery,
+      response: usageResponse,
+      description: "The key must be one of this agent's per-agent keys (else 404).",
+    },
+    async (ctx) => {
+      const query = parseInput(usageQuery, ctx.query);
+      ctx.body = await getKeyUsage(deps, principalOf(ctx).accountId, id(ctx), query, ctx.params.agentId!);
     },
   );
 }

@@ -1108,7 +1108,49 @@ export interface paths {
          *
          *     An owner or admin session only; keys and member sessions get 403 admin_session_required.
          */
-        put: operations["setAgentKeyRateLimits"];
+        put: operations["updateAgentKeyRateLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api_keys/{keyId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A key's requests per hour, by outcome
+         * @description Scope (account / agent): `read:api_keys`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         */
+        get: operations["getApiKeyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/api_keys/{keyId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A per-agent key's requests per hour, by outcome
+         * @description The key must be one of this agent's per-agent keys (else 404).
+         *
+         *     Scope (account / agent): `read:api_keys`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         */
+        get: operations["getAgentKeyUsage"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -2369,6 +2411,39 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             /** @description Until when the secret before the last rotation still works */
             rotationGraceUntil: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description The key's requests per hour by outcome: valid, or the refusal it met. Counts reach Postgres about a second after the requests. */
+        ApiKeyUsage: {
+            /** @description key_… */
+            keyId: string;
+            from: components["schemas"]["Timestamp"];
+            to: components["schemas"]["Timestamp"];
+            totals: {
+                valid: number;
+                rate_limited: number;
+                spend_cap_exceeded: number;
+                key_expired: number;
+                key_deactivated: number;
+                ip_not_allowed: number;
+                insufficient_scope: number;
+                agent_forbidden: number;
+                admin_session_required: number;
+            };
+            /** @description Hours with requests, in order */
+            hours: {
+                hour: components["schemas"]["Timestamp"];
+                outcomes: {
+                    valid: number;
+                    rate_limited: number;
+                    spend_cap_exceeded: number;
+                    key_expired: number;
+                    key_deactivated: number;
+                    ip_not_allowed: number;
+                    insufficient_scope: number;
+                    agent_forbidden: number;
+                    admin_session_required: number;
+                };
+            }[];
         };
         ApiKeyWithSecret: {
             /** @description key_… */
@@ -6552,6 +6627,11 @@ export interface operations {
                      *       "allowedIps": [],
                      *       "spendCapCredits": null,
                      *       "spentCredits": 0,
+                     *       "spendCapInterval": null,
+                     *       "spendCapRefillDay": null,
+                     *       "remainingCredits": null,
+                     *       "nextRefillAt": null,
+                     *       "rateLimits": [],
                      *       "lastUsedAt": null,
                      *       "lastUsedIp": null,
                      *       "createdAt": "2026-11-01T09:30:00.000Z",
@@ -6957,7 +7037,7 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
-    setAgentKeyRateLimits: {
+    updateAgentKeyRateLimits: {
         parameters: {
             query?: never;
             header?: never;
@@ -7015,6 +7095,98 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiKeyUsage: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description API key id */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyUsage"];
+                };
+            };
+            /** @description One of: `validation_error` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAgentKeyUsage: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Agent id */
+                agentId: string;
+                /** @description API key id */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyUsage"];
+                };
+            };
+            /** @description One of: `validation_error` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `rate_limited` */
             429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
