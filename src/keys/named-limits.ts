@@ -4,6 +4,7 @@ import { text } from '../platform/input.js';
 import { outText } from '../platform/output.js';
 import { rateLimitedError } from '../platform/errors.js';
 import { now } from '../platform/clock.js';
+import type { RedisClient } from '../platform/redis.js';
 
 /** One named limit: at most `limit` requests in each fixed window of `durationMs`. */
 export interface NamedLimit {
@@ -41,21 +42,49 @@ export const namedLimitsResponse = z.array(
 );
 
 /**
- * One round trip for all of a request's limits. Each window's counter is read first; if any is full the request
- * is refused naming the first full limit, and no counter moves (a refused request spends no other limit's
- * budget). Otherwise every counter goes up by one. Atomic in Redis, so it holds across API instances.
- * ARGV: for each key, its limit and its window's remaining milliseconds (its expiry).
+ * One round trip for all of a request's limits, and for the requests of one event-loop turn together (the same
+ * batching as the key cache's epoch reads). For each request in turn: its windows' counters are read; if any is
+ * full the request is refused naming the first full limit and none of its counters moves (a refused request
+ * spends no other limit's budget); otherwise each goes up by one. Atomic in Redis, so it holds across instances.
+ * ARGV: the number of requests, then for each its number of keys and, per key, its limit and its expiry (ms).
+ * Answers, per request, 0 (admitted) or the 1-based index of the limit that refused it.
  */
 const CHECK = `
-for i = 1, #KEYS do
-  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
-  if count >= tonumber(ARGV[2 * i - 1]) then return i end
+local k, a, out = 1, 2, {}
+for r = 1, tonumber(ARGV[1]) do
+  local n = tonumber(ARGV[a]); a = a + 1
+  local refused = 0
+  for i = 0, n - 1 do
+    if tonumber(redis.call('GET', KEYS[k + i]) or '0') >= tonumber(ARGV[a + 2 * i]) then refused = i + 1; break end
+  end
+  if refused == 0 then
+    for i = 0, n - 1 do
+      if redis.call('INCR', KEYS[k + i]) == 1 then redis.call('PEXPIRE', KEYS[k + i], ARGV[a + 2 * i + 1]) end
+    end
+  end
+  out[r] = refused; k = k + n; a = a + 2 * n
 end
-for i = 1, #KEYS do
-  if redis.call('INCR', KEYS[i]) == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i]) end
-end
-return 0
+return out
 `;
+
+/** One request's counters: their Redis keys, and per key its limit and expiry. */
+export interface LimitCheck {
+  keys: string[];
+  args: string[];
+}
+
+type CheckCommand = (numKeys: number, ...rest: string[]) => Promise<number[]>;
+
+/** The batched check (EVALSHA of CHECK), for createCoalescer: one script call for a turn's requests. */
+export function limitChecker(redis: RedisClient): (items: LimitCheck[]) => Promise<number[]> {
+  redis.defineCommand('switchboardCheckLimits', { lua: CHECK });
+  const check = (redis as unknown as { switchboardCheckLimits: CheckCommand }).switchboardCheckLimits.bind(redis);
+  return async (items) => {
+    const keys = items.flatMap((c) => c.keys);
+    const args = [String(items.length), ...items.flatMap((c) => [String(c.keys.length), ...c.args])];
+    return (await check(keys.length, ...keys, ...args)).map(Number);
+  };
+}
 
 export interface LimitOwner {
   /** 'key' or 'agent': whose budget the limit counts. */
@@ -80,7 +109,7 @@ export async function enforceNamedLimits(deps: Deps, owners: LimitOwner[]): Prom
     }
   }
   if (!keys.length) return;
-  const refused = Number(await deps.redis.eval(CHECK, keys.length, ...keys, ...args));
+  const refused = await deps.keyCache.checkLimits({ keys, args });
   if (!refused) return;
   const { owner, limit, resetMs } = all[refused - 1]!;
   const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
