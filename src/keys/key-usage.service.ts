@@ -80,17 +80,3 @@ export async function getKeyUsage(
     hours: [...hours].map(([at, outcomes]) => ({ hour: new Date(at).toISOString(), outcomes })),
   };
 }
-
-/** The maintenance job's share: usage hours past retention, in batches. */
-export async function pruneKeyUsage(deps: Pick<Deps, 'db' | 'config'>): Promise<number> {
-  const before = retainedSince(deps.config);
-  let total = 0;
-  for (;;) {
-    const { rowCount } = await deps.db.raw(
-      `DELETE FROM api_key_usage WHERE ctid = ANY (ARRAY(SELECT ctid FROM api_key_usage WHERE hour < ? LIMIT 1000))`,
-      [before],
-    );
-    total += rowCount ?? 0;
-    if ((rowCount ?? 0) < 1000) return total;
-  }
-}

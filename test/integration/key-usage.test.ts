@@ -4,7 +4,7 @@ import { client, type Client } from '../helpers/http.js';
 import { setupAccount } from '../helpers/setup-account.js';
 import { createAccountKey, createAgentKey, updateKeyRow } from '../helpers/keys.js';
 import { waitFor } from '../helpers/wait.js';
-import { pruneKeyUsage } from '../../src/keys/key-usage.service.js';
+import { pruneKeyUsage } from '../../src/maintenance/key-usage-retention.js';
 import { DAY_MS } from '../../src/maintenance/retention.js';
 
 const LONG = 30 * 24 * 3600_000;
