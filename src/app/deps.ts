@@ -1,5 +1,6 @@
 import type { ClaimHolder } from '../idempotency/claim-holder.js';
 import type { KeyCache } from '../keys/key-cache.js';
+import type { KeyUsageCounter } from '../keys/key-usage.js';
 import type { SignInLimits } from '../auth/sign-in-limits.js';
 import type { EventFanOut } from '../events/emit.js';
 import type { Delivery } from '../delivery/index.js';
@@ -41,6 +42,8 @@ export interface Deps {
   keyCache: KeyCache;
   /** When this runtime last wrote each API key's and OAuth grant's "last used" (at most once a minute each). */
   usageMemos: { keys: UsageMemo; grants: UsageMemo };
+  /** Each authenticated request's key outcome, counted here and added per key per hour in batches. */
+  keyUsage: KeyUsageCounter;
   /** Sign-in budgets per client IP and per email, counted in Redis under this runtime's prefix. */
   signInLimits: SignInLimits;
   /** Webhook delivery: its batches across the concurrent jobs of this process, its throttle, its transports. */

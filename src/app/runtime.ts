@@ -1,3 +1,4 @@
+import { createKeyUsageCounter } from '../keys/key-usage.js';
 import { createClaimHolder } from '../idempotency/claim-holder.js';
 import { createKeyCache } from '../keys/key-cache.js';
 import { createSignInLimits } from '../auth/sign-in-limits.js';
@@ -141,6 +142,7 @@ export function createDeps(connections: Connections): Deps {
     webhookKeys: createSigningKeyring(sealers.webhook),
     keyCache: createKeyCache(redis),
     usageMemos: { keys: createUsageMemo(), grants: createUsageMemo() },
+    keyUsage: createKeyUsageCounter(db, logger, background),
     signInLimits: createSignInLimits(redis, config),
     delivery: createDelivery(connections, http, sealers.webhook),
     streamHub: createStreamHub(config, redis, logger),
@@ -160,6 +162,7 @@ export function createDeps(connections: Connections): Deps {
 export async function closeDeps(deps: Deps, opts: { keepDb?: boolean } = {}): Promise<void> {
   // The last commits' jobs and the last attempts' figures, while Redis and Postgres are still open (with either
   // away they fail at once: the sweep schedules again the deliveries, and the figures are dropped).
+  await deps.keyUsage.flush();
   await deps.background.settled();
   await deps.streamHub.close();
   await deps.delivery.close();

@@ -19,6 +19,8 @@ export interface KeyPrincipal {
   agentId: string | null;
   scopes: string[];
   spendCapCredits: number | null;
+  /** The key (or its agent) has named rate limits: they replace the plan's limit on money-spending routes. */
+  namedLimits?: boolean;
   /**
    * Set when the credential is an OAuth access token (src/oauth/oauth-token-resolve.ts): it acts as a key of
    * this type with the granted scopes, and `keyId` is then the grant's id (ogr_…), for rate limits and the ledger.

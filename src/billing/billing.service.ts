@@ -31,7 +31,7 @@ export interface ChargeRefs {
  * The key's spentCredits (cap checked in the UPDATE's WHERE) and the account balance (>= 0 checked in the
  * UPDATE's WHERE) move together; row locks serialise concurrent charges, so no interleaving can overspend.
  * On 402 or 429 it throws and the caller's transaction rolls back: nothing is charged and nothing queued.
- * Uncapped keys are rate-limited by plan. Sessions (a person at the dashboard) charge the account only and
+ * Uncapped keys without named limits of their own (src/keys/named-limits.ts) are rate-limited by plan. Sessions (a person at the dashboard) charge the account only and
  * are not rate-limited (docs/adr/0016-rate-limits.md): the balance still bounds what a session can spend.
  */
 export async function chargeCredits(
@@ -76,7 +76,8 @@ export async function chargeCredits(
     });
   }
 
-  if (isKey && principal.spendCapCredits === null) await enforceRateLimit(deps, principal.keyId, debited.plan);
+  if (isKey && principal.spendCapCredits === null && !principal.namedLimits)
+    await enforceRateLimit(deps, principal.keyId, debited.plan);
 
   await insertLedgerEntry(trx, accountId, {
     delta: -amount,

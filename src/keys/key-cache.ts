@@ -3,6 +3,7 @@ import { findKeyBySecretHash, type KeyRow } from './keys.repository.js';
 import { createCoalescer, type Coalesced } from '../platform/coalescer.js';
 import type { RedisClient } from '../platform/redis.js';
 import { now } from '../platform/clock.js';
+import { limitChecker, type LimitCheck, type NamedLimit } from './named-limits.js';
 
 // A per-instance cache of key rows that can never outlive a deactivate, delete, rotate or edit, on any instance.
 //
@@ -21,6 +22,8 @@ import { now } from '../platform/clock.js';
 
 export interface ResolvedKeyRow extends KeyRow {
   via_previous: boolean;
+  /** The named limits of a per-agent key's agent, shared by all its keys (null for account keys). */
+  agent_rate_limits: NamedLimit[] | null;
 }
 
 interface Entry {
@@ -40,6 +43,8 @@ const epochKey = (deps: Pick<Deps, 'config'>, hash: string) =>
 export interface KeyCache {
   rows: Map<string, Entry>;
   readEpoch: Coalesced<string, string | null>;
+  /** Named rate limit checks, coalesced the same way into one script call (src/keys/named-limits.ts). */
+  checkLimits: Coalesced<LimitCheck, number>;
 }
 
 /**
@@ -52,6 +57,7 @@ export function createKeyCache(redis: RedisClient): KeyCache {
   return {
     rows: new Map(),
     readEpoch: createCoalescer((keys: string[]) => redis.mget(keys), { maxBatch: 1000, failsAll: () => true }),
+    checkLimits: createCoalescer(limitChecker(redis), { maxBatch: 200, failsAll: () => true }),
   };
 }
 

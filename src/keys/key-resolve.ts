@@ -2,7 +2,9 @@ import type { Deps } from '../app/deps.js';
 import { AppError } from '../platform/errors.js';
 import { now } from '../platform/clock.js';
 import { touchKeyUsage } from './keys.repository.js';
-import { loadKeyByHash } from './key-cache.js';
+import { loadKeyByHash, type ResolvedKeyRow } from './key-cache.js';
+import { enforceNamedLimits, type LimitOwner } from './named-limits.js';
+import { isKeyOutcome } from './key-usage.js';
 import type { RequestInfo, Resolved } from '../auth/principal.js';
 import { ipAllowed } from '../auth/key-ip.js';
 import { hashSecret, parseSecret } from '../auth/key-secret.js';
@@ -22,6 +24,16 @@ export async function resolveKey(deps: Deps, token: string, info: RequestInfo): 
   const key = await loadKeyByHash(deps, hashSecret(token));
   if (!key || key.key_type !== claimedType) throw invalid();
 
+  try {
+    return await admit(deps, key, info);
+  } catch (err) {
+    // A refusal of a known key counts in its usage (a deleted key or an ended old secret is no key any more).
+    if (err instanceof AppError && isKeyOutcome(err.code)) deps.keyUsage.count(key.account_id, key.id, err.code);
+    throw err;
+  }
+}
+
+async function admit(deps: Deps, key: ResolvedKeyRow, info: RequestInfo): Promise<Resolved> {
   const at = now();
   if (key.via_previous && (!key.rotation_grace_until || key.rotation_grace_until.getTime() <= at.getTime()))
     throw invalid();
@@ -34,6 +46,9 @@ export async function resolveKey(deps: Deps, token: string, info: RequestInfo): 
     throw new AppError('ip_not_allowed', 'This API key may not be used from this IP address', { ip: info.ip });
   }
 
+  const owners = limitOwners(key);
+  if (owners.length) await enforceNamedLimits(deps, owners);
+
   recordUsage(deps, key.account_id, key.id, info.ip, at.getTime());
 
   const principal: KeyPrincipal = {
@@ -44,11 +59,21 @@ export async function resolveKey(deps: Deps, token: string, info: RequestInfo): 
     agentId: key.key_type === 'agent' ? key.agent_id : null,
     scopes: [...key.scopes], // the row may be a shared cache entry
     spendCapCredits: key.spend_cap_credits,
+    namedLimits: owners.length > 0,
   };
   const headers = key.via_previous
     ? { Deprecation: 'true', Sunset: key.rotation_grace_until!.toUTCString() }
     : undefined;
   return { principal, headers };
+}
+
+/** Whose named limits this request counts against: the key's own, and its agent's (shared by all its keys). */
+function limitOwners(key: ResolvedKeyRow): LimitOwner[] {
+  const owners: LimitOwner[] = [];
+  if (key.rate_limits.length) owners.push({ kind: 'key', id: key.id, limits: key.rate_limits });
+  if (key.agent_id && key.agent_rate_limits?.length)
+    owners.push({ kind: 'agent', id: key.agent_id, limits: key.agent_rate_limits });
+  return owners;
 }
 
 /** lastUsedAt/lastUsedIp to the minute, through this runtime's memo (src/platform/usage-memo.ts). */

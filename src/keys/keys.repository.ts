@@ -1,5 +1,7 @@
 import type { Conn } from '../platform/db.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
+import type { SpendInterval } from './spend-period.js';
+import type { NamedLimit } from './named-limits.js';
 
 export type KeyStatus = 'active' | 'deactivated' | 'expired';
 
@@ -18,7 +20,14 @@ export interface KeyRow {
   expires_at: Date | null;
   allowed_ips: string[];
   spend_cap_credits: number | null;
+  /** The credits spent in the current period (since spend_period_start), or ever when the cap does not refill. */
   spent_credits: number;
+  spend_cap_interval: SpendInterval | null;
+  /** The day of the month a monthly cap refills (1..31; the last day of shorter months). */
+  spend_cap_refill_day: number | null;
+  spend_period_start: Date | null;
+  /** The key's own named rate limits. */
+  rate_limits: NamedLimit[];
   last_used_at: Date | null;
   last_used_ip: string | null;
   expiry_notified_at: Date | null;
@@ -38,13 +47,26 @@ export type NewKeyRow = Pick<
   | 'expires_at'
   | 'allowed_ips'
   | 'spend_cap_credits'
+  | 'spend_cap_interval'
+  | 'spend_cap_refill_day'
+  | 'rate_limits'
 >;
 
 const now = (conn: Conn) => conn.fn.now() as unknown as Date;
 
 export async function insertKey(conn: Conn, accountId: string, row: NewKeyRow): Promise<KeyRow> {
   const [key] = await conn<KeyRow>('api_keys')
-    .insert({ ...row, account_id: accountId })
+    .insert({
+      ...row,
+      rate_limits: JSON.stringify(row.rate_limits) as unknown as NamedLimit[],
+      account_id: accountId,
+      spend_period_start: row.spend_cap_interval
+        ? (conn.raw('spend_period_start(?, ?::smallint, now())', [
+            row.spend_cap_interval,
+            row.spend_cap_refill_day,
+          ]) as unknown as Date)
+        : null,
+    })
     .returning('*');
   return key!;
 }
@@ -59,9 +81,14 @@ export async function findKeyBySecretHash(
   conn: Conn,
   hash: string,
   opts: { lockShared?: boolean } = {},
-): Promise<(KeyRow & { via_previous: boolean }) | undefined> {
+): Promise<(KeyRow & { via_previous: boolean; agent_rate_limits: NamedLimit[] | null }) | undefined> {
   const lookup = (column: 'secret_hash' | 'previous_secret_hash') => {
-    const q = conn<KeyRow>('api_keys').where(column, hash);
+    const q = conn('api_keys')
+      .where(column, hash)
+      .select<(KeyRow & { agent_rate_limits: NamedLimit[] | null })[]>(
+        'api_keys.*',
+        conn.raw('(SELECT key_rate_limits FROM agents WHERE agents.id = api_keys.agent_id) AS agent_rate_limits'),
+      );
     return (opts.lockShared ? q.forShare() : q).first();
   };
   const current = await lookup('secret_hash');
@@ -91,9 +118,14 @@ export async function updateKey(
   keyId: string,
   patch: Partial<KeyRow>,
 ): Promise<KeyRow | undefined> {
+  const { rate_limits: limits, ...rest } = patch;
   const [key] = await conn<KeyRow>('api_keys')
     .where({ account_id: accountId, id: keyId })
-    .update({ ...patch, updated_at: now(conn) })
+    .update({
+      ...rest,
+      ...(limits ? { rate_limits: JSON.stringify(limits) as unknown as NamedLimit[] } : {}),
+      updated_at: now(conn),
+    })
     .returning('*');
   return key;
 }
@@ -136,12 +168,29 @@ export async function touchKeyUsage(conn: Conn, accountId: string, keyId: string
 
 export type KeySpend = Pick<
   KeyRow,
-  'id' | 'name' | 'key_type' | 'key_prefix' | 'agent_id' | 'expires_at' | 'spend_cap_credits' | 'spent_credits'
+  | 'id'
+  | 'name'
+  | 'key_type'
+  | 'key_prefix'
+  | 'agent_id'
+  | 'expires_at'
+  | 'spend_cap_credits'
+  | 'spent_credits'
+  | 'spend_cap_interval'
+  | 'spend_period_start'
 >;
 
+const CURRENT_PERIOD = 'spend_period_start(spend_cap_interval, spend_cap_refill_day, now())';
+/** The key's cap refills and its stored period is older than the current one. */
+const REFILLS = `(spend_cap_interval IS NOT NULL AND (spend_period_start IS NULL OR spend_period_start < ${CURRENT_PERIOD}))`;
+
 /**
- * Adds to a key's spentCredits unless that would pass its cap; the row lock serialises concurrent charges.
- * Answers the key after the charge (spent_credits includes it).
+ * Adds to a key's spentCredits unless that would pass its cap, in one conditional UPDATE: when the key's cap
+ * refills and its stored period is older than the one now() falls in (the database's clock, the transaction's
+ * start), the same statement sets spentCredits back to 0 and moves the period on before adding. The row lock
+ * serialises concurrent charges and Postgres re-evaluates the WHERE and SET on the row a concurrent charge left,
+ * so a refill happens once and no period passes its cap, whatever the interleaving. Answers the key after the
+ * charge (spent_credits includes it, so the charge took the period from spent_credits - amount).
  */
 export async function addKeySpend(
   conn: Conn,
@@ -149,19 +198,16 @@ export async function addKeySpend(
   keyId: string,
   amount: number,
 ): Promise<KeySpend | undefined> {
-  const [row] = await conn('api_keys')
-    .where({ account_id: accountId, id: keyId })
-    .andWhere((q) => q.whereNull('spend_cap_credits').orWhereRaw('spent_credits + ? <= spend_cap_credits', [amount]))
-    .increment('spent_credits', amount)
-    .returning([
-      'id',
-      'name',
-      'key_type',
-      'key_prefix',
-      'agent_id',
-      'expires_at',
-      'spend_cap_credits',
-      'spent_credits',
-    ]);
-  return row as KeySpend | undefined;
+  const { rows } = await conn.raw<{ rows: KeySpend[] }>(
+    `UPDATE api_keys SET
+       spent_credits = (CASE WHEN ${REFILLS} THEN 0 ELSE spent_credits END) + :amount,
+       spend_period_start = CASE WHEN ${REFILLS} THEN ${CURRENT_PERIOD} ELSE spend_period_start END
+     WHERE account_id = :accountId AND id = :keyId
+       AND (spend_cap_credits IS NULL
+            OR (CASE WHEN ${REFILLS} THEN 0 ELSE spent_credits END) + :amount <= spend_cap_credits)
+     RETURNING id, name, key_type, key_prefix, agent_id, expires_at, spend_cap_credits, spent_credits,
+               spend_cap_interval, spend_period_start`,
+    { accountId, keyId, amount },
+  );
+  return rows[0];
 }

@@ -14,11 +14,18 @@ import * as repo from './keys.repository.js';
 import type { KeyRow } from './keys.repository.js';
 import type { AccountKeyInput, AgentKeyInput, KeyPatch } from './keys.schema.js';
 import { resolveScopes } from './key-scopes.js';
+import { remainingCredits } from './spend-period.js';
 import { keyEventRef } from './key-events.js';
 import { operationalEvent } from '../events/event-payloads.js';
 import { transactWithEvents } from '../events/emit.js';
 
 const keyNotFound = () => notFound('API key');
+
+/** What the key has spent in the period now holds (0 when its refilling cap's stored period is over). */
+const spentNow = (k: KeyRow): number => {
+  const remaining = remainingCredits(k, now());
+  return remaining === null || k.spend_cap_credits === null ? k.spent_credits : k.spend_cap_credits - remaining;
+};
 
 function assertFuture(expiresAt: Date | null | undefined): void {
   if (expiresAt && expiresAt.getTime() <= now().getTime()) throw fieldError('expiresAt', 'must be in the future');
@@ -40,7 +47,18 @@ export interface IssuedKey {
   secret: string;
 }
 
-type Restrictions = Pick<AccountKeyInput, 'expiresAt' | 'allowedIps' | 'spendCapCredits'>;
+type Restrictions = Pick<
+  AccountKeyInput,
+  'expiresAt' | 'allowedIps' | 'spendCapCredits' | 'spendCapInterval' | 'spendCapRefillDay' | 'rateLimits'
+>;
+
+/** The refill settings a key ends up with, judged together: a refill needs a cap, a refill day a monthly one. */
+function refillOf(cap: number | null, interval: 'daily' | 'monthly' | null, day: number | null | undefined) {
+  if (interval && cap === null) throw fieldError('spendCapInterval', 'a refill needs spendCapCredits');
+  if (day != null && interval !== 'monthly')
+    throw fieldError('spendCapRefillDay', "only a 'monthly' cap has a refill day");
+  return { spend_cap_interval: interval, spend_cap_refill_day: interval === 'monthly' ? (day ?? 1) : null };
+}
 
 async function insertWithAudit(
   deps: Deps,
@@ -52,6 +70,7 @@ async function insertWithAudit(
 ): Promise<IssuedKey> {
   const scopes = resolveScopes(keyType, input.scopes);
   assertFuture(input.expiresAt);
+  const refill = refillOf(input.spendCapCredits ?? null, input.spendCapInterval ?? null, input.spendCapRefillDay);
   const { secret, hash } = generateSecret(keyType);
   const row = await transaction(deps.db, async (trx) => {
     const key = await repo.insertKey(trx, principal.accountId, {
@@ -65,6 +84,8 @@ async function insertWithAudit(
       expires_at: input.expiresAt ?? null,
       allowed_ips: input.allowedIps ?? [],
       spend_cap_credits: input.spendCapCredits ?? null,
+      ...refill,
+      rate_limits: input.rateLimits ?? [],
     });
     await recordAudit(trx, principal, {
       action: 'api_key.created',
@@ -79,6 +100,9 @@ async function insertWithAudit(
         expiresAt: input.expiresAt ?? null,
         allowedIps: key.allowed_ips,
         spendCapCredits: key.spend_cap_credits,
+        spendCapInterval: key.spend_cap_interval,
+        spendCapRefillDay: key.spend_cap_refill_day,
+        rateLimits: key.rate_limits,
       },
     });
     return key;
@@ -134,6 +158,7 @@ export async function editKey(deps: Deps, caller: Caller, keyId: string, input: 
   if (input.name !== undefined) patch.name = input.name;
   if (input.allowedIps !== undefined) patch.allowed_ips = input.allowedIps;
   if (input.spendCapCredits !== undefined) patch.spend_cap_credits = input.spendCapCredits;
+  if (input.rateLimits !== undefined) patch.rate_limits = input.rateLimits;
   if (input.expiresAt !== undefined) {
     patch.expires_at = input.expiresAt;
     patch.expiry_notified_at = null; // a new expiry deserves its own seven-day warning
@@ -143,11 +168,31 @@ export async function editKey(deps: Deps, caller: Caller, keyId: string, input: 
     if (before.status === 'expired' && input.expiresAt !== undefined) {
       throw new AppError('conflict', 'An expired key stays expired; create a new key instead of extending it');
     }
-    if (input.spendCapCredits != null && input.spendCapCredits < before.spent_credits) {
-      throw fieldError(
-        'spendCapCredits',
-        `must be at least the ${before.spent_credits} credits this key has already spent`,
-      );
+    const spent = spentNow(before);
+    if (input.spendCapCredits !== undefined) patch.spent_credits = spent;
+    if (input.spendCapCredits != null && input.spendCapCredits < spent) {
+      throw fieldError('spendCapCredits', `must be at least the ${spent} credits this key has already spent`);
+    }
+    if (
+      input.spendCapInterval !== undefined ||
+      input.spendCapRefillDay !== undefined ||
+      input.spendCapCredits === null
+    ) {
+      const interval = input.spendCapInterval === undefined ? before.spend_cap_interval : input.spendCapInterval;
+      const cap = input.spendCapCredits === undefined ? before.spend_cap_credits : input.spendCapCredits;
+      const day =
+        input.spendCapRefillDay ??
+        (interval === 'monthly' && input.spendCapInterval === undefined ? before.spend_cap_refill_day : null);
+      const refill = cap === null ? refillOf(null, null, null) : refillOf(cap, interval, day);
+      Object.assign(patch, refill);
+      // A new period rule starts from the period now holds, with what this period has spent so far.
+      patch.spent_credits = spent;
+      patch.spend_period_start = refill.spend_cap_interval
+        ? (trx.raw('spend_period_start(?, ?::smallint, now())', [
+            refill.spend_cap_interval,
+            refill.spend_cap_refill_day,
+          ]) as unknown as Date)
+        : null;
     }
     const key = await repo.updateKey(trx, principal.accountId, keyId, patch);
     if (!key) throw keyNotFound();

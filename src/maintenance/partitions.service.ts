@@ -16,6 +16,7 @@ import {
 } from './partitions.repository.js';
 import { keepFillingStatisticsFresh } from './partition-statistics.js';
 import { DAY_MS, retainedSince } from './retention.js';
+import { pruneKeyUsage } from './key-usage-retention.js';
 
 // Retention by whole days. Each run (the maintain-partitions job, hourly; a newly created scheduler runs at once):
 //   1. creates the day partitions of today and the next PARTITION_DAYS_AHEAD days (an insert never misses one);
@@ -98,6 +99,8 @@ export async function maintainPartitions(deps: Deps): Promise<MaintenanceResult>
     await dropPartition(deps, 'webhook_deliveries', p.name);
     result.dropped.push(p.name);
   }
+  // Key usage hours are statistics under the same retention as the events (key-usage-retention.ts).
+  await pruneKeyUsage(deps);
   // A pending delivery still needs its event to be sent.
   for (const p of (await expired('events')).filter((x) => !keptDays.has(x.day.getTime()))) {
     await dropPartition(deps, 'events', p.name);

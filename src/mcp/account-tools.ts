@@ -28,6 +28,10 @@ import { statsQuery, webhookResponse, webhookStatsResponse } from '../webhooks/w
 import { listWebhookSubscriptions } from '../webhooks/webhooks.service.js';
 import { additive, defineTool, destructive, readOnly, type McpTool } from './tools.js';
 import { idOf, text } from '../platform/input.js';
+import { keyResponse, toKeyResponse } from '../keys/keys.schema.js';
+import { getKey, listKeys } from '../keys/keys.service.js';
+import { getKeyUsage, usageQuery, usageResponse } from '../keys/key-usage.service.js';
+import { mapPage } from '../platform/pagination.js';
 
 // The account MCP server: one tool per account route it mirrors, with that route's access and service.
 // Arguments are parsed again with the route's own schema, so every input rule lives in one place.
@@ -206,6 +210,52 @@ const getUsageTool = defineTool({
   run: (ctx) => getBilling(ctx.deps, ctx.principal.accountId),
 });
 
+const keyId = idOf('key').describe('The key id (key_…), see list_api_keys');
+
+const listApiKeysTool = defineTool({
+  name: 'list_api_keys',
+  title: 'List API keys',
+  description:
+    'Lists the account’s keys, newest first: metadata only (never a secret): scopes, status, spend cap with what remains this period, its refill (daily or monthly) and next refill, and named rate limits. agentId filters to one agent’s keys.',
+  access: requireScope('read:api_keys'),
+  input: z.object({ ...paging, agentId: text().max(100).optional().describe('Only this agent’s per-agent keys') }),
+  output: pageOf(keyResponse),
+  annotations: readOnly,
+  run: async (ctx, args) => {
+    const query = parseInput(agentFilteredPage, args);
+    return mapPage(await listKeys(ctx.deps, ctx.principal.accountId, query, { agentId: query.agentId }), toKeyResponse);
+  },
+});
+
+const getApiKeyTool = defineTool({
+  name: 'get_api_key',
+  title: 'Get an API key',
+  description:
+    'Returns one key’s metadata (never its secret): spendCapCredits, spentCredits and remainingCredits this period, spendCapInterval and nextRefillAt, rateLimits.',
+  access: requireScope('read:api_keys'),
+  input: z.object({ keyId }),
+  output: keyResponse,
+  annotations: readOnly,
+  run: async (ctx, args) => toKeyResponse(await getKey(ctx.deps, ctx.principal.accountId, args.keyId)),
+});
+
+const getApiKeyUsageTool = defineTool({
+  name: 'get_api_key_usage',
+  title: 'Get an API key’s usage',
+  description:
+    'Returns one key’s requests per hour by outcome (valid, rate_limited, spend_cap_exceeded, key_expired, key_deactivated, ip_not_allowed, insufficient_scope, agent_forbidden, admin_session_required) and their totals; from/to are ISO 8601 times (default the last 24 hours).',
+  access: requireScope('read:api_keys'),
+  input: z.object({
+    keyId,
+    from: text().optional().describe('ISO 8601 start (rounded down to the hour)'),
+    to: text().optional().describe('ISO 8601 end (default now)'),
+  }),
+  output: usageResponse,
+  annotations: readOnly,
+  run: (ctx, { keyId: id, ...query }) =>
+    getKeyUsage(ctx.deps, ctx.principal.accountId, id, parseInput(usageQuery, query)),
+});
+
 const getAccountStatsTool = defineTool({
   name: 'get_account_stats',
   title: 'Get account statistics',
@@ -234,7 +284,7 @@ const triggerAgentTool = defineTool({
 export const accountServer = {
   name: 'switchboard-account',
   instructions:
-    'Tools for one Switchboard account: agents, contacts, conversations, drafts, inboxes, webhooks, usage and stats. ' +
+    'Tools for one Switchboard account: agents, contacts, conversations, drafts, inboxes, webhooks, API keys, usage and stats. ' +
     'You see only the tools your key allows. Reads are free; send_message and trigger_agent spend credits.',
 };
 
@@ -252,5 +302,8 @@ export const accountTools: McpTool[] = [
   getWebhookStatsTool,
   getUsageTool,
   getAccountStatsTool,
+  listApiKeysTool,
+  getApiKeyTool,
+  getApiKeyUsageTool,
   triggerAgentTool,
 ];

@@ -121,11 +121,16 @@ export const fieldError = (field: string, message: string): AppError =>
   new AppError('validation_error', `Invalid request: ${field}: ${message}`, { fields: [{ field, message }] });
 
 /** 429 rate_limited with Retry-After and the RateLimit-* headers, for every limiter of the service. */
-export function rateLimitedError(message: string, limit: number, resetSeconds: number): AppError {
+export function rateLimitedError(
+  message: string,
+  limit: number,
+  resetSeconds: number,
+  details: Record<string, unknown> = {},
+): AppError {
   return new AppError(
     'rate_limited',
     message,
-    { limit, resetSeconds },
+    { ...details, limit, resetSeconds },
     {
       'Retry-After': String(resetSeconds),
       'RateLimit-Limit': String(limit),

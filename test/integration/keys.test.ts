@@ -27,6 +27,11 @@ const METADATA = [
   'lastUsedIp',
   'createdAt',
   'rotationGraceUntil',
+  'spendCapInterval',
+  'spendCapRefillDay',
+  'remainingCredits',
+  'nextRefillAt',
+  'rateLimits',
 ].sort();
 
 beforeAll(async () => {

@@ -118,8 +118,18 @@ describe('MCP outputSchema', () => {
       ['get_webhook_stats', () => ({ webhookId: webhook.body.id, window: '1h' })],
       ['get_usage', () => ({})],
       ['get_account_stats', () => ({})],
+      ['list_api_keys', () => ({})],
+      ['get_api_key', (done) => ({ keyId: done.list_api_keys.data[0].id })],
+      ['get_api_key_usage', (done) => ({ keyId: done.list_api_keys.data[0].id })],
     ]);
-    for (const list of ['list_agents', 'list_contacts', 'list_conversations', 'list_inboxes', 'list_webhooks']) {
+    for (const list of [
+      'list_agents',
+      'list_contacts',
+      'list_conversations',
+      'list_inboxes',
+      'list_webhooks',
+      'list_api_keys',
+    ]) {
       expect(results[list].data.length, list).toBeGreaterThan(0);
     }
   });

@@ -1,8 +1,8 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { errorOf } from './api-client.js';
-import type { Key, Page, PortalLink, PortalLinkWithToken } from './api-types.js';
-import { keysPage } from './key-views.js';
+import type { Key, KeyUsage, Page, PortalLink, PortalLinkWithToken } from './api-types.js';
+import { keyPage, keysPage } from './key-views.js';
 import { noticeOf, refusal, show, type PageSetup, type Signed } from './pages.js';
 import { portalLinkCreatedPage, portalLinksPage, type PortalLinkForm } from './portal-link-views.js';
 
@@ -58,6 +58,20 @@ export function registerAccountPages(router: Router, { page, signedForm, id, api
       if (res.status !== 200) throw refusal(res, 'The keys');
       const note = noticeOf(ctx, NOTICES);
       show(ctx, s.viewer, 'API keys', keysPage(s.viewer, res.body.data, note));
+    }),
+  );
+  router.get(
+    '/keys/:keyId',
+    page(async (ctx: Context, s: Signed) => {
+      const base = `/v1/api_keys/${id(ctx, 'keyId')}`;
+      const [key, usage] = await Promise.all([s.api<Key>('GET', base), s.api<KeyUsage>('GET', `${base}/usage`)]);
+      for (const answer of [key, usage]) if (answer.status !== 200) throw refusal(answer, 'This key');
+      // vega is loaded by the first page that draws a chart, not by every API process at start.
+      const { usageChartDataUri } = await import('./chart.js');
+      const chart = await usageChartDataUri(usage.body.hours, (message) =>
+        ctx.state.log.warn({ chart: 'usage' }, message),
+      );
+      show(ctx, s.viewer, `Key ${key.body.name}`, keyPage(s.viewer, key.body, usage.body, chart));
     }),
   );
   router.post(

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { agentResponse } from '../../agents/agents.schema.js';
 import type { keyResponse, keyWithSecretResponse } from '../../keys/keys.schema.js';
+import type { usageResponse } from '../../keys/key-usage.service.js';
 import type { grantResponse } from '../../oauth/grants.schema.js';
 import type { Page } from '../../platform/pagination.js';
 import type {
@@ -30,6 +31,7 @@ export type Delivery = z.infer<typeof deliveryResponse>;
 export type DeliveryWithEnvelope = z.infer<typeof deliveryWithEnvelopeResponse>;
 export type Attempt = z.infer<typeof attemptResponse>;
 export type Key = z.infer<typeof keyResponse>;
+export type KeyUsage = z.infer<typeof usageResponse>;
 export type KeyWithSecret = z.infer<typeof keyWithSecretResponse>;
 export type Agent = z.infer<typeof agentResponse>;
 export type Grant = z.infer<typeof grantResponse>;

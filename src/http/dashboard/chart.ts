@@ -2,7 +2,7 @@ import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { now } from '../../platform/clock.js';
 
-// The attempts-per-bucket chart of a subscription's health, drawn by vega-lite on the server into SVG. The page
+// The attempts-per-bucket chart of a subscription's health and the requests-per-hour chart of a key's usage, drawn by vega-lite on the server into SVG. The page
 // shows it as an <img> with a data: URI, so no script runs in the browser and the SVG's own style attributes are
 // not subject to the page's CSP (docs/adr/0061-dashboard-pages.md).
 
@@ -63,6 +63,11 @@ export async function attemptsChartDataUri(buckets: ChartBucket[], warn: ChartWa
     },
     config: { font: 'sans-serif' },
   };
+  return render(spec, warn);
+}
+
+/** A spec drawn into an SVG data: URI. */
+async function render(spec: TopLevelSpec, warn: ChartWarning): Promise<string> {
   const logger = chartLogger(warn);
   const view = new vega.View(vega.parse(compile(spec, { logger }).spec), { renderer: 'none', logger });
   try {
@@ -71,4 +76,55 @@ export async function attemptsChartDataUri(buckets: ChartBucket[], warn: ChartWa
   } finally {
     view.finalize();
   }
+}
+
+export interface UsageHour {
+  hour: string;
+  outcomes: Record<string, number>;
+}
+
+const HOUR_MS = 3600_000;
+
+/** A key's requests per hour (GET /v1/api_keys/:keyId/usage), valid and refused stacked, over a day at least. */
+export async function usageChartDataUri(hours: UsageHour[], warn: ChartWarning): Promise<string> {
+  const starts = hours.map((h) => Date.parse(h.hour));
+  const last = starts.length ? Math.max(...starts) + HOUR_MS : now().getTime();
+  const first = Math.min(...starts, last - 24 * HOUR_MS);
+  const values = hours.flatMap((h) => {
+    const end = new Date(Date.parse(h.hour) + HOUR_MS).toISOString();
+    const all = Object.values(h.outcomes).reduce((a, b) => a + b, 0);
+    const valid = h.outcomes.valid ?? 0;
+    return [
+      { start: h.hour, end, outcome: 'valid', n: valid },
+      { start: h.hour, end, outcome: 'refused', n: all - valid },
+    ];
+  });
+  return render(
+    {
+      width: 960,
+      height: 120,
+      background: 'white',
+      data: { values },
+      mark: { type: 'bar', orient: 'vertical' },
+      encoding: {
+        x: {
+          field: 'start',
+          type: 'temporal',
+          title: 'hour (UTC)',
+          scale: { type: 'utc', domainMin: first, domainMax: last },
+          axis: { format: '%b %d %H:%M', labelOverlap: true },
+        },
+        x2: { field: 'end' },
+        y: { field: 'n', type: 'quantitative', title: 'requests', stack: true },
+        color: {
+          field: 'outcome',
+          type: 'nominal',
+          title: null,
+          scale: { domain: ['valid', 'refused'], range: ['#2e8b57', '#c0392b'] },
+        },
+      },
+      config: { font: 'sans-serif' },
+    },
+    warn,
+  );
 }

@@ -1,5 +1,5 @@
-import type { Key } from './api-types.js';
-import { html, type SafeHtml } from './html.js';
+import type { Key, KeyUsage } from './api-types.js';
+import { html, trusted, type SafeHtml } from './html.js';
 import { actionButton, badge, dataTable, notice, when, type Viewer } from './views.js';
 
 // The account keys page: metadata only (the API never returns a secret after creation), and the key row it shares
@@ -10,7 +10,7 @@ import { actionButton, badge, dataTable, notice, when, type Viewer } from './vie
 export const keyRow = (v: Viewer, k: Key, withPrefix: boolean) =>
   html`<tr>
     <td>
-      ${k.name}
+      <a href="/dashboard/keys/${k.id}">${k.name}</a>
       <div class="muted">${k.id}</div>
     </td>
     ${withPrefix ? html`<td><code>${k.keyPrefix}</code></td>` : ''}
@@ -38,4 +38,56 @@ export function keysPage(v: Viewer, keys: Key[], note?: string | null): SafeHtml
     keys.map((k) => keyRow(v, k, true)),
     'No keys.',
   )}`;
+}
+
+const cap = (k: Key) =>
+  k.spendCapCredits === null
+    ? 'none'
+    : `${k.remainingCredits} of ${k.spendCapCredits} credits left${k.spendCapInterval ? `, refills ${k.spendCapInterval} (next ${when(k.nextRefillAt)})` : ''}`;
+
+/** One key: its metadata, its limits and its requests per hour over the last day. */
+export function keyPage(v: Viewer, k: Key, usage: KeyUsage, chart: string): SafeHtml {
+  const t = usage.totals;
+  const refused = Object.values(t).reduce((a, b) => a + b, 0) - t.valid;
+  return html`${keysMemberNote(v)}
+    <table>
+      <tr>
+        <th>Id</th>
+        <td><code>${k.id}</code></td>
+      </tr>
+      <tr>
+        <th>Type</th>
+        <td>${k.keyType}${k.agentId ? html` (agent <code>${k.agentId}</code>)` : ''}</td>
+      </tr>
+      <tr>
+        <th>Status</th>
+        <td>${badge(k.status)}</td>
+      </tr>
+      <tr>
+        <th>Scopes</th>
+        <td>${k.scopes.join(', ')}</td>
+      </tr>
+      <tr>
+        <th>Spend cap</th>
+        <td data-field="spendCap">${cap(k)}</td>
+      </tr>
+      <tr>
+        <th>Rate limits</th>
+        <td>
+          ${k.rateLimits.length ? k.rateLimits.map((l) => `${l.name}: ${l.limit} per ${l.durationMs} ms`).join('; ') : 'none'}
+        </td>
+      </tr>
+      <tr>
+        <th>Last used</th>
+        <td>${when(k.lastUsedAt)}</td>
+      </tr>
+    </table>
+    <h2>Requests, last 24 hours</h2>
+    <div class="grid">
+      <div class="stat">Valid<b data-stat="valid">${t.valid}</b></div>
+      <div class="stat">Refused<b data-stat="refused">${refused}</b></div>
+      <div class="stat">Rate limited<b data-stat="rate_limited">${t.rate_limited}</b></div>
+      <div class="stat">Over spend cap<b data-stat="spend_cap_exceeded">${t.spend_cap_exceeded}</b></div>
+    </div>
+    <p><img class="chart" alt="Requests per hour" src="${trusted(chart)}" /></p>`;
 }

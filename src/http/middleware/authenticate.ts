@@ -3,6 +3,7 @@ import type { Deps } from '../../app/deps.js';
 import { AppError } from '../../platform/errors.js';
 import { authorize, type Access } from '../../auth/access.js';
 import { resolveCredential } from '../credentials.js';
+import { isKeyOutcome } from '../../keys/key-usage.js';
 import type { Caller, Principal } from '../../auth/principal.js';
 import { resourceOfPath } from '../../oauth/resources.js';
 import { clientIp } from '../client-ip.js';
@@ -38,16 +39,34 @@ export async function authenticate(deps: Deps, ctx: AppContext): Promise<Princip
 /** Enforces a route's access declaration before its handler runs. */
 export function guard(deps: Deps, access: Access): Middleware<AppState> {
   return async (ctx, next) => {
-    if (access.kind !== 'public') {
-      try {
-        const principal = await authenticate(deps, ctx as AppContext);
-        authorize(principal, access, (ctx as AppContext).params ?? {});
-      } catch (err) {
-        throw withResourceChallenge(err, ctx.state.publicUrl, ctx.path);
-      }
+    if (access.kind === 'public') return next();
+    let principal: Principal | undefined;
+    try {
+      principal = await authenticate(deps, ctx as AppContext);
+      authorize(principal, access, (ctx as AppContext).params ?? {});
+    } catch (err) {
+      if (principal) countOutcome(deps, principal, err);
+      throw withResourceChallenge(err, ctx.state.publicUrl, ctx.path);
     }
-    await next();
+    if (principal.type !== 'key' || principal.oauth) return next();
+    try {
+      await next();
+      countOutcome(deps, principal, undefined);
+    } catch (err) {
+      countOutcome(deps, principal, err);
+      throw err;
+    }
   };
+}
+
+/**
+ * A key's request counts once in its usage: as the refusal it met (authorization here, a spend cap or rate limit
+ * in its handler), else as valid. Refusals while the key authenticates are counted by src/keys/key-resolve.ts.
+ */
+function countOutcome(deps: Deps, principal: Principal, err: unknown): void {
+  if (principal.type !== 'key' || principal.oauth) return;
+  const code = err instanceof AppError && isKeyOutcome(err.code) ? err.code : 'valid';
+  deps.keyUsage.count(principal.accountId, principal.keyId, code);
 }
 
 /** The principal of a guarded route; a handler on a public route never calls this. */

@@ -51,6 +51,8 @@ const CREDENTIAL_ERRORS: ErrorCode[] = [
   'key_deactivated',
   'session_expired',
   'ip_not_allowed',
+  // A key's named rate limits are checked as it authenticates, on every route (src/keys/named-limits.ts).
+  'rate_limited',
 ];
 
 function accessErrors(route: RouteRecord): ErrorCode[] {

@@ -17,6 +17,16 @@ import { parseInput } from '../../platform/validation.js';
 import type { AppContext } from '../context.js';
 import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
+import { z } from 'zod';
+import { namedLimitsInput, namedLimitsResponse } from '../../keys/named-limits.js';
+import { getAgentKeyLimits, setAgentKeyLimits } from '../../keys/agent-limits.service.js';
+import { idString } from '../../platform/output.js';
+import { getKeyUsage, usageQuery, usageResponse } from '../../keys/key-usage.service.js';
+
+const agentLimitsInput = z.object({ rateLimits: namedLimitsInput }).strict();
+const agentLimitsResponse = z
+  .object({ agentId: idString('agt'), rateLimits: namedLimitsResponse })
+  .meta({ id: 'AgentKeyRateLimits', description: "Named rate limits shared by all of an agent's per-agent keys" });
 
 const tag = 'Keys';
 const listQuery = pageQuery.extend(keyListQuery.shape);
@@ -32,6 +42,11 @@ const KEY_EXAMPLE = {
   allowedIps: [],
   spendCapCredits: null,
   spentCredits: 0,
+  spendCapInterval: null,
+  spendCapRefillDay: null,
+  remainingCredits: null,
+  nextRefillAt: null,
+  rateLimits: [],
   lastUsedAt: null,
   lastUsedIp: null,
   createdAt: '2026-11-01T09:30:00.000Z',
@@ -168,5 +183,71 @@ export function registerKeyRoutes(api: ApiRouter, deps: Deps) {
       ctx.body = toKeyWithSecret(issued.row, issued.secret);
     },
     { ...idempotent('key'), alias: '/v1/agents/:agentId/api_keys' },
+  );
+
+  api.get(
+    '/v1/agents/:agentId/key-rate-limits',
+    requireScope('read:api_keys'),
+    {
+      operationId: 'getAgentKeyRateLimits',
+      summary: "The named rate limits shared by an agent's per-agent keys",
+      tag,
+      response: agentLimitsResponse,
+    },
+    async (ctx) => {
+      ctx.body = await getAgentKeyLimits(deps, principalOf(ctx).accountId, ctx.params.agentId!);
+    },
+  );
+
+  api.put(
+    '/v1/agents/:agentId/key-rate-limits',
+    adminOnly,
+    {
+      operationId: 'updateAgentKeyRateLimits',
+      summary: "Set the named rate limits shared by an agent's per-agent keys",
+      tag,
+      body: agentLimitsInput,
+      response: agentLimitsResponse,
+      description:
+        "Each limit counts every request made with any of the agent's per-agent keys; a key's own limits apply as well. An empty list removes them.",
+      examples: { request: { rateLimits: [{ name: 'burst', limit: 20, durationMs: 1000 }] } },
+    },
+    async (ctx) => {
+      const input = parseInput(agentLimitsInput, ctx.request.body);
+      ctx.body = await setAgentKeyLimits(deps, callerOf(ctx), ctx.params.agentId!, input.rateLimits);
+    },
+  );
+
+  api.get(
+    '/v1/api_keys/:keyId/usage',
+    requireScope('read:api_keys'),
+    {
+      operationId: 'getApiKeyUsage',
+      summary: "A key's requests per hour, by outcome",
+      tag,
+      query: usageQuery,
+      response: usageResponse,
+    },
+    async (ctx) => {
+      const query = parseInput(usageQuery, ctx.query);
+      ctx.body = await getKeyUsage(deps, principalOf(ctx).accountId, id(ctx), query);
+    },
+  );
+
+  api.get(
+    '/v1/agents/:agentId/api_keys/:keyId/usage',
+    requireScope('read:api_keys'),
+    {
+      operationId: 'getAgentKeyUsage',
+      summary: "A per-agent key's requests per hour, by outcome",
+      tag,
+      query: usageQuery,
+      response: usageResponse,
+      description: "The key must be one of this agent's per-agent keys (else 404).",
+    },
+    async (ctx) => {
+      const query = parseInput(usageQuery, ctx.query);
+      ctx.body = await getKeyUsage(deps, principalOf(ctx).accountId, id(ctx), query, ctx.params.agentId!);
+    },
   );
 }

@@ -1090,6 +1090,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/agents/{agentId}/key-rate-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The named rate limits shared by an agent's per-agent keys
+         * @description Scope (account / agent): `read:api_keys`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         */
+        get: operations["getAgentKeyRateLimits"];
+        /**
+         * Set the named rate limits shared by an agent's per-agent keys
+         * @description Each limit counts every request made with any of the agent's per-agent keys; a key's own limits apply as well. An empty list removes them.
+         *
+         *     An owner or admin session only; keys and member sessions get 403 admin_session_required.
+         */
+        put: operations["updateAgentKeyRateLimits"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/api_keys/{keyId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A key's requests per hour, by outcome
+         * @description Scope (account / agent): `read:api_keys`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         */
+        get: operations["getApiKeyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/agents/{agentId}/api_keys/{keyId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A per-agent key's requests per hour, by outcome
+         * @description The key must be one of this agent's per-agent keys (else 404).
+         *
+         *     Scope (account / agent): `read:api_keys`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
+         */
+        get: operations["getAgentKeyUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/billing": {
         parameters: {
             query?: never;
@@ -2304,6 +2372,12 @@ export interface components {
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
+        /** @description Named rate limits shared by all of an agent's per-agent keys */
+        AgentKeyRateLimits: {
+            /** @description agt_… */
+            agentId: string;
+            rateLimits: components["schemas"]["RateLimit"][];
+        };
         /** @description Key metadata: never the secret, never its hash */
         ApiKey: {
             /** @description key_… */
@@ -2320,13 +2394,56 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"] | null;
             allowedIps: string[];
             spendCapCredits: number | null;
+            /** @description Spent in the current period (ever, when the cap does not refill) */
             spentCredits: number;
+            spendCapInterval: ("daily" | "monthly") | null;
+            /** @description Monthly caps only */
+            spendCapRefillDay: number | null;
+            /** @description What the key may still spend in this period: spendCapCredits - spentCredits (null when uncapped) */
+            remainingCredits: number | null;
+            /** @description When the cap next refills (null when it does not refill) */
+            nextRefillAt: components["schemas"]["Timestamp"] | null;
+            /** @description The key's named rate limits, on every request it authenticates (its agent's apply as well) */
+            rateLimits: components["schemas"]["RateLimit"][];
             /** @description Kept to the minute */
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             lastUsedIp: string | null;
             createdAt: components["schemas"]["Timestamp"];
             /** @description Until when the secret before the last rotation still works */
             rotationGraceUntil: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description The key's requests per hour by outcome: valid, or the refusal it met. Counts reach Postgres about a second after the requests. */
+        ApiKeyUsage: {
+            /** @description key_… */
+            keyId: string;
+            from: components["schemas"]["Timestamp"];
+            to: components["schemas"]["Timestamp"];
+            totals: {
+                valid: number;
+                rate_limited: number;
+                spend_cap_exceeded: number;
+                key_expired: number;
+                key_deactivated: number;
+                ip_not_allowed: number;
+                insufficient_scope: number;
+                agent_forbidden: number;
+                admin_session_required: number;
+            };
+            /** @description Hours with requests, in order */
+            hours: {
+                hour: components["schemas"]["Timestamp"];
+                outcomes: {
+                    valid: number;
+                    rate_limited: number;
+                    spend_cap_exceeded: number;
+                    key_expired: number;
+                    key_deactivated: number;
+                    ip_not_allowed: number;
+                    insufficient_scope: number;
+                    agent_forbidden: number;
+                    admin_session_required: number;
+                };
+            }[];
         };
         ApiKeyWithSecret: {
             /** @description key_… */
@@ -2343,7 +2460,17 @@ export interface components {
             expiresAt: components["schemas"]["Timestamp"] | null;
             allowedIps: string[];
             spendCapCredits: number | null;
+            /** @description Spent in the current period (ever, when the cap does not refill) */
             spentCredits: number;
+            spendCapInterval: ("daily" | "monthly") | null;
+            /** @description Monthly caps only */
+            spendCapRefillDay: number | null;
+            /** @description What the key may still spend in this period: spendCapCredits - spentCredits (null when uncapped) */
+            remainingCredits: number | null;
+            /** @description When the cap next refills (null when it does not refill) */
+            nextRefillAt: components["schemas"]["Timestamp"] | null;
+            /** @description The key's named rate limits, on every request it authenticates (its agent's apply as well) */
+            rateLimits: components["schemas"]["RateLimit"][];
             /** @description Kept to the minute */
             lastUsedAt: components["schemas"]["Timestamp"] | null;
             lastUsedIp: string | null;
@@ -2645,6 +2772,11 @@ export interface components {
             tenant: string;
             events: string[] | null;
             expiresAt: components["schemas"]["Timestamp"];
+        };
+        RateLimit: {
+            name: string;
+            limit: number;
+            durationMs: number;
         };
         Redelivery: {
             /** Format: uuid */
@@ -3622,6 +3754,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3655,6 +3789,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3706,6 +3842,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3749,6 +3887,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3810,6 +3950,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3853,6 +3995,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3896,6 +4040,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -3939,6 +4085,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4012,6 +4160,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4064,6 +4214,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4125,6 +4277,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4173,6 +4327,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4221,6 +4377,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4269,6 +4427,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4317,6 +4477,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4359,6 +4521,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4467,6 +4631,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4510,6 +4676,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4578,6 +4746,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4618,6 +4788,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4681,6 +4853,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4725,6 +4899,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4789,6 +4965,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4829,6 +5007,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4869,6 +5049,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -4925,6 +5107,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5031,6 +5215,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5094,6 +5280,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5134,6 +5322,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5235,6 +5425,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5279,6 +5471,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5317,6 +5511,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5397,6 +5593,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5437,6 +5635,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5480,6 +5680,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5535,6 +5737,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5575,6 +5779,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5615,6 +5821,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5657,6 +5865,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5690,6 +5900,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5733,6 +5945,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5771,6 +5985,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -5918,6 +6134,8 @@ export interface operations {
                     });
                 };
             };
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6073,6 +6291,8 @@ export interface operations {
                     });
                 };
             };
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6296,6 +6516,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6336,6 +6558,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6380,6 +6604,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6412,6 +6638,16 @@ export interface operations {
                     expiresAt?: string | null;
                     allowedIps?: string[];
                     spendCapCredits?: number | null;
+                    /** @description How often the spend cap refills (UTC); null: it never does, spentCredits counts for ever */
+                    spendCapInterval?: ("daily" | "monthly") | null;
+                    /** @description The day of the month a monthly cap refills (default 1; 29..31 mean the last day of shorter months) */
+                    spendCapRefillDay?: number;
+                    /** @description Named rate limits: each allows `limit` requests per fixed window of `durationMs` */
+                    rateLimits?: {
+                        name: string;
+                        limit: number;
+                        durationMs: number;
+                    }[];
                     /** @constant */
                     keyType?: "account";
                     agentId?: null;
@@ -6443,6 +6679,11 @@ export interface operations {
                      *       "allowedIps": [],
                      *       "spendCapCredits": null,
                      *       "spentCredits": 0,
+                     *       "spendCapInterval": null,
+                     *       "spendCapRefillDay": null,
+                     *       "remainingCredits": null,
+                     *       "nextRefillAt": null,
+                     *       "rateLimits": [],
                      *       "lastUsedAt": null,
                      *       "lastUsedIp": null,
                      *       "createdAt": "2026-11-01T09:30:00.000Z",
@@ -6467,6 +6708,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6507,6 +6750,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6547,6 +6792,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6579,6 +6826,16 @@ export interface operations {
                     expiresAt?: string | null;
                     allowedIps?: string[];
                     spendCapCredits?: number | null;
+                    /** @description How often the spend cap refills (UTC); null: it never does, spentCredits counts for ever */
+                    spendCapInterval?: ("daily" | "monthly") | null;
+                    /** @description The day of the month a monthly cap refills (default 1; 29..31 mean the last day of shorter months) */
+                    spendCapRefillDay?: number;
+                    /** @description Named rate limits: each allows `limit` requests per fixed window of `durationMs` */
+                    rateLimits?: {
+                        name: string;
+                        limit: number;
+                        durationMs: number;
+                    }[];
                 };
             };
         };
@@ -6609,6 +6866,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6653,6 +6912,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6695,6 +6956,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6731,6 +6994,16 @@ export interface operations {
                     expiresAt?: string | null;
                     allowedIps?: string[];
                     spendCapCredits?: number | null;
+                    /** @description How often the spend cap refills (UTC); null: it never does, spentCredits counts for ever */
+                    spendCapInterval?: ("daily" | "monthly") | null;
+                    /** @description The day of the month a monthly cap refills (default 1; 29..31 mean the last day of shorter months) */
+                    spendCapRefillDay?: number;
+                    /** @description Named rate limits: each allows `limit` requests per fixed window of `durationMs` */
+                    rateLimits?: {
+                        name: string;
+                        limit: number;
+                        durationMs: number;
+                    }[];
                     /** @constant */
                     keyType?: "agent";
                     agentId?: string;
@@ -6766,6 +7039,208 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAgentKeyRateLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Agent id */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentKeyRateLimits"];
+                };
+            };
+            /** @description One of: `validation_error` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateAgentKeyRateLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Agent id */
+                agentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "rateLimits": [
+                 *         {
+                 *           "name": "burst",
+                 *           "limit": 20,
+                 *           "durationMs": 1000
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Named rate limits: each allows `limit` requests per fixed window of `durationMs` */
+                    rateLimits: {
+                        name: string;
+                        limit: number;
+                        durationMs: number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AgentKeyRateLimits"];
+                };
+            };
+            /** @description One of: `validation_error`, `invalid_json` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `admin_session_required`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `unsupported_media_type` */
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getApiKeyUsage: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description API key id */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyUsage"];
+                };
+            };
+            /** @description One of: `validation_error` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
+            /** @description One of: `internal_error` */
+            500: components["responses"]["InternalError"];
+            /** @description One of: `unavailable` */
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAgentKeyUsage: {
+        parameters: {
+            query?: {
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Agent id */
+                agentId: string;
+                /** @description API key id */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyUsage"];
+                };
+            };
+            /** @description One of: `validation_error` */
+            400: components["responses"]["BadRequest"];
+            /** @description One of: `missing_credential`, `invalid_credential`, `key_expired`, `key_deactivated`, `session_expired` */
+            401: components["responses"]["Unauthorized"];
+            /** @description One of: `ip_not_allowed`, `insufficient_scope`, `agent_forbidden` */
+            403: components["responses"]["Forbidden"];
+            /** @description One of: `not_found` */
+            404: components["responses"]["NotFound"];
+            /** @description One of: `payload_too_large` */
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6799,6 +7274,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6854,6 +7331,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -6960,6 +7439,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7021,6 +7502,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7064,6 +7547,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7190,6 +7675,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7230,6 +7717,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7270,6 +7759,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7352,6 +7843,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7411,6 +7904,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7468,6 +7963,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7510,6 +8007,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7559,6 +8058,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7601,6 +8102,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7651,6 +8154,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7693,6 +8198,8 @@ export interface operations {
             404: components["responses"]["NotFound"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7744,6 +8251,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7798,6 +8307,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7938,6 +8449,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -7980,6 +8493,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -8023,6 +8538,8 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             /** @description One of: `payload_too_large` */
             413: components["responses"]["PayloadTooLarge"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -8086,6 +8603,8 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description One of: `idempotency_key_reused` */
             422: components["responses"]["UnprocessableContent"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
@@ -8128,6 +8647,8 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             /** @description One of: `unsupported_media_type` */
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description One of: `rate_limited` */
+            429: components["responses"]["RateLimited"];
             /** @description One of: `internal_error` */
             500: components["responses"]["InternalError"];
             /** @description One of: `unavailable` */
