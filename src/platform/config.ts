@@ -281,7 +281,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     // MCP clients and sign-in. A request to an MCP or OAuth endpoint whose Origin is neither PUBLIC_URL's
     // nor listed here is refused (DNS rebinding, docs/mcp.md).
-    mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [] },
+    mcp: {
+      allowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [],
+      // MCP Events (docs/mcp-events.md): the long poll's default and cap, a batch's size, the stream's heartbeat,
+      // and the open streams one credential may hold.
+      events: {
+        pollTimeoutMs: e.MCP_EVENTS_POLL_TIMEOUT_MS,
+        maxEvents: e.MCP_EVENTS_MAX_EVENTS,
+        heartbeatMs: e.MCP_EVENTS_HEARTBEAT_MS,
+        streamsPerCredential: e.MCP_EVENTS_STREAMS_PER_CREDENTIAL,
+      },
+    },
     // Every attempt counts against its IP; against its email only until it succeeds (src/auth/sign-in-limits.ts).
     signIn: {
       ...FIXED.signIn,
