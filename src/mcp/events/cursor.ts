@@ -9,10 +9,9 @@ import { invalidParams } from './errors.js';
 // scoped by the audience anyway, so a forged one can only point into the caller's own log. One that does not
 // parse, or belongs to another subscription, is -32602 naming `cursor`.
 
-/** After the event (tx, id); `id` null: after every event of a transaction older than `tx` (a quiet position). */
+/** After every event of the log numbered up to `seq`. */
 export interface Position {
-  tx: string;
-  id: string | null;
+  seq: string;
   /** When the position was taken (ms): a replay floor (maxAgeMs, retention) past it means events were skipped. */
   at: number;
 }
@@ -27,8 +26,7 @@ const body = z
   .object({
     v: z.literal(1),
     s: text().max(64),
-    x: text().regex(/^\d{1,20}$/),
-    i: text().max(64).nullable(),
+    x: text().regex(/^\d{1,19}$/),
     t: z.number().int().nonnegative(),
   })
   .strict();
@@ -45,7 +43,7 @@ function bindingHash(b: Binding): string {
 }
 
 export function encodeCursor(position: Position, binding: Binding): string {
-  const value = { v: 1, s: bindingHash(binding), x: position.tx, i: position.id, t: position.at };
+  const value = { v: 1, s: bindingHash(binding), x: position.seq, t: position.at };
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
@@ -62,5 +60,5 @@ export function decodeCursor(cursor: string, binding: Binding): Position {
       field: 'cursor',
     });
   }
-  return { tx: parsed.x, id: parsed.i, at: parsed.t };
+  return { seq: parsed.x, at: parsed.t };
 }

@@ -8,8 +8,8 @@ import { headOfLog, readLog, skippedBefore, type LogBatch } from './log.js';
 // next commit of the account, woken through Redis (wakeups.ts), not by reading Postgres on a timer.
 
 /**
- * After a wakeup whose read found nothing, the log is read again after these delays: the commit that woke the
- * reader may still be above its snapshot's xmin while an older transaction of the database is open (log.ts).
+ * After a wakeup whose read found nothing, the log is read again after these delays: behind a long writer of the
+ * account the reader's barrier may not have moved yet (log.ts).
  */
 const SETTLE_MS = [50, 150, 400, 1000, 2000];
 
@@ -42,7 +42,7 @@ export async function follow(ctx: EventsContext, sub: Subscription, cursor: stri
     let position: Position;
     let truncated = false;
     if (cursor === null) {
-      position = await headOfLog(deps.db);
+      position = await headOfLog(deps.db, accountId);
     } else {
       position = decodeCursor(cursor, sub.binding);
       const floor = floorOf();

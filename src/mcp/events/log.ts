@@ -1,11 +1,14 @@
 import type { Db } from '../../platform/db.js';
 import type { Position } from './cursor.js';
 
-// The MCP events log: an account's rows of the `events` table in commit order. Every row records the transaction
-// that wrote it (`tx`); a read takes only rows whose transaction is older than its own snapshot's xmin, so every
-// transaction it could see has ended, and orders them by (tx, id). A transaction still open when a reader passes
-// has an xid at or above that xmin, so it is read later, never behind a position already returned: a long
-// transaction delays the log, it cannot make it lose an event (docs/adr/0091-mcp-events.md).
+// The MCP events log: an account's rows of the `events` table in commit order, by `log_seq`. Each number is taken
+// under the account's log lock held shared until its transaction ends (migrations/…_add_event_commit_order.ts);
+// a reader's barrier is the sequence's last value read while holding that lock exclusively, so every event of
+// the account numbered up to the barrier has committed or rolled back, and reading (cursor, barrier] never leaves
+// one behind a position returned (docs/adr/0091-mcp-events.md). The exclusive lock is held for one statement and
+// waits at most LOCK_WAIT: behind a long writer the reader keeps its old barrier and reads again later.
+
+const LOCK_WAIT = '200ms';
 
 export interface LogRead {
   accountId: string;
@@ -29,94 +32,80 @@ export interface LoggedEvent {
 
 export interface LogBatch {
   events: LoggedEvent[];
-  /** Where the next read starts: after the last event when more wait, else after everything now readable. */
+  /** Where the next read starts: after the last event when more wait, else after the barrier. */
   next: Position;
   hasMore: boolean;
 }
 
 interface Row {
-  id: string | null;
-  type: string | null;
-  payload: Record<string, unknown> | null;
-  created_at: Date | null;
-  tx: string | null;
-  xmin: string;
-  at: Date;
+  id: string;
+  type: string;
+  payload: Record<string, unknown>;
+  created_at: Date;
+  log_seq: string;
 }
 
-// One statement: the snapshot's xmin and the rows below it are read under the same snapshot. A left join, so
-// that a read finding nothing still answers xmin, the quiet position.
-const READ = (after: string) => `
-  WITH s AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin, now() AS at)
-  SELECT e.id, e.type, e.payload, e.created_at, e.tx::text AS tx, s.xmin::text AS xmin, s.at
-    FROM s LEFT JOIN LATERAL (
-      SELECT id, type, payload, created_at, tx FROM events
-       WHERE account_id = ? AND type = ? AND tx < s.xmin AND created_at >= ?
-         AND ${after}
-         AND sb_filter_matches(sb_filter_plan(?::jsonb), payload)
-       ORDER BY tx, id
-       LIMIT ?
-    ) e ON true`;
+/** The barrier: every event of the account numbered up to it is settled; null when the lock was not had in time. */
+async function barrierOf(db: Db, accountId: string): Promise<{ seq: string; at: number } | null> {
+  try {
+    return await db.transaction(async (trx) => {
+      await trx.raw(`SET LOCAL lock_timeout = '${LOCK_WAIT}'`);
+      const { rows } = await trx.raw<{ rows: Array<{ seq: string; at: Date }> }>(
+        `SELECT pg_advisory_xact_lock(91, hashtext(?)), (SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM event_log_seq)::text AS seq, now() AS at`,
+        [accountId],
+      );
+      return { seq: rows[0]!.seq, at: rows[0]!.at.getTime() };
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === '55P03') return null; // lock_not_available: a long writer
+    throw err;
+  }
+}
 
-// Whether any event of the type was skipped between the position and the floor (the first answer's `truncated`).
-const SKIPPED = (after: string) => `
-  SELECT 1 FROM events
-   WHERE account_id = ? AND type = ? AND created_at < ?
-     AND ${after}
-     AND tx < pg_snapshot_xmin(pg_current_snapshot())
-     AND sb_filter_matches(sb_filter_plan(?::jsonb), payload)
-   LIMIT 1`;
-
-/** The condition "after the position", and its bindings: a quiet position is a bound on tx alone. */
-const afterPosition = (p: Position): [string, string[]] =>
-  p.id === null ? ['tx >= ?::xid8', [p.tx]] : ['(tx, id) > (?::xid8, ?::text)', [p.tx, p.id]];
+const READ = (filtered: boolean) => `
+  SELECT id, type, payload, created_at, log_seq::text AS log_seq FROM events
+   WHERE account_id = ? AND type = ? AND log_seq > ? AND log_seq <= ? AND created_at >= ?
+     ${filtered ? 'AND sb_filter_matches(sb_filter_plan(?::jsonb), payload)' : ''}
+   ORDER BY log_seq
+   LIMIT ?`;
 
 export async function readLog(db: Db, read: LogRead): Promise<LogBatch> {
   const { accountId, type, filter, after, floor, limit } = read;
-  const filterJson = JSON.stringify(filter);
-  const [condition, bindings] = afterPosition(after);
-  const { rows } = await db.raw<{ rows: Row[] }>(READ(condition), [
-    accountId,
-    type,
-    floor,
-    ...bindings,
-    filterJson,
-    limit + 1,
-  ]);
-  const found = rows.filter((r) => r.id !== null).slice(0, limit);
-  const events = found.map((r) => ({
-    eventId: r.id!,
-    name: r.type!,
-    timestamp: r.created_at!.toISOString(),
-    data: r.payload!,
-    position: { tx: r.tx!, id: r.id!, at: r.created_at!.getTime() },
+  const barrier = await barrierOf(db, accountId);
+  if (!barrier || BigInt(barrier.seq) <= BigInt(after.seq)) return { events: [], next: after, hasMore: false };
+  const filtered = Object.keys(filter).length > 0;
+  const bindings = [accountId, type, after.seq, barrier.seq, floor, ...(filtered ? [JSON.stringify(filter)] : [])];
+  const { rows } = await db.raw<{ rows: Row[] }>(READ(filtered), [...bindings, limit + 1]);
+  const events = rows.slice(0, limit).map((r) => ({
+    eventId: r.id,
+    name: r.type,
+    timestamp: r.created_at.toISOString(),
+    data: r.payload,
+    position: { seq: r.log_seq, at: r.created_at.getTime() },
   }));
-  const hasMore = rows.filter((r) => r.id !== null).length > limit;
-  const quiet: Position = { tx: rows[0]!.xmin, id: null, at: rows[0]!.at.getTime() };
-  // With more to read, the next read starts after the last returned event; otherwise after all this snapshot saw.
-  const next = hasMore ? events[events.length - 1]!.position : quiet;
+  const hasMore = rows.length > limit;
+  const next = hasMore ? events[events.length - 1]!.position : { seq: barrier.seq, at: barrier.at };
   return { events, next, hasMore };
 }
 
 /** The position after everything committed now: where a subscription with no cursor starts. */
-export async function headOfLog(db: Db): Promise<Position> {
-  const { rows } = await db.raw<{ rows: Array<{ xmin: string; at: Date }> }>(
-    `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, now() AS at`,
-  );
-  return { tx: rows[0]!.xmin, id: null, at: rows[0]!.at.getTime() };
+export async function headOfLog(db: Db, accountId: string): Promise<Position> {
+  for (let tries = 1; ; tries++) {
+    const barrier = await barrierOf(db, accountId);
+    if (barrier) return barrier;
+    if (tries === 25) throw new Error('the events log lock stayed busy');
+  }
 }
 
 /** Did a floor later than the position skip events of the subscription? */
 export async function skippedBefore(db: Db, read: Omit<LogRead, 'limit'>): Promise<boolean> {
   const { accountId, type, filter, after, floor } = read;
   if (after.at >= floor.getTime()) return false;
-  const [condition, bindings] = afterPosition(after);
-  const { rows } = await db.raw<{ rows: unknown[] }>(SKIPPED(condition), [
-    accountId,
-    type,
-    floor,
-    ...bindings,
-    JSON.stringify(filter),
-  ]);
+  const filtered = Object.keys(filter).length > 0;
+  const { rows } = await db.raw<{ rows: unknown[] }>(
+    `SELECT 1 FROM events WHERE account_id = ? AND type = ? AND log_seq > ? AND created_at < ?
+      ${filtered ? 'AND sb_filter_matches(sb_filter_plan(?::jsonb), payload)' : ''} LIMIT 1`,
+    [accountId, type, after.seq, floor, ...(filtered ? [JSON.stringify(filter)] : [])],
+  );
   return rows.length > 0;
 }
