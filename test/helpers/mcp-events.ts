@@ -29,9 +29,19 @@ export async function sdkError(conn: McpConnection, method: string, params: Reco
 }
 
 /** A stateless (2026-07-28) POST with the headers the revision requires. */
-export function statelessPost(api: Client, path: string, token: string, method: string, params: Record<string, unknown>) {
+export function statelessPost(
+  api: Client,
+  path: string,
+  token: string,
+  method: string,
+  params: Record<string, unknown>,
+) {
   const body = { jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: META_2026 } };
-  const headers = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION_2026, 'mcp-method': method };
+  const headers = {
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': VERSION_2026,
+    'mcp-method': method,
+  };
   return api.post(path, { token, body, headers });
 }
 

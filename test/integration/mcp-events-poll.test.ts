@@ -61,10 +61,20 @@ describe('MCP events: capability and events/list', () => {
     const conn = await connect('/v1/mcp', accountKey);
     const { events, nextCursor } = await sdkRequest(conn, 'events/list');
     expect(nextCursor).toBeUndefined();
-    expect(events.map((e: any) => e.name)).toEqual(['agent.updated', 'message.drafted', 'message.received', 'message.sent']);
+    expect(events.map((e: any) => e.name)).toEqual([
+      'agent.updated',
+      'message.drafted',
+      'message.received',
+      'message.sent',
+    ]);
     const received = events.find((e: any) => e.name === 'message.received');
     expect(received.delivery).toEqual(['poll', 'push']);
-    expect(Object.keys(received.inputSchema.properties).sort()).toEqual(['agentId', 'conversationId', 'from', 'inboxId']);
+    expect(Object.keys(received.inputSchema.properties).sort()).toEqual([
+      'agentId',
+      'conversationId',
+      'from',
+      'inboxId',
+    ]);
     const types = (await api.get('/v1/event-types', { token: owner.token })).body.data;
     expect(received.payloadSchema).toEqual(types.find((x: any) => x.name === 'message.received').payloadSchema);
   });
@@ -92,7 +102,11 @@ describe('MCP events: events/poll', () => {
     const start = await sdkRequest(conn, 'events/poll', { name: 'message.received', arguments: {}, cursor: null });
     expect(start).toMatchObject({ events: [], truncated: false, hasMore: false });
     expect(typeof start.cursor).toBe('string');
-    const waiting = sdkRequest(conn, 'events/poll', { name: 'message.received', cursor: start.cursor, timeoutMs: 8000 });
+    const waiting = sdkRequest(conn, 'events/poll', {
+      name: 'message.received',
+      cursor: start.cursor,
+      timeoutMs: 8000,
+    });
     const msg = await inboxA.receive('someone@example.com', 'hello there');
     const got = await waiting;
     expect(got.events).toHaveLength(1);
@@ -117,13 +131,15 @@ describe('MCP events: events/poll', () => {
     const seenB = await sdkRequest(connB, 'events/poll', { name: 'message.received', cursor: startB.cursor });
     expect(seenB.events.map((e: any) => e.data.agentId)).toEqual([agentB]);
     // A's cursor on B's endpoint, with B's key: another subscription's.
-    expect((await sdkError(connB, 'events/poll', { name: 'message.received', cursor: startA.cursor }))?.code).toBe(-32602);
+    expect((await sdkError(connB, 'events/poll', { name: 'message.received', cursor: startA.cursor }))?.code).toBe(
+      -32602,
+    );
     // A's key on B's endpoint is refused before MCP.
     const res = await statelessPost(api, agentPath(agentB), keyA, 'events/poll', { name: 'message.received' });
     expect(res.status).toBe(403);
   });
 
-  it('filters by arguments and refuses what does not fit, with the sketch\'s codes', async () => {
+  it("filters by arguments and refuses what does not fit, with the sketch's codes", async () => {
     const conn = await connect('/v1/mcp', accountKey);
     const start = await sdkRequest(conn, 'events/poll', {
       name: 'message.received',
@@ -153,8 +169,11 @@ describe('MCP events: events/poll', () => {
     expect(await err({ name: 'message.received', timeoutMs: -1 })).toMatchObject({ code: -32602 });
   });
 
-  it('answers the stateless era the same, and refuses another account\'s cursor', async () => {
-    const start = await statelessPost(api, '/v1/mcp', accountKey, 'events/poll', { name: 'message.received', cursor: null });
+  it("answers the stateless era the same, and refuses another account's cursor", async () => {
+    const start = await statelessPost(api, '/v1/mcp', accountKey, 'events/poll', {
+      name: 'message.received',
+      cursor: null,
+    });
     expect(start.status).toBe(200);
     expect(start.body.result).toMatchObject({ events: [], resultType: 'complete' });
     const msg = await inboxA.receive('z@example.com', 'stateless');

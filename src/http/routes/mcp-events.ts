@@ -20,7 +20,11 @@ function eventsContext(ctx: AppContext, deps: Deps, principal: Principal, agentI
   const controller = new AbortController();
   ctx.res.once('close', () => controller.abort());
   const { publicUrl } = ctx.state;
-  const info = { ip: clientIp(ctx, deps.config.trustProxyHops), publicUrl, resource: resourceOfPath(publicUrl, ctx.path) };
+  const info = {
+    ip: clientIp(ctx, deps.config.trustProxyHops),
+    publicUrl,
+    resource: resourceOfPath(publicUrl, ctx.path),
+  };
   return { deps, audience: { principal, agentId }, token: bearerToken(ctx), info, signal: controller.signal };
 }
 

@@ -98,7 +98,9 @@ function offeredTo(audience: EventsAudience, name: EventType, rule: Rule): Offer
     return { name, description, arguments: rule.args, fixed: { [rule.agent.path]: agentId } };
   }
   if (principal.type === 'key' && !scopeSatisfies(principal.scopes, rule.scope)) return null;
-  const byAgent: Record<string, Argument> = rule.agent ? { agentId: { path: rule.agent.path, description: 'Only events of this agent (agt_…)' } } : {};
+  const byAgent: Record<string, Argument> = rule.agent
+    ? { agentId: { path: rule.agent.path, description: 'Only events of this agent (agt_…)' } }
+    : {};
   return { name, description, arguments: { ...byAgent, ...rule.args }, fixed: {} };
 }
 
@@ -125,7 +127,10 @@ export function offeredEvent(audience: EventsAudience, name: EventType): Offered
 /** The arguments' schema: strict, every field an optional identifier string. */
 export function argumentsSchema(event: OfferedEvent) {
   const shape = Object.fromEntries(
-    Object.entries(event.arguments).map(([key, arg]) => [key, text().min(1).max(254).optional().describe(arg.description)]),
+    Object.entries(event.arguments).map(([key, arg]) => [
+      key,
+      text().min(1).max(254).optional().describe(arg.description),
+    ]),
   );
   return z.object(shape).strict();
 }

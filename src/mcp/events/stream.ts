@@ -95,7 +95,9 @@ async function runStream(
         }
         // A passing failure (Postgres or Redis away): said on the stream, which stays open and tries again.
         ctx.deps.logger.warn({ err }, 'MCP events stream read failed');
-        note('error', { error: { code: -32603, message: 'InternalError', data: { reason: 'temporarily unavailable' } } });
+        note('error', {
+          error: { code: -32603, message: 'InternalError', data: { reason: 'temporarily unavailable' } },
+        });
         woken = await follower.wait(heartbeatMs);
       }
     }
