@@ -86,8 +86,14 @@ export async function openSse(url: string, token: string, body: unknown, headers
   });
   const messages: any[] = [];
   const waiters = new Set<() => void>();
+  const isSse = res.headers.get('content-type')?.includes('text/event-stream') ?? false;
   const closed = (async () => {
     if (!res.body) return;
+    if (!isSse) {
+      const text = await res.text();
+      if (text) messages.push(JSON.parse(text));
+      return;
+    }
     const decoder = new TextDecoder();
     let buffer = '';
     try {

@@ -29,11 +29,18 @@ function eventsContext(ctx: AppContext, deps: Deps, principal: Principal, agentI
 }
 
 /** Runs an events/stream as this request's response; it ends when the client goes away or it is terminated. */
-function runAsEventStream(ctx: AppContext, deps: Deps, answer: Extract<EventsAnswer, { stream: unknown }>) {
+function runAsEventStream(ctx: AppContext, answer: Extract<EventsAnswer, { stream: unknown }>) {
   const stream = createEventStream();
-  answerWithEventStream(ctx, stream);
-  const writer = { send: (m: unknown) => stream.send(m), end: (last: unknown) => stream.end({ data: last }) };
-  deps.background.add(answer.stream.run(writer), 'MCP events stream');
+  // The client gone, the body is ended too, so that nothing of the response outlives its connection.
+  answerWithEventStream(ctx, stream, () => stream.body.end());
+  // The drain may have ended the body already (endEventStreams): nothing is written after that.
+  const open = () => !stream.body.writableEnded;
+  const writer = {
+    send: (m: unknown) => open() && stream.send(m),
+    end: (last: unknown) => open() && stream.end({ data: last }),
+  };
+  // Not background work: a stream lasts until its client leaves, and the drain ends it (endEventStreams).
+  void answer.stream.run(writer);
 }
 
 /** Is the body an initialize-era events request (one JSON-RPC request naming an events method)? */
@@ -58,7 +65,7 @@ export async function serveEventsRequest(
   const events = eventsContext(ctx, deps, principal, agentId);
   const request = { id: body.id, method: body.method, params: body.params ?? {} };
   const answer = await answerEvents(events, ctx.state.log, request, { _meta: {} });
-  if ('stream' in answer) return runAsEventStream(ctx, deps, answer);
+  if ('stream' in answer) return runAsEventStream(ctx, answer);
   ctx.status = 200;
   ctx.body = { jsonrpc: '2.0', id: body.id, ...answer };
 }

@@ -85,7 +85,7 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
       const names = tools.map((tool) => tool.name);
       const events = statelessEvents(ctx, deps, toolCtx.principal, agentId, info.name);
       const answer = await answerStatelessRequest(server, names, ctx.req.headers, ctx.request.body, events);
-      if (answer.stream) return runAsEventStream(ctx, deps, { stream: answer.stream });
+      if (answer.stream) return runAsEventStream(ctx, { stream: answer.stream });
       if (answer.holdOpen) {
         const stream = createEventStream();
         stream.send(answer.body);
