@@ -25,7 +25,6 @@ let owner: Awaited<ReturnType<typeof signupAccount>>;
 let agentA: string;
 let agentB: string;
 let keyA: string;
-let keyB: string;
 let inboxA: Awaited<ReturnType<typeof makeInbox>>;
 let inboxB: Awaited<ReturnType<typeof makeInbox>>;
 const streams: SseReader[] = [];
@@ -57,7 +56,6 @@ beforeAll(async () => {
   agentA = await createAgent(t, owner.accountId, 'Alpha');
   agentB = await createAgent(t, owner.accountId, 'Beta');
   keyA = (await createAgentKey(api, owner.token, agentA, { scopes: ALL_AGENT_SCOPES })).key;
-  keyB = (await createAgentKey(api, owner.token, agentB, { scopes: ALL_AGENT_SCOPES })).key;
   inboxA = await makeInbox(api, owner.token, agentA, 'alpha@agents.example.com');
   inboxB = await makeInbox(api, owner.token, agentB, 'beta@agents.example.com');
 });
