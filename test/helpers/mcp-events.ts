@@ -57,7 +57,7 @@ export async function makeInbox(api: Client, token: string, agentId: string, add
     if (res.status >= 300) throw new Error(`inbound failed: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body as { id: string; conversationId: string };
   };
-  return { id: inbox.id as string, receive };
+  return { id: inbox.id as string, ingestToken: inbox.ingestToken as string, receive };
 }
 
 /** An SSE response read message by message (each `data:` frame parsed as JSON). */
