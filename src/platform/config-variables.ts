@@ -186,24 +186,6 @@ export const VARIABLES = {
     about:
       "browser origins besides `PUBLIC_URL`'s allowed on the MCP and OAuth endpoints; any other `Origin` gets 403 ([mcp.md](mcp.md))",
   }),
-  MCP_EVENTS_POLL_TIMEOUT_MS: variable(intIn(0, 120_000).default(25_000), {
-    wanted: ms(0, 120_000),
-    about:
-      'how long an MCP `events/poll` is held open for an event when it names no `timeoutMs`, and the most it may name ([mcp-events.md](mcp-events.md#poll))',
-  }),
-  MCP_EVENTS_MAX_EVENTS: variable(intIn(1, 1000).default(100), {
-    wanted: whole(1, 1000),
-    about: 'the most events one `events/poll` answers (its `maxEvents` default and cap), and one replay batch of a stream',
-  }),
-  MCP_EVENTS_HEARTBEAT_MS: variable(intIn(100, 30_000).default(15_000), {
-    wanted: ms(100, 30_000),
-    about: 'how often an `events/stream` sends `notifications/events/heartbeat` with its cursor, rechecking its credential',
-  }),
-  MCP_EVENTS_STREAMS_PER_CREDENTIAL: variable(intIn(1, 10_000).default(50), {
-    wanted: whole(1, 10_000),
-    about:
-      'open `events/stream` requests one credential may hold across every web process; one more is refused with -32013 (`data.limit: "streams"`)',
-  }),
   SIGN_IN_LIMITS: variable(namedNumbers(['ip', 'email'], 1).optional(), {
     wanted: 'ip=number and/or email=number, each at least 1, e.g. ip=1000,email=10',
     about:

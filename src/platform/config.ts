@@ -283,14 +283,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // nor listed here is refused (DNS rebinding, docs/mcp.md).
     mcp: {
       allowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [],
-      // MCP Events (docs/mcp-events.md): the long poll's default and cap, a batch's size, the stream's heartbeat,
-      // and the open streams one credential may hold.
-      events: {
-        pollTimeoutMs: e.MCP_EVENTS_POLL_TIMEOUT_MS,
-        maxEvents: e.MCP_EVENTS_MAX_EVENTS,
-        heartbeatMs: e.MCP_EVENTS_HEARTBEAT_MS,
-        streamsPerCredential: e.MCP_EVENTS_STREAMS_PER_CREDENTIAL,
-      },
+      // MCP Events (docs/mcp-events.md#limits): fixed values, not variables (the service reads few); tests tune
+      // them. The long poll's default and cap, a batch's size, the stream's heartbeat (the sketch wants at most
+      // 30 s), and the open streams one credential may hold across every web process.
+      events: { pollTimeoutMs: 25_000, maxEvents: 100, heartbeatMs: 15_000, streamsPerCredential: 50 },
     },
     // Every attempt counts against its IP; against its email only until it succeeds (src/auth/sign-in-limits.ts).
     signIn: {

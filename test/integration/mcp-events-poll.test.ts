@@ -28,7 +28,7 @@ async function connect(path: string, token: string) {
 const agentPath = (id: string) => `/v1/agents/${id}/mcp`;
 
 beforeAll(async () => {
-  t = await createTestContext({ MCP_EVENTS_POLL_TIMEOUT_MS: '8000' });
+  t = await createTestContext({}, { tune: (c) => void (c.mcp.events.pollTimeoutMs = 8000) });
   api = client(t.url);
   owner = await signupAccount(api);
   agentA = await createAgent(t, owner.accountId, 'Alpha');

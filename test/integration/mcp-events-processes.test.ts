@@ -38,8 +38,6 @@ async function startWeb(): Promise<AppProcess> {
       REDIS_URL: config.redis.url,
       BULLMQ_PREFIX: config.bullmqPrefix,
       APP_SECRET: config.appSecret,
-      MCP_EVENTS_HEARTBEAT_MS: '500',
-      MCP_EVENTS_POLL_TIMEOUT_MS: '20000',
     },
   });
   started.push(web);

@@ -50,7 +50,10 @@ async function legacyStream(path: string, token: string, params: Record<string, 
 }
 
 beforeAll(async () => {
-  t = await createTestContext({ MCP_EVENTS_HEARTBEAT_MS: '400', MCP_EVENTS_STREAMS_PER_CREDENTIAL: '2' });
+  t = await createTestContext(
+    {},
+    { tune: (c) => void Object.assign(c.mcp.events, { heartbeatMs: 400, streamsPerCredential: 2 }) },
+  );
   api = client(t.url);
   owner = await signupAccount(api);
   agentA = await createAgent(t, owner.accountId, 'Alpha');

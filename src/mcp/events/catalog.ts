@@ -7,7 +7,7 @@ import { text } from '../../platform/input.js';
 import { DELIVERY_MODES } from './delivery-modes.js';
 
 // Which event types each MCP endpoint offers, who may see them, and the subscription arguments of each
-// (docs/mcp-events.md#event-types). An argument is a payload field an event must equal: the arguments become a
+// (docs/mcp-events.md#event-types-per-endpoint). An argument is a payload field an event must equal: the arguments become a
 // subscription filter (docs/adr/0087-subscription-filters.md) of plain equalities, evaluated by the same
 // sb_filter_matches the webhook fan-out uses.
 
