@@ -205,3 +205,19 @@ describe('MCP events: events/poll', () => {
     expect(seen.body.result.events.map((e: any) => e.data.id)).toEqual([theirs.id]);
   });
 });
+
+describe('MCP events: a credential revoked while its poll waits', () => {
+  it('answers the held poll -32012 at the next event once its key is deleted, and refuses the key after', async () => {
+    const made = await createAccountKey(api, owner.token, { scopes: ['read:messages'] });
+    const conn = await connect('/v1/mcp', made.key);
+    const start = await sdkRequest(conn, 'events/poll', { name: 'message.received' });
+    const held = sdkError(conn, 'events/poll', { name: 'message.received', cursor: start.cursor, timeoutMs: 8000 });
+    // The poll is waiting (its own request is in flight) when the key goes.
+    const deleted = await api.delete(`/v1/api_keys/${made.id}`, { token: owner.token });
+    expect(deleted.status).toBeLessThan(300);
+    await inboxA.receive('gone@example.com', 'after the key was deleted');
+    expect(await held).toMatchObject({ code: -32012 });
+    const after = await statelessPost(api, '/v1/mcp', made.key, 'events/poll', { name: 'message.received' });
+    expect(after.status).toBe(401);
+  });
+});
