@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
-// MCP Events webhook mode (docs/mcp-events-webhook.md, docs/adr/0092-mcp-events-webhooks.md): a subscription made
-// with `events/subscribe` on an MCP endpoint is a webhooks row of kind http, so the delivery engine sends it
+// MCP Events webhook mode (docs/mcp-events.md#webhook-mode, docs/adr/0092-mcp-events-webhooks.md): a subscription
+// made with `events/subscribe` on an MCP endpoint is a webhooks row of kind http, so the delivery engine sends it
 // (retries, attempts, auto-disable). What marks it as the protocol's:
 //
 // - mcp_subscription_id: the sketch's derived id (sub_…), deterministic over (principal, url, name, arguments);

@@ -7,6 +7,7 @@ import { insertEventWithDeliveries } from '../delivery/sql/fan-out.js';
 import { scheduleCommitted } from '../delivery/schedule.js';
 import { createSigningKeyring } from '../delivery/sign.js';
 import { createStreamHub } from '../webhooks/stream-hub.js';
+import { createEventWakeups } from '../mcp/events/wakeups.js';
 import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createBackground } from '../platform/background.js';
@@ -146,6 +147,7 @@ export function createDeps(connections: Connections): Deps {
     signInLimits: createSignInLimits(redis, config),
     delivery: createDelivery(connections, http, sealers.webhook),
     streamHub: createStreamHub(config, redis, logger),
+    eventWakeups: createEventWakeups(config, logger),
     webhookStats: createWebhookStatsRecorder(db, logger, background),
     eventFanOut: { insertEventWithDeliveries, scheduleCommitted },
     metrics: createServiceMetrics(queues),
@@ -165,6 +167,7 @@ export async function closeDeps(deps: Deps, opts: { keepDb?: boolean } = {}): Pr
   await deps.keyUsage.flush();
   await deps.background.settled();
   await deps.streamHub.close();
+  await deps.eventWakeups.close();
   await deps.delivery.close();
   await deps.queues.close();
   await deps.http.close();

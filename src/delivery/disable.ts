@@ -15,7 +15,7 @@ import { disableWebhookOnce } from './sql/subscriptions.js';
  * Disables the subscription if this caller wins the transition, and writes the owner's notification and the
  * webhook.disabled event in the same transaction (so a disable is never left without them); the email follows
  * the commit. An MCP Events subscription is told it has ended with a terminated body naming `failure` (the
- * category of the failures that disabled it): a refresh of it is a fresh subscribe (docs/mcp-events-webhook.md).
+ * category of the failures that disabled it): a refresh of it is a fresh subscribe (docs/mcp-events.md#webhook-mode).
  */
 export async function disableAndNotify(
   deps: Deps,

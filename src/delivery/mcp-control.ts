@@ -5,7 +5,7 @@ import { controlMessageId, mcpHeaders } from './mcp-occurrence.js';
 import type { SigningKeys } from './sign.js';
 import type { SendContext } from './sql/load.js';
 
-// The MCP Events control bodies (docs/mcp-events-webhook.md#control-bodies): a verification challenge before a
+// The MCP Events control bodies (docs/mcp-events.md#control-bodies): a verification challenge before a
 // subscription to an unverified (principal, url) is made, and `terminated` when a subscription ends on the
 // server's side. Signed and headed like event deliveries, sent once through the same SSRF-safe client (never
 // following redirects): a control body is not an event and has no delivery row to retry.

@@ -1,7 +1,7 @@
 import { randomBase62 } from '../platform/ids.js';
 import { signatureHeaders, USER_AGENT, type SigningKeys } from './sign.js';
 
-// The body and headers of a delivery to an MCP Events webhook subscription (docs/mcp-events-webhook.md): the
+// The body and headers of a delivery to an MCP Events webhook subscription (docs/mcp-events.md#webhook-mode): the
 // sketch's EventOccurrence instead of the envelope, signed Standard Webhooks v1 with the client's own secret, the
 // event's id as webhook-id, and X-MCP-Subscription-Id. The row chooses it (its mcp_subscription_id); everything
 // else about the delivery (retries, attempts, disable) is the engine's as for any subscription.

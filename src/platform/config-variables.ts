@@ -30,7 +30,7 @@ const variable = <S extends z.ZodType>(schema: S, doc: VariableDoc) => ({ schema
 const ms = (min: number, max: number) => `a whole number of milliseconds between ${min} and ${max}`;
 const whole = (min: number, max: number) => `a whole number between ${min} and ${max}`;
 
-/** MCP_WEBHOOK_LIMITS's names, and its default (docs/mcp-events-webhook.md#ttl). */
+/** MCP_WEBHOOK_LIMITS's names, and its default (docs/mcp-events.md#ttl). */
 export const MCP_WEBHOOK_LIMIT_NAMES = ['ttl-ms', 'min-ttl-ms', 'max-ttl-ms', 'per-principal', 'no-expiry'] as const;
 export const MCP_WEBHOOK_DEFAULTS = {
   'ttl-ms': 3_600_000,
@@ -202,7 +202,7 @@ export const VARIABLES = {
   MCP_WEBHOOK_LIMITS: variable(namedNumbers(MCP_WEBHOOK_LIMIT_NAMES, 0).optional(), {
     wanted: `name=number pairs separated by commas, of ${MCP_WEBHOOK_LIMIT_NAMES.join(', ')}`,
     about:
-      'MCP events webhook mode ([mcp-events-webhook.md](mcp-events-webhook.md#ttl)): the TTL granted when `ttlMs` is omitted, its floor and ceiling (ms), live subscriptions per principal, and `no-expiry=1` to grant `ttlMs: null` as asked; the ones named replace their default',
+      'MCP events webhook mode ([mcp-events.md#webhook-mode](mcp-events.md#ttl)): the TTL granted when `ttlMs` is omitted, its floor and ceiling (ms), live subscriptions per principal, and `no-expiry=1` to grant `ttlMs: null` as asked; the ones named replace their default',
     defaultText: `\`${MCP_WEBHOOK_LIMITS_DEFAULT}\``,
   }),
   SIGN_IN_LIMITS: variable(namedNumbers(['ip', 'email'], 1).optional(), {

@@ -50,7 +50,7 @@ export interface WebhookRow {
   poll_head: number;
   /** The position its consumer committed; null: none yet. */
   poll_cursor: number | null;
-  /** An MCP Events webhook subscription's derived id (sub_…), null for the others (docs/mcp-events-webhook.md). */
+  /** An MCP Events webhook subscription's derived id (sub_…), null for the others (docs/mcp-events.md#webhook-mode). */
   mcp_subscription_id?: string | null;
   /** Who made it: key:<api key id> or grant:<OAuth grant id>. */
   mcp_principal?: string | null;

@@ -242,7 +242,7 @@ export const webhookResponse = z
           .describe('The granted TTL (refreshBefore): no deliveries after it unless refreshed; null: no expiry'),
       })
       .nullable()
-      .describe('An MCP Events webhook subscription (docs/mcp-events-webhook.md); null for every other'),
+      .describe('An MCP Events webhook subscription (docs/mcp-events.md#webhook-mode); null for every other'),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   })

@@ -14,7 +14,7 @@ import {
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
 
-// The rules around the callback and the principal (docs/mcp-events-webhook.md): the address guard without the
+// The rules around the callback and the principal (docs/mcp-events.md#webhook-mode): the address guard without the
 // test allowance, no redirects, sessions refused, a secret rotated on refresh that dual-signs, and no expiry where
 // the configuration allows it; and one raw request of the stateless era.
 

@@ -15,7 +15,7 @@ import { obtainTokens } from '../helpers/oauth.js';
 import type { Receiver } from '../helpers/receiver.js';
 import { waitFor, waitUntil } from '../helpers/wait.js';
 
-// How an MCP Events webhook subscription ends (docs/mcp-events-webhook.md): its TTL (a short floor here), its
+// How an MCP Events webhook subscription ends (docs/mcp-events.md#webhook-mode): its TTL (a short floor here), its
 // credential losing access (terminated at the next event), its limit, and auto-disable (terminated too). Each
 // non-delivery is proven by a later sentinel that did arrive.
 

@@ -15,7 +15,7 @@ import {
 import { closedPort, type Receiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
 
-// MCP Events webhook mode (docs/mcp-events-webhook.md) with the SDK's own Client on both MCP endpoints (the
+// MCP Events webhook mode (docs/mcp-events.md#webhook-mode) with the SDK's own Client on both MCP endpoints (the
 // stateless era's raw request is in mcp-events-webhook-guard.test.ts): a subscription made with events/subscribe is delivered by the webhook engine
 // to a real receiver, which verifies the Standard Webhooks signature with the secret the client chose.
 

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { isStandardSecret, readArguments, readSubscribeParams } from '../../src/mcp/events/webhook-params.js';
+import type { KeyPrincipal } from '../../src/auth/principal.js';
+import { readEventArguments } from '../../src/mcp/events/context.js';
+import { isStandardSecret, readSubscribeParams } from '../../src/mcp/events/webhook-params.js';
 import { subscriptionIdOf } from '../../src/mcp/events/webhook-service.js';
 
-// The pure rules of events/subscribe's params (docs/mcp-events-webhook.md): the secret's bounds, the canonical
+// The pure rules of events/subscribe's params (docs/mcp-events.md#webhook-mode): the secret's bounds, the canonical
 // arguments the id is derived from, and the order of refusals.
 
 const secretOf = (bytes: number) => `whsec_${randomBytes(bytes).toString('base64')}`;
@@ -18,12 +20,22 @@ describe('events/subscribe params', () => {
   });
 
   it('reads arguments canonically (keys sorted, absent ones dropped) into the filter of their fields', () => {
-    const a = readArguments('inbox.created', { inboxId: 'inb_1', agentId: 'agt_1' });
-    const b = readArguments('inbox.created', { agentId: 'agt_1', inboxId: 'inb_1' });
-    expect(JSON.stringify(a.canonical)).toBe(JSON.stringify(b.canonical));
+    const key: KeyPrincipal = {
+      type: 'key',
+      accountId: 'acc_1',
+      keyId: 'key_1',
+      keyType: 'account',
+      agentId: null,
+      scopes: ['read:inboxes', 'read:agents', 'read:billing'],
+      spendCapCredits: null,
+    };
+    const account = { principal: key, agentId: null };
+    const a = readEventArguments(account, 'inbox.created', { inboxId: 'inb_1', agentId: 'agt_1' });
+    const b = readEventArguments(account, 'inbox.created', { agentId: 'agt_1', inboxId: 'inb_1' });
+    expect(JSON.stringify(a.arguments)).toBe(JSON.stringify(b.arguments));
     expect(a.filter).toEqual({ agentId: 'agt_1', id: 'inb_1' });
-    expect(readArguments('agent.updated', {}).filter).toEqual({});
-    expect(() => readArguments('billing.credits_low', { agentId: 'agt_1' })).toThrow(/inputSchema/);
+    expect(readEventArguments(account, 'agent.updated', {}).filter).toEqual({});
+    expect(() => readEventArguments(account, 'billing.credits_low', { agentId: 'agt_1' })).toThrow(/inputSchema/);
   });
 
   it('derives one id per (principal, url, name, arguments), and another for any change of them', () => {

@@ -58,7 +58,7 @@ export function eventNames(events: string[]): SafeHtml {
 const filterCell = (filter: Webhook['filter']) =>
   filter ? html`<code data-filter>${JSON.stringify(filter)}</code>` : html`<span class="muted">none</span>`;
 
-/** An MCP Events subscription (docs/mcp-events-webhook.md): who made it, and until when it delivers. */
+/** An MCP Events subscription (docs/mcp-events.md#webhook-mode): who made it, and until when it delivers. */
 const mcpLine = (mcp: Webhook['mcp']) =>
   mcp
     ? html`<div class="muted" data-mcp>

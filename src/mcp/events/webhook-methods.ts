@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { ToolContext } from '../tools.js';
-import { EventsError } from './webhook-errors.js';
+import { EventsError } from './errors.js';
 import { subscribe, unsubscribe, type WebhookCaller } from './webhook-service.js';
 
 // events/subscribe and events/unsubscribe on the SDK server of one MCP request (both eras: the stateless layer

@@ -1,57 +1,9 @@
 import { z } from 'zod';
-import { EVENT_TYPES } from '../../events/event-types.js';
 import { text } from '../../platform/input.js';
-import { invalidParams, unsupported } from './webhook-errors.js';
+import { invalidParams, unsupported } from './errors.js';
 
-// The params of events/subscribe and events/unsubscribe (docs/mcp-events-webhook.md), read with zod. Fields the
+// The params of events/subscribe and events/unsubscribe (docs/mcp-events.md#webhook-mode), read with zod. Fields the
 // sketch defines and this server does not act on (`maxAgeMs`, `_meta`) are accepted and passed over.
-
-/** A subscription's `arguments` for each family of events: what narrows it, each an exact value of the payload. */
-const id = text().min(1).max(100);
-const ARGUMENTS = {
-  message: z.object({ agentId: id.optional(), inboxId: id.optional(), conversationId: id.optional() }).strict(),
-  inbox: z.object({ agentId: id.optional(), inboxId: id.optional() }).strict(),
-  agent: z.object({ agentId: id.optional() }).strict(),
-  contact: z.object({ contactId: id.optional() }).strict(),
-  other: z.object({}).strict(),
-};
-
-/** The payload field each argument is compared with (the rest compare the field of the same name). */
-const FIELD_OF: Record<string, Record<string, string>> = {
-  inbox: { inboxId: 'id' },
-  agent: { agentId: 'id' },
-  contact: { contactId: 'id' },
-};
-
-export interface ReadArguments {
-  /** As given, keys sorted: the canonical form the subscription's id is derived from. */
-  canonical: Record<string, string>;
-  /** The payload filter they select (docs/webhook-filters.md). */
-  filter: Record<string, string>;
-}
-
-/** The events webhook mode offers: every emitted type of the catalog. */
-export const isOfferedEvent = (name: string): boolean =>
-  (EVENT_TYPES as Record<string, { status: string }>)[name]?.status === 'emitted';
-
-export function readArguments(name: string, value: unknown): ReadArguments {
-  const family = name.slice(0, name.indexOf('.'));
-  const schema = ARGUMENTS[family as keyof typeof ARGUMENTS] ?? ARGUMENTS.other;
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => ({ field: ['arguments', ...i.path].join('.'), message: i.message }));
-    throw invalidParams(`arguments do not match the inputSchema of ${name}`, { fields });
-  }
-  const canonical: Record<string, string> = {};
-  const filter: Record<string, string> = {};
-  for (const key of Object.keys(parsed.data).sort()) {
-    const v = (parsed.data as Record<string, string | undefined>)[key];
-    if (v === undefined) continue;
-    canonical[key] = v;
-    filter[FIELD_OF[family]?.[key] ?? key] = v;
-  }
-  return { canonical, filter };
-}
 
 /** Standard Webhooks' symmetric secret: whsec_ and the base64 of 24 to 64 bytes. */
 export function isStandardSecret(secret: string): boolean {

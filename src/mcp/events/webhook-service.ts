@@ -10,14 +10,9 @@ import { AppError } from '../../platform/errors.js';
 import { checkTargetUrl } from '../../platform/http-client.js';
 import { newId } from '../../platform/ids.js';
 import { isUniqueViolation } from '../../platform/pg-errors.js';
-import { forbidden, invalidParams, notFound, resourceExhausted, unsupported } from './webhook-errors.js';
-import {
-  isOfferedEvent,
-  readArguments,
-  readSubscribeParams,
-  readUnsubscribeParams,
-  type ReadArguments,
-} from './webhook-params.js';
+import { forbidden, invalidParams, resourceExhausted, unknownSubscription, unsupported } from './errors.js';
+import { readEventArguments } from './context.js';
+import { readSubscribeParams, readUnsubscribeParams } from './webhook-params.js';
 import {
   countLiveOfPrincipal,
   deleteMcpWebhook,
@@ -31,9 +26,8 @@ import {
 } from './webhook-repository.js';
 import { deliveryStatusOf } from './webhook-status.js';
 import { verifyEndpoint } from './webhook-verification.js';
-import { eventVisibility, type EventsEndpoint } from './webhook-visibility.js';
 
-// events/subscribe and events/unsubscribe (docs/mcp-events-webhook.md): a subscription is a webhooks row the
+// events/subscribe and events/unsubscribe (docs/mcp-events.md#webhook-mode): a subscription is a webhooks row the
 // delivery engine sends, keyed by the id derived from (principal, url, name, arguments).
 
 export interface WebhookCaller {
@@ -59,21 +53,28 @@ export function subscriptionIdOf(principal: string, url: string, name: string, a
   return `sub_${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 32)}`;
 }
 
-/** The event, visible to the principal on this endpoint, and its arguments, every entity they name its own. */
+/** The endpoint a request came in on: the account's, or one agent's (its per-agent key). */
+export type EventsEndpoint = { kind: 'account' } | { kind: 'agent'; agentId: string };
+
+/**
+ * The event and its arguments as poll and push read them (context.ts readEventArguments: the same catalog, scopes
+ * and filter), every entity the arguments name the account's (and on a per-agent endpoint that agent's).
+ */
 async function readSubscription(caller: WebhookCaller, key: KeyPrincipal, name: string, args: unknown) {
-  if (!isOfferedEvent(name)) throw notFound('event', `no event ${JSON.stringify(name)} (events/list lists them)`);
-  const visible = eventVisibility(key, caller.endpoint, name);
-  if (!visible.ok) throw forbidden(visible.reason);
-  const read = readArguments(name, args);
-  await checkNamedEntities(caller, key, read);
-  // The visibility filter wins over an argument of the same field (checked equal above, or refused).
-  return { ...read, filter: { ...read.filter, ...visible.filter } };
+  const agentId = caller.endpoint.kind === 'agent' ? caller.endpoint.agentId : null;
+  const read = readEventArguments({ principal: key, agentId }, name, args);
+  await checkNamedEntities(caller, key, read.arguments);
+  return { canonical: read.arguments, filter: read.filter };
 }
 
 /** An agent or inbox an argument names must be the account's, and on a per-agent endpoint that agent's. */
-async function checkNamedEntities(caller: WebhookCaller, key: KeyPrincipal, read: ReadArguments): Promise<void> {
+async function checkNamedEntities(
+  caller: WebhookCaller,
+  key: KeyPrincipal,
+  args: Record<string, string>,
+): Promise<void> {
   const { db } = caller.deps;
-  const { agentId, inboxId } = read.canonical;
+  const { agentId, inboxId } = args;
   const onlyAgent = caller.endpoint.kind === 'agent' ? caller.endpoint.agentId : null;
   if (agentId !== undefined) {
     const agent = await findAgent(db, key.accountId, agentId);
@@ -202,11 +203,16 @@ export async function unsubscribe(caller: WebhookCaller, params: unknown): Promi
   const mode = (p.delivery as { mode?: unknown }).mode;
   if (mode !== undefined && mode !== 'webhook') throw unsupported('deliveryMode', mode);
   // The name and arguments are read as subscribe reads them, so that the same key derives the same id.
-  const name = isOfferedEvent(p.name) ? p.name : null;
-  const args = name ? readArguments(name, p.arguments).canonical : {};
-  const id = name ? subscriptionIdOf(principal, p.delivery.url, name, args) : null;
+  const agentId = caller.endpoint.kind === 'agent' ? caller.endpoint.agentId : null;
+  let id: string | null = null;
+  try {
+    const read = readEventArguments({ principal: key, agentId }, p.name, p.arguments);
+    id = subscriptionIdOf(principal, p.delivery.url, p.name, read.arguments);
+  } catch {
+    // An event or arguments no subscription could have been made with: no such subscription.
+  }
   if (!id || !(await deleteMcpWebhook(caller.deps.db, key.accountId, id))) {
-    throw notFound('subscription', 'no subscription of yours has this name, arguments and delivery.url');
+    throw unknownSubscription('no subscription of yours has this name, arguments and delivery.url');
   }
   return {};
 }

@@ -3,9 +3,9 @@ import type { Deps } from '../../app/deps.js';
 import { postControl, type McpTarget } from '../../delivery/mcp-control.js';
 import { callbackFailureOf } from '../../delivery/mcp-occurrence.js';
 import { safeEqual } from '../../platform/crypto.js';
-import { callbackEndpointError } from './webhook-errors.js';
+import { callbackEndpointError } from './errors.js';
 
-// The verification handshake (docs/mcp-events-webhook.md#verification): before a principal's first live
+// The verification handshake (docs/mcp-events.md#verification): before a principal's first live
 // subscription to a URL, that URL proves it wants deliveries by echoing a single-use challenge in a 2xx body.
 // Without it anyone could point deliveries at a victim's URL. Sent through the same SSRF-safe client as
 // deliveries (the address judged at connect, no redirects); a failure says only its category.

@@ -2896,7 +2896,7 @@ export interface components {
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
-            /** @description An MCP Events webhook subscription (docs/mcp-events-webhook.md); null for every other */
+            /** @description An MCP Events webhook subscription (docs/mcp-events.md#webhook-mode); null for every other */
             mcp: {
                 /** @description The id events/subscribe answered (X-MCP-Subscription-Id) */
                 subscriptionId: string;
@@ -2989,7 +2989,7 @@ export interface components {
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
-            /** @description An MCP Events webhook subscription (docs/mcp-events-webhook.md); null for every other */
+            /** @description An MCP Events webhook subscription (docs/mcp-events.md#webhook-mode); null for every other */
             mcp: {
                 /** @description The id events/subscribe answered (X-MCP-Subscription-Id) */
                 subscriptionId: string;
@@ -3099,7 +3099,7 @@ export interface components {
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
-            /** @description An MCP Events webhook subscription (docs/mcp-events-webhook.md); null for every other */
+            /** @description An MCP Events webhook subscription (docs/mcp-events.md#webhook-mode); null for every other */
             mcp: {
                 /** @description The id events/subscribe answered (X-MCP-Subscription-Id) */
                 subscriptionId: string;
@@ -3254,7 +3254,7 @@ export interface components {
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
-            /** @description An MCP Events webhook subscription (docs/mcp-events-webhook.md); null for every other */
+            /** @description An MCP Events webhook subscription (docs/mcp-events.md#webhook-mode); null for every other */
             mcp: {
                 /** @description The id events/subscribe answered (X-MCP-Subscription-Id) */
                 subscriptionId: string;
