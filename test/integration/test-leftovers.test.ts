@@ -92,7 +92,6 @@ async function runFixture(end: 'fail' | 'crash' | 'hang', then: (vitestPid: numb
 
 type Outcome = Awaited<ReturnType<typeof runFixture>>;
 const outcomes = new Map<string, Outcome>();
-let sweptAtStart: string[] = [];
 
 // Five runs at once. The one killed outright is killed only once the others have made their leftovers: by then
 // each of them has ended the dead runs it found at its start, so what is left of the killed one is its own to see.
@@ -139,7 +138,7 @@ beforeAll(async () => {
   );
   await Promise.all(runs);
   // What global-setup does first, for the run killed outright.
-  sweptAtStart = await endDeadRuns(services);
+  await endDeadRuns(services);
 }, 300_000);
 
 describe('what a test run leaves behind', () => {
@@ -170,7 +169,8 @@ describe('what a test run leaves behind', () => {
     expect(left.group && left.stray).toBe(true);
     expect(left.databases).toContain(made.database);
     expect(left.keys).toBeGreaterThan(0);
-    expect(sweptAtStart).toContain(made.runId);
+    // Ended by the sweep a next run starts with: this file's, or another run's that started first on a busy
+    // machine (each sweeps every run whose owner is gone), so which one took it is not asserted.
     expect(await leftOf(made)).toEqual(nothing);
   });
 });
