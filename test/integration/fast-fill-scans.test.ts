@@ -19,6 +19,7 @@ import { findHealth, findStatBuckets } from '../../src/webhooks/endpoint-stats.r
 import { sequentialReads, type SequentialRead } from '../helpers/explain.js';
 import { failedAttemptOf, seedAccountId, seedAccounts, seedWebhookId } from '../helpers/seed-traffic.js';
 import { runIdleSweeps } from '../helpers/idle-sweeps.js';
+import { readLog, skippedBefore } from '../../src/mcp/events/log.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { waitUntil } from '../helpers/wait.js';
 
@@ -86,6 +87,17 @@ const STATEMENTS: Array<[string, (trx: Trx) => Promise<unknown>]> = [
     async (trx) => [await findStatBuckets(trx, A, W, new Date(Date.now() - 7 * DAY_MS)), await findHealth(trx, A, W)],
   ],
   ['other idle sweeps', runIdleSweeps],
+  [
+    'MCP events: a poll of the log, filtered and not, and its replay-floor check',
+    async (trx) => {
+      // The log's reads take a connection's transaction as they take the pool (the barrier is a savepoint here).
+      const db = trx as unknown as Db;
+      const read = { accountId: A, type: 'message.received', after: { seq: '0', at: 0 }, limit: 100 };
+      await readLog(db, { ...read, filter: {}, floor: since() });
+      await readLog(db, { ...read, filter: { n: '7' }, floor: since() });
+      return skippedBefore(db, { ...read, filter: {}, floor: new Date() });
+    },
+  ],
 ];
 const SWEEP = STATEMENTS.slice(0, 2);
 

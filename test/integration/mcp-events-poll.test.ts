@@ -70,7 +70,7 @@ describe('MCP events: capability and events/list', () => {
       'message.sent',
     ]);
     const received = events.find((e: any) => e.name === 'message.received');
-    expect(received.delivery).toEqual(['poll', 'push']);
+    expect(received.delivery).toEqual(['poll', 'push', 'webhook']);
     expect(Object.keys(received.inputSchema.properties).sort()).toEqual([
       'agentId',
       'conversationId',

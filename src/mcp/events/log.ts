@@ -1,4 +1,4 @@
-import type { Db } from '../../platform/db.js';
+import { prepare, runPrepared, startupBound, type Db } from '../../platform/db.js';
 import type { Position } from './cursor.js';
 
 // The MCP events log: an account's rows of the `events` table in commit order, by `log_seq`. Each number is taken
@@ -62,20 +62,42 @@ async function barrierOf(db: Db, accountId: string): Promise<{ seq: string; at: 
   }
 }
 
-const READ = (filtered: boolean) => `
-  SELECT id, type, payload, created_at, log_seq::text AS log_seq FROM events
-   WHERE account_id = ? AND type = ? AND log_seq > ? AND log_seq <= ? AND created_at >= ?
-     ${filtered ? 'AND sb_filter_matches(sb_filter_plan(?::jsonb), payload)' : ''}
-   ORDER BY log_seq
-   LIMIT ?`;
+// The reads are planned with sequential scans off (src/platform/db.ts prepare): a day partition filled fast before
+// its statistics exist is read through the (account_id, log_seq) index, never whole (docs/plans.md). The floor is a
+// bound taken at start-up, so that the generic plan a connection keeps prunes older days before it scans.
+const COLUMNS = `SELECT id, type, payload, created_at, log_seq::text AS log_seq FROM events`;
+const AFTER = `account_id = $1 AND type = $2 AND log_seq > $3`;
+const READ = prepare<Row>(
+  'mcp_events_read',
+  `${COLUMNS} WHERE ${AFTER} AND log_seq <= $4 AND created_at >= ${startupBound('$5')} ORDER BY log_seq LIMIT $6`,
+  { seqScan: false },
+);
+const READ_FILTERED = prepare<Row>(
+  'mcp_events_read_filtered',
+  `${COLUMNS} WHERE ${AFTER} AND log_seq <= $4 AND created_at >= ${startupBound('$5')}
+     AND sb_filter_matches(sb_filter_plan($7::jsonb), payload) ORDER BY log_seq LIMIT $6`,
+  { seqScan: false },
+);
+const SKIPPED = prepare<{ one: number }>(
+  'mcp_events_skipped',
+  `SELECT 1 AS one FROM events WHERE ${AFTER} AND created_at < $4 LIMIT 1`,
+  { seqScan: false },
+);
+const SKIPPED_FILTERED = prepare<{ one: number }>(
+  'mcp_events_skipped_filtered',
+  `SELECT 1 AS one FROM events WHERE ${AFTER} AND created_at < $4
+      AND sb_filter_matches(sb_filter_plan($5::jsonb), payload) LIMIT 1`,
+  { seqScan: false },
+);
 
 export async function readLog(db: Db, read: LogRead): Promise<LogBatch> {
   const { accountId, type, filter, after, floor, limit } = read;
   const barrier = await barrierOf(db, accountId);
   if (!barrier || BigInt(barrier.seq) <= BigInt(after.seq)) return { events: [], next: after, hasMore: false };
-  const filtered = Object.keys(filter).length > 0;
-  const bindings = [accountId, type, after.seq, barrier.seq, floor, ...(filtered ? [JSON.stringify(filter)] : [])];
-  const { rows } = await db.raw<{ rows: Row[] }>(READ(filtered), [...bindings, limit + 1]);
+  const values = [accountId, type, after.seq, barrier.seq, floor, limit + 1];
+  const rows = Object.keys(filter).length
+    ? await runPrepared(db, READ_FILTERED, [...values, JSON.stringify(filter)])
+    : await runPrepared(db, READ, values);
   const events = rows.slice(0, limit).map((r) => ({
     eventId: r.id,
     name: r.type,
@@ -101,11 +123,9 @@ export async function headOfLog(db: Db, accountId: string): Promise<Position> {
 export async function skippedBefore(db: Db, read: Omit<LogRead, 'limit'>): Promise<boolean> {
   const { accountId, type, filter, after, floor } = read;
   if (after.at >= floor.getTime()) return false;
-  const filtered = Object.keys(filter).length > 0;
-  const { rows } = await db.raw<{ rows: unknown[] }>(
-    `SELECT 1 FROM events WHERE account_id = ? AND type = ? AND log_seq > ? AND created_at < ?
-      ${filtered ? 'AND sb_filter_matches(sb_filter_plan(?::jsonb), payload)' : ''} LIMIT 1`,
-    [accountId, type, after.seq, floor, ...(filtered ? [JSON.stringify(filter)] : [])],
-  );
+  const values = [accountId, type, after.seq, floor];
+  const rows = Object.keys(filter).length
+    ? await runPrepared(db, SKIPPED_FILTERED, [...values, JSON.stringify(filter)])
+    : await runPrepared(db, SKIPPED, values);
   return rows.length > 0;
 }
