@@ -1211,7 +1211,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description The URL must be a public https:// address (kind http, the default); kind rabbitmq takes an amqp(s):// URL with `exchange` and `routingKey`, kind nats a nats:// or tls:// URL with `subject` (docs/webhooks.md#destination-kinds); a broker URL is sealed and never returned with its password. With `kind: "poll"` there is no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only. The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
+         * @description The destination kinds (docs/webhooks.md#destination-kinds): http: POSTed to url; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq (with `exchange`, `routingKey`): published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats (with `subject`): published to the JetStream `subject` on the nats:// or tls:// server at url. An http URL must be a public https:// address; a URL that carries a credential (a broker's) is sealed and never returned with its password. A poll subscription has no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only. The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
          *
          *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
@@ -2721,17 +2721,14 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            kind: "http" | "stream" | "poll" | "rabbitmq" | "nats";
             /** @description A broker URL is shown without its password (and without a token) */
             url: string;
-            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
             exchange: string | null;
-            /** @description rabbitmq: the routing key template; null for other kinds */
             routingKey: string | null;
-            /** @description nats: the subject template; null for other kinds */
             subject: string | null;
             events: string[];
             description: string | null;
@@ -2801,17 +2798,14 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            kind: "http" | "stream" | "poll" | "rabbitmq" | "nats";
             /** @description A broker URL is shown without its password (and without a token) */
             url: string;
-            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
             exchange: string | null;
-            /** @description rabbitmq: the routing key template; null for other kinds */
             routingKey: string | null;
-            /** @description nats: the subject template; null for other kinds */
             subject: string | null;
             events: string[];
             description: string | null;
@@ -2898,17 +2892,14 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            kind: "http" | "stream" | "poll" | "rabbitmq" | "nats";
             /** @description A broker URL is shown without its password (and without a token) */
             url: string;
-            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
             exchange: string | null;
-            /** @description rabbitmq: the routing key template; null for other kinds */
             routingKey: string | null;
-            /** @description nats: the subject template; null for other kinds */
             subject: string | null;
             events: string[];
             description: string | null;
@@ -3040,17 +3031,14 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            kind: "http" | "stream" | "poll" | "rabbitmq" | "nats";
             /** @description A broker URL is shown without its password (and without a token) */
             url: string;
-            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
             exchange: string | null;
-            /** @description rabbitmq: the routing key template; null for other kinds */
             routingKey: string | null;
-            /** @description nats: the subject template; null for other kinds */
             subject: string | null;
             events: string[];
             description: string | null;
@@ -7049,10 +7037,10 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description http (the default): POSTed to url; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url; poll: no url, the consumer takes its deliveries with GET /v1/webhooks/{webhookId}/poll
+                     * @description http (the default): POSTed to url; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url
                      * @enum {string}
                      */
-                    kind?: "http" | "rabbitmq" | "nats" | "poll";
+                    kind?: "http" | "poll" | "rabbitmq" | "nats";
                     /** @description Required for every kind but poll, which has none */
                     url?: string;
                     /** @description rabbitmq: the exchange to publish to; "" is the default exchange */
