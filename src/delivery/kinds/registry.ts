@@ -3,11 +3,12 @@ import type { Kind, KindField } from './kind.js';
 import { nats } from './nats.js';
 import { poll } from './poll.js';
 import { rabbitmq } from './rabbitmq.js';
+import { redis } from './redis.js';
 import { stream } from './stream.js';
 
 // The destination kinds, one module each (kind.ts says what a module declares). A new kind is its module and one
 // line here; what it needs in the database is a migration widening the webhooks.kind CHECK.
-export const KINDS = [http, stream, poll, rabbitmq, nats] as const;
+export const KINDS = [http, stream, poll, rabbitmq, nats, redis] as const;
 
 /** A subscription's kind of destination, as its row names it. */
 export type DestinationKind = (typeof KINDS)[number]['name'];
