@@ -2,6 +2,9 @@ import type { Deps } from '../app/deps.js';
 import { now } from '../platform/clock.js';
 import { requestHeadersJson, responseHeadersJson } from './attempt-headers.js';
 import { buildEnvelope } from './envelope.js';
+import { targetOf } from './mcp-control.js';
+import { stopLapsedMcpDelivery } from './mcp-lapse.js';
+import { buildOccurrence, mcpHeaders } from './mcp-occurrence.js';
 import { advance, jobRefOf, recordAttempt } from './record.js';
 import { signedHeaders } from './sign.js';
 import type { SendContext } from './sql/load.js';
@@ -42,6 +45,10 @@ export async function attemptDelivery(
     if (await stopDelivery(deps.db, ctx.account_id, ctx, seq)) await advance(deps, ctx);
     return 'subscription not active';
   }
+  if (ctx.mcp_subscription_id !== null) {
+    const stopped = await stopLapsedMcpDelivery(deps, ctx, seq);
+    if (stopped) return stopped;
+  }
   const ref = jobRefOf(ctx, seq);
   const throttled = await takeSlot(delivery.throttle, ctx.webhook_id, ctx.rate_limit_per_second, slotRps);
   if (throttled) {
@@ -76,9 +83,13 @@ export async function attemptDelivery(
   return recordAttempt(deps, ctx, record, res);
 }
 
-/** The envelope of a delivery, signed with its subscription's keys, for this attempt. */
+/**
+ * The body of a delivery, signed with its subscription's keys, for this attempt: the envelope, or for an MCP
+ * Events subscription the EventOccurrence with its own headers (mcp-occurrence.ts).
+ */
 function signedRequest(deps: Deps, ctx: SendContext): DeliveryRequest {
-  const body = JSON.stringify(buildEnvelope(ctx));
+  const mcp = ctx.mcp_subscription_id !== null;
+  const body = JSON.stringify(mcp ? buildOccurrence(ctx) : buildEnvelope(ctx));
   return {
     accountId: ctx.account_id,
     webhookId: ctx.webhook_id,
@@ -87,7 +98,11 @@ function signedRequest(deps: Deps, ctx: SendContext): DeliveryRequest {
     attempt: ctx.attempts + 1,
     url: ctx.url,
     target: { urlSealed: ctx.broker_url_sealed, settings: ctx.settings },
-    headers: signedHeaders(deps.webhookKeys, ctx, body, now()),
+    headers: mcp ? mcpSignedHeaders(deps, ctx, body) : signedHeaders(deps.webhookKeys, ctx, body, now()),
     body,
   };
 }
+
+/** An MCP delivery's headers: webhook-id is the event's id (the receiver dedupes on it), no X-Switchboard-*. */
+const mcpSignedHeaders = (deps: Deps, ctx: SendContext, body: string): Record<string, string> =>
+  mcpHeaders(ctx.event_id, ctx.mcp_subscription_id!, body, now(), targetOf(deps, ctx).keys);

@@ -6,19 +6,23 @@ import { sendPlatformEmail } from '../messages/transport.js';
 import { insertNotification } from '../notifications/notifications.repository.js';
 import { iso } from '../platform/clock.js';
 import { newUuid } from '../platform/ids.js';
+import { sendTerminated } from './mcp-control.js';
+import type { CallbackFailure } from './mcp-occurrence.js';
 import type { SendContext } from './sql/load.js';
 import { disableWebhookOnce } from './sql/subscriptions.js';
 
 /**
  * Disables the subscription if this caller wins the transition, and writes the owner's notification and the
  * webhook.disabled event in the same transaction (so a disable is never left without them); the email follows
- * the commit.
+ * the commit. An MCP Events subscription is told it has ended with a terminated body naming `failure` (the
+ * category of the failures that disabled it): a refresh of it is a fresh subscribe (docs/mcp-events-webhook.md).
  */
 export async function disableAndNotify(
   deps: Deps,
   ctx: SendContext,
   reason: string,
   threshold?: number,
+  failure: CallbackFailure = 'connection_refused',
 ): Promise<void> {
   const title = 'A webhook subscription was disabled';
   const text = `Deliveries to ${ctx.url} (${ctx.webhook_id}) have stopped. ${reason} Fix the receiver, then re-enable it with POST /v1/webhooks/${ctx.webhook_id}/enable (optionally with recoverSince to re-send what failed).`;
@@ -47,6 +51,10 @@ export async function disableAndNotify(
     return true;
   });
   if (!won) return;
+  if (ctx.mcp_subscription_id !== null) {
+    const error = { code: -32015, message: 'CallbackEndpointError', data: { reason: failure } };
+    await sendTerminated(deps, ctx, error);
+  }
   deps.metrics.subscriptionsDisabled.inc({ reason: threshold === undefined ? 'gone' : 'failures' });
   deps.logger.warn({ webhookId: ctx.webhook_id, accountId: ctx.account_id, reason }, 'webhook subscription disabled');
   const owner = await findOwner(deps.db, ctx.account_id);

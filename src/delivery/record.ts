@@ -1,6 +1,7 @@
 import type { Deps } from '../app/deps.js';
 import { now } from '../platform/clock.js';
 import { disableAndNotify } from './disable.js';
+import { callbackFailureOf } from './mcp-occurrence.js';
 import { reportAttempt } from './report.js';
 import { nextStep, type NextStep } from './retry-policy.js';
 import { scheduleCommitted, scheduleDeliveries, type JobRef } from './schedule.js';
@@ -70,7 +71,8 @@ async function transition(deps: Deps, ctx: SendContext, record: AttemptRecord, s
       await scheduleCommitted(deps, events);
       const { disableAfter } = config.webhooks;
       if (count !== null && count >= disableAfter) {
-        await disableAndNotify(deps, ctx, `${count} consecutive deliveries failed every retry.`, disableAfter);
+        const failure = callbackFailureOf({ error: record.error, status: record.responseStatus });
+        await disableAndNotify(deps, ctx, `${count} consecutive deliveries failed every retry.`, disableAfter, failure);
       }
       // After a disable, so that the advance stops the key's queue at once instead of one job at a time.
       if (count !== null) await advance(deps, ctx);
@@ -79,7 +81,7 @@ async function transition(deps: Deps, ctx: SendContext, record: AttemptRecord, s
     case 'gone': {
       const [moved] = await recordGone(deps.db, [record]);
       if (moved) {
-        await disableAndNotify(deps, ctx, 'The receiver answered 410 Gone.');
+        await disableAndNotify(deps, ctx, 'The receiver answered 410 Gone.', undefined, 'http_4xx');
         await advance(deps, ctx);
       }
       return 'gone';

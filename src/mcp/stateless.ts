@@ -24,7 +24,15 @@ import {
 // https://modelcontextprotocol.io/specification/2026-07-28/server/tools
 // The methods of a tools-only server. initialize, ping and logging/setLevel are not methods of this revision
 // (https://modelcontextprotocol.io/specification/2026-07-28/changelog), so they answer Method not found.
-const METHODS: ReadonlySet<string> = new Set(['server/discover', 'tools/list', 'tools/call', 'subscriptions/listen']);
+const METHODS: ReadonlySet<string> = new Set([
+  'server/discover',
+  'tools/list',
+  'tools/call',
+  'subscriptions/listen',
+  // MCP Events webhook mode (docs/mcp-events-webhook.md).
+  'events/subscribe',
+  'events/unsubscribe',
+]);
 
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions#notification-filter
 // Every field is optional; a field this revision does not define is not a notification type the server knows.

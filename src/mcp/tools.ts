@@ -12,6 +12,7 @@ import type { Deps } from '../app/deps.js';
 import type { Logger } from '../platform/logger.js';
 import { AppError } from '../platform/errors.js';
 import { describeRefusedInput, isRefusedInput, refusedInputError } from '../platform/pg-errors.js';
+import { registerWebhookMethods } from './events/webhook-methods.js';
 
 /** What every tool handler receives: the same inputs a REST handler has; it is the caller of the services. */
 export interface ToolContext extends Caller {
@@ -191,5 +192,6 @@ export function buildMcpServer(
       }));
   // Replaces the SDK's list handler (which lists every registered tool) with the credential's view.
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed() }));
+  registerWebhookMethods(server, ctx);
   return server;
 }

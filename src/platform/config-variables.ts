@@ -30,6 +30,19 @@ const variable = <S extends z.ZodType>(schema: S, doc: VariableDoc) => ({ schema
 const ms = (min: number, max: number) => `a whole number of milliseconds between ${min} and ${max}`;
 const whole = (min: number, max: number) => `a whole number between ${min} and ${max}`;
 
+/** MCP_WEBHOOK_LIMITS's names, and its default (docs/mcp-events-webhook.md#ttl). */
+export const MCP_WEBHOOK_LIMIT_NAMES = ['ttl-ms', 'min-ttl-ms', 'max-ttl-ms', 'per-principal', 'no-expiry'] as const;
+export const MCP_WEBHOOK_DEFAULTS = {
+  'ttl-ms': 3_600_000,
+  'min-ttl-ms': 60_000,
+  'max-ttl-ms': 86_400_000,
+  'per-principal': 100,
+  'no-expiry': 0,
+};
+const MCP_WEBHOOK_LIMITS_DEFAULT = Object.entries(MCP_WEBHOOK_DEFAULTS)
+  .map(([k, v]) => `${k}=${v}`)
+  .join(',');
+
 /** The most worker processes WORKERS may ask npm start for. */
 export const MAX_WORKERS = 64;
 /** Most delivery shards WEBHOOK_SHARDS may ask for. */
@@ -185,6 +198,12 @@ export const VARIABLES = {
     wanted: 'origins separated by commas, each scheme://host[:port] with no path, e.g. https://app.example.com',
     about:
       "browser origins besides `PUBLIC_URL`'s allowed on the MCP and OAuth endpoints; any other `Origin` gets 403 ([mcp.md](mcp.md))",
+  }),
+  MCP_WEBHOOK_LIMITS: variable(namedNumbers(MCP_WEBHOOK_LIMIT_NAMES, 0).optional(), {
+    wanted: `name=number pairs separated by commas, of ${MCP_WEBHOOK_LIMIT_NAMES.join(', ')}`,
+    about:
+      'MCP events webhook mode ([mcp-events-webhook.md](mcp-events-webhook.md#ttl)): the TTL granted when `ttlMs` is omitted, its floor and ceiling (ms), live subscriptions per principal, and `no-expiry=1` to grant `ttlMs: null` as asked; the ones named replace their default',
+    defaultText: `\`${MCP_WEBHOOK_LIMITS_DEFAULT}\``,
   }),
   SIGN_IN_LIMITS: variable(namedNumbers(['ip', 'email'], 1).optional(), {
     wanted: 'ip=number and/or email=number, each at least 1, e.g. ip=1000,email=10',

@@ -6,6 +6,7 @@ import { OTLP_TIMEOUT_MS, TRACING_VARIABLES } from './config-otel.js';
 import {
   BATCHING_PROFILES,
   CONCURRENCY_DEFAULTS,
+  MCP_WEBHOOK_DEFAULTS,
   PROCESS_INTERVALS_MS,
   SCHEDULE_DEFAULTS_MS,
   VARIABLES,
@@ -242,7 +243,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     // MCP clients and sign-in. A request to an MCP or OAuth endpoint whose Origin is neither PUBLIC_URL's
     // nor listed here is refused (DNS rebinding, docs/mcp.md).
-    mcp: { allowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [] },
+    mcp: {
+      allowedOrigins: e.MCP_ALLOWED_ORIGINS ?? [],
+      // MCP events webhook mode (docs/mcp-events-webhook.md): the TTL grant's default, floor and ceiling, whether
+      // no expiry may be granted, and the live subscriptions one principal may hold.
+      webhook: mcpWebhookLimits(e.MCP_WEBHOOK_LIMITS),
+    },
     // Every attempt counts against its IP; against its email only until it succeeds (src/auth/sign-in-limits.ts).
     signIn: { perIp: e.SIGN_IN_LIMITS?.ip ?? 200, perEmail: e.SIGN_IN_LIMITS?.email ?? 10, windowMs: 15 * 60_000 },
     // Traces (docs/tracing.md): started by src/instrumentation.ts; null when no OTLP endpoint is set.
@@ -273,4 +279,18 @@ function readOrCreateOpsCredentials(dataDir: string) {
     );
   }
   return { username: line.slice(0, sep), password: line.slice(sep + 1), file };
+}
+
+/** MCP_WEBHOOK_LIMITS over its defaults: the floor is at most the ceiling, the default TTL between them. */
+function mcpWebhookLimits(given: Record<string, number> | undefined) {
+  const v = { ...MCP_WEBHOOK_DEFAULTS, ...given };
+  const ttlMaxMs = Math.max(1000, v['max-ttl-ms']);
+  const ttlMinMs = Math.min(Math.max(1000, v['min-ttl-ms']), ttlMaxMs);
+  return {
+    ttlDefaultMs: Math.min(Math.max(v['ttl-ms'], ttlMinMs), ttlMaxMs),
+    ttlMinMs,
+    ttlMaxMs,
+    limit: Math.max(1, v['per-principal']),
+    allowNoExpiry: v['no-expiry'] > 0,
+  };
 }

@@ -49,6 +49,13 @@ export interface WebhookRow {
   poll_head: number;
   /** The position its consumer committed; null: none yet. */
   poll_cursor: number | null;
+  /** An MCP Events webhook subscription's derived id (sub_…), null for the others (docs/mcp-events-webhook.md). */
+  mcp_subscription_id?: string | null;
+  /** Who made it: key:<api key id> or grant:<OAuth grant id>. */
+  mcp_principal?: string | null;
+  mcp_arguments?: Record<string, string> | null;
+  /** Its granted TTL; null: no expiry. */
+  expires_at?: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -233,6 +240,14 @@ export const toWebhookResponse = (w: WebhookRow) => ({
   disabledAt: iso(w.disabled_at),
   disabledReason: w.disabled_reason,
   previousSecretExpiresAt: previousKeySigns(w) ? iso(w.previous_secret_expires_at) : null,
+  mcp: w.mcp_subscription_id
+    ? {
+        subscriptionId: w.mcp_subscription_id,
+        principal: w.mcp_principal!,
+        arguments: w.mcp_arguments ?? {},
+        expiresAt: iso(w.expires_at ?? null),
+      }
+    : null,
   createdAt: iso(w.created_at),
   updatedAt: iso(w.updated_at),
 });

@@ -216,6 +216,17 @@ export const webhookResponse = z
     disabledAt: timestamp().nullable(),
     disabledReason: outText().nullable(),
     previousSecretExpiresAt: timestamp().nullable(),
+    mcp: z
+      .object({
+        subscriptionId: outText().describe('The id events/subscribe answered (X-MCP-Subscription-Id)'),
+        principal: outText().describe('Who subscribed: key:<API key id> or grant:<OAuth grant id>'),
+        arguments: z.record(outText(), outText()).describe('The arguments it was subscribed with'),
+        expiresAt: timestamp()
+          .nullable()
+          .describe('The granted TTL (refreshBefore): no deliveries after it unless refreshed; null: no expiry'),
+      })
+      .nullable()
+      .describe('An MCP Events webhook subscription (docs/mcp-events-webhook.md); null for every other'),
     createdAt: timestamp(),
     updatedAt: timestamp(),
   })

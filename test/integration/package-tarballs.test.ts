@@ -12,7 +12,9 @@ import { setupAccount, type SetupAccount } from '../helpers/setup-account.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 import { verifySwitchboardSignature } from '../helpers/webhook-verify.js';
 import { killHard, spawnWorkerProcess, type WorkerChild } from '../helpers/worker-child.js';
-import { runChild } from '../helpers/children.js';
+import { runChild, spawnChild } from '../helpers/children.js';
+import { startEventsServer } from '../helpers/events-server.js';
+import { waitUntil } from '../helpers/wait.js';
 
 // The packages as integrators get them: `npm run pack` (scripts/pack.ts) builds the tarball of every package under
 // packages/, each package's README install line is run as written (the tarball path put where it says
@@ -189,6 +191,52 @@ export const wrong: VerificationFailure = 'expired';
 `;
     expect(typeErrors(dir, source)).toEqual([]);
   });
+});
+
+describe('the @switchboard/mcp-events tarball', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await installAsDocumented('mcp-events');
+  }, 300_000);
+
+  it('holds the built JavaScript and its declarations only, and depends on the MCP SDK, zod and the receiver library', async () => {
+    const files = await tarballFiles('switchboard-mcp-events-0.1.0.tgz');
+    expect(files).toContain('package/dist/index.js');
+    expect(files).toContain('package/dist/index.d.ts');
+    for (const file of files) expect(file).toMatch(/^package\/(package\.json|README\.md|dist\/.+\.(js|d\.ts))$/);
+    const manifest = JSON.parse(readFileSync(join(dir, 'node_modules/@switchboard/mcp-events/package.json'), 'utf8'));
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      '@modelcontextprotocol/sdk',
+      '@switchboard/webhooks',
+      'zod',
+    ]);
+  });
+
+  it("runs its README's poll loop as written against an MCP server speaking the Events extension, until Ctrl-C", async () => {
+    const server = await startEventsServer();
+    try {
+      const events = [server.emit('message.received', { n: 1 }), server.emit('message.received', { n: 2 })];
+      writeFileSync(join(dir, 'cursors.json'), JSON.stringify({ 'message.received {}': 'c0' }));
+      writeFileSync(join(dir, 'example.mjs'), blocks(readme('mcp-events'), 'js')[0]!);
+      const child = spawnChild(process.execPath, ['example.mjs'], {
+        cwd: dir,
+        env: { PATH, MCP_URL: server.url, MCP_TOKEN: 'fixture-token' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout!.on('data', (c: Buffer) => (out += c.toString('utf8')));
+      child.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
+      const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+      await waitUntil(() => out.split('\n').length > events.length || child.exitCode !== null, 60_000, 'the events');
+      child.kill('SIGINT');
+      expect(await exited, err).toBe(0);
+      expect(out).toBe(events.map((e) => `message.received ${e.eventId}\n`).join(''));
+      expect(JSON.parse(readFileSync(join(dir, 'cursors.json'), 'utf8'))).toEqual({ 'message.received {}': 'c2' });
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
 
 describe('the @switchboard/cli tarball', () => {

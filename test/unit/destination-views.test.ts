@@ -25,6 +25,7 @@ const base: Webhook = {
   disabledAt: null,
   disabledReason: null,
   previousSecretExpiresAt: null,
+  mcp: null,
   signatureScheme: 'hmac-sha256',
   publicKey: null,
   previousPublicKey: null,

@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { describeApiError } from './api.js';
 import { registerAuthCommands } from './auth-commands.js';
 import { registerDeliveryCommands } from './delivery-commands.js';
+import { registerEventsCommands } from './events-commands.js';
 import { registerListenCommand } from './listen.js';
 import { CliError, createOutput, EXIT, type Output } from './output.js';
 import { registerResourceCommands } from './resource-commands.js';
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerWebhookCommands(program, out);
   registerDeliveryCommands(program, out);
   registerResourceCommands(program, out);
+  registerEventsCommands(program, out);
   // Every subcommand reports its errors through the override below, with the program's --json flag.
   const override = (c: Command) => {
     c.exitOverride();

@@ -12,9 +12,10 @@ import { SCHEDULED, type ScheduledDelivery } from './rows.js';
 /**
  * Which active subscriptions of the event's account get a delivery of it (alias w, the event e, its payload $6): of
  * its type, and matched by the subscription's filter when it has one, a test whose cost a subscription without a
- * filter never pays (docs/adr/0087-subscription-filters.md). A webhook.test event ($7) ignores filters.
+ * filter never pays (docs/adr/0087-subscription-filters.md). A webhook.test event ($7) ignores filters. An MCP
+ * subscription past its TTL gets nothing (docs/mcp-events-webhook.md#ttl).
  */
-const WANTS_EVENT = `w.status = 'active' AND w.deleted_at IS NULL
+const WANTS_EVENT = `w.status = 'active' AND w.deleted_at IS NULL AND (w.expires_at IS NULL OR w.expires_at > now())
         AND CASE WHEN $7::text IS NULL
                  THEN e.type = ANY (w.events) AND (w.filter_plan IS NULL OR sb_filter_matches(w.filter_plan, $6::jsonb))
                  ELSE w.id = $8 END

@@ -37,13 +37,25 @@ export interface SendContext extends Pick<
   message_id: string | null;
   payload: Record<string, unknown>;
   event_created_at: Date;
+  /** An MCP Events webhook subscription's derived id (its body is the EventOccurrence); null for the others. */
+  mcp_subscription_id: string | null;
+  /** An MCP subscription's granted TTL (null: no expiry, and for the others). */
+  webhook_expires_at: Date | null;
+  /**
+   * Whether an MCP subscription's principal still holds (its key active, its OAuth grant not revoked); a CASE, so
+   * that no other subscription's load ever runs the check.
+   */
+  principal_live: boolean;
 }
 
 const SEND_CONTEXT = `SELECT d.id, d.created_at, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts, d.round_attempts, d.job_seq, d.ordering_key,
             w.url, w.kind AS webhook_kind, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
             w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed, w.rate_limit_per_second,
             w.broker_url_sealed, w.settings,
-            e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at`;
+            e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at,
+            w.mcp_subscription_id, w.expires_at AS webhook_expires_at,
+            CASE WHEN w.mcp_principal IS NULL THEN true
+                 ELSE sb_mcp_principal_live(w.account_id, w.mcp_principal) END AS principal_live`;
 
 /** The earliest and latest of a batch's delivery times (null, null for none): the bounds of its day partitions. */
 export function spanOf(times: Date[]): [Date | null, Date | null] {

@@ -46,3 +46,19 @@ export async function closeStreams(conn: Conn, accountId: string, ids: string[])
   if (ids.length === 0) return 0;
   return (await runPrepared(conn, CLOSE_STREAMS, [accountId, ids])).length;
 }
+
+const END_MCP_SUBSCRIPTION = prepare<{ id: string }>(
+  'end_mcp_subscription',
+  `UPDATE webhooks SET deleted_at = now(), status = 'disabled', disabled_at = now(), disabled_reason = $3,
+          updated_at = now()
+    WHERE account_id = $1 AND id = $2 AND deleted_at IS NULL AND mcp_subscription_id IS NOT NULL
+   RETURNING id`,
+);
+
+/**
+ * An MCP subscription ended on the server's side (its principal lost access): deleted, so its deliveries stop and
+ * a refresh is a fresh subscribe. Many deliveries may call this at once; exactly one wins (and sends terminated).
+ */
+export async function endMcpSubscription(conn: Conn, accountId: string, id: string, reason: string): Promise<boolean> {
+  return (await runPrepared(conn, END_MCP_SUBSCRIPTION, [accountId, id, reason])).length > 0;
+}

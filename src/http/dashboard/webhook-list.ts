@@ -58,6 +58,14 @@ export function eventNames(events: string[]): SafeHtml {
 const filterCell = (filter: Webhook['filter']) =>
   filter ? html`<code data-filter>${JSON.stringify(filter)}</code>` : html`<span class="muted">none</span>`;
 
+/** An MCP Events subscription (docs/mcp-events-webhook.md): who made it, and until when it delivers. */
+const mcpLine = (mcp: Webhook['mcp']) =>
+  mcp
+    ? html`<div class="muted" data-mcp>
+        MCP events/subscribe by ${mcp.principal} · ${mcp.expiresAt ? `expires ${mcp.expiresAt}` : 'no expiry'}
+      </div>`
+    : '';
+
 export function subscriptionsTable(listed: ListedWebhook[]): SafeHtml {
   const rows = listed.map(
     ({ webhook: w, stats }) =>
@@ -65,6 +73,7 @@ export function subscriptionsTable(listed: ListedWebhook[]): SafeHtml {
         <td>
           <a href="/dashboard/webhooks/${w.id}">${destinationText(w)}</a>
           <div class="muted">${w.id} · ${w.kind}</div>
+          ${mcpLine(w.mcp)}
         </td>
         <td>${eventNames(w.events)}</td>
         <td>${filterCell(w.filter)}</td>

@@ -64,6 +64,7 @@ const WEBHOOK_EXAMPLE = {
   disabledAt: null,
   disabledReason: null,
   previousSecretExpiresAt: null,
+  mcp: null,
   createdAt: '2026-11-01T09:30:00.000Z',
   updatedAt: '2026-11-01T09:30:00.000Z',
   secret: '<SIGNING_SECRET>',

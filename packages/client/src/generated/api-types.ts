@@ -2763,6 +2763,19 @@ export interface components {
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
+            /** @description An MCP Events webhook subscription (docs/mcp-events-webhook.md); null for every other */
+            mcp: {
+                /** @description The id events/subscribe answered (X-MCP-Subscription-Id) */
+                subscriptionId: string;
+                /** @description Who subscribed: key:<API key id> or grant:<OAuth grant id> */
+                principal: string;
+                /** @description The arguments it was subscribed with */
+                arguments: {
+                    [key: string]: string;
+                };
+                /** @description The granted TTL (refreshBefore): no deliveries after it unless refreshed; null: no expiry */
+                expiresAt: components["schemas"]["Timestamp"] | null;
+            } | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
         };
@@ -2842,6 +2855,19 @@ export interface components {
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
+            /** @description An MCP Events webhook subscription (docs/mcp-events-webhook.md); null for every other */
+            mcp: {
+                /** @description The id events/subscribe answered (X-MCP-Subscription-Id) */
+                subscriptionId: string;
+                /** @description Who subscribed: key:<API key id> or grant:<OAuth grant id> */
+                principal: string;
+                /** @description The arguments it was subscribed with */
+                arguments: {
+                    [key: string]: string;
+                };
+                /** @description The granted TTL (refreshBefore): no deliveries after it unless refreshed; null: no expiry */
+                expiresAt: components["schemas"]["Timestamp"] | null;
+            } | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
             /** @description The new whsec_ when this change made one (signatureScheme changed to hmac-sha256), shown this once; null otherwise */
@@ -2938,6 +2964,19 @@ export interface components {
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
+            /** @description An MCP Events webhook subscription (docs/mcp-events-webhook.md); null for every other */
+            mcp: {
+                /** @description The id events/subscribe answered (X-MCP-Subscription-Id) */
+                subscriptionId: string;
+                /** @description Who subscribed: key:<API key id> or grant:<OAuth grant id> */
+                principal: string;
+                /** @description The arguments it was subscribed with */
+                arguments: {
+                    [key: string]: string;
+                };
+                /** @description The granted TTL (refreshBefore): no deliveries after it unless refreshed; null: no expiry */
+                expiresAt: components["schemas"]["Timestamp"] | null;
+            } | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
             /** @description Failed deliveries re-queued because of recoverSince */
@@ -3079,6 +3118,19 @@ export interface components {
             disabledAt: components["schemas"]["Timestamp"] | null;
             disabledReason: string | null;
             previousSecretExpiresAt: components["schemas"]["Timestamp"] | null;
+            /** @description An MCP Events webhook subscription (docs/mcp-events-webhook.md); null for every other */
+            mcp: {
+                /** @description The id events/subscribe answered (X-MCP-Subscription-Id) */
+                subscriptionId: string;
+                /** @description Who subscribed: key:<API key id> or grant:<OAuth grant id> */
+                principal: string;
+                /** @description The arguments it was subscribed with */
+                arguments: {
+                    [key: string]: string;
+                };
+                /** @description The granted TTL (refreshBefore): no deliveries after it unless refreshed; null: no expiry */
+                expiresAt: components["schemas"]["Timestamp"] | null;
+            } | null;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
             /** @description whsec_…, shown this once (null for an ed25519 subscription, which has `publicKey` instead, and in the replay of an answer to a repeated Idempotency-Key: a secret is never stored) */
@@ -7117,6 +7169,7 @@ export interface operations {
                      *       "disabledAt": null,
                      *       "disabledReason": null,
                      *       "previousSecretExpiresAt": null,
+                     *       "mcp": null,
                      *       "createdAt": "2026-11-01T09:30:00.000Z",
                      *       "updatedAt": "2026-11-01T09:30:00.000Z",
                      *       "secret": "<SIGNING_SECRET>"
