@@ -93,7 +93,7 @@ export const brokerPublishBenchmark: Benchmark = {
     const closers: Array<() => Promise<unknown>> = [];
     try {
       const body = JSON.stringify({ id: randomUUID(), event: 'message.received', payload: {} });
-      const request = (broker: DeliveryRequest['broker']): DeliveryRequest => {
+      const request = (target: DeliveryRequest['target']): DeliveryRequest => {
         const id = randomUUID();
         return {
           accountId: 'acc_bench',
@@ -102,7 +102,7 @@ export const brokerPublishBenchmark: Benchmark = {
           event: 'message.received',
           attempt: 1,
           url: '',
-          broker,
+          target,
           body,
           headers: {
             'content-type': 'application/json',
@@ -129,9 +129,7 @@ export const brokerPublishBenchmark: Benchmark = {
       transports.push(amqp);
       const amqpTarget = {
         urlSealed: sealer.seal(rabbit.url),
-        exchange: 'bench',
-        routingKey: 'switchboard.{event}',
-        subject: null,
+        settings: { exchange: 'bench', routingKey: 'switchboard.{event}' },
       };
       const rabbitFigures = await compare({
         transport: async () => {
@@ -140,7 +138,7 @@ export const brokerPublishBenchmark: Benchmark = {
         },
         bare: () =>
           new Promise<void>((resolve, reject) => {
-            const r = request(null);
+            const r = request({ urlSealed: null, settings: {} });
             const { 'content-type': contentType, ...headers } = r.headers;
             confirm.publish(
               'bench',
@@ -162,9 +160,7 @@ export const brokerPublishBenchmark: Benchmark = {
       transports.push(natsTransport);
       const natsTarget = {
         urlSealed: sealer.seal(nats.url),
-        exchange: null,
-        routingKey: null,
-        subject: 'bench.{event}',
+        settings: { subject: 'bench.{event}' },
       };
       const natsFigures = await compare({
         transport: async () => {
@@ -172,7 +168,7 @@ export const brokerPublishBenchmark: Benchmark = {
           if (!('ok' in res) || !res.ok) throw new Error(`publish failed: ${JSON.stringify(res)}`);
         },
         bare: async () => {
-          const r = request(null);
+          const r = request({ urlSealed: null, settings: {} });
           const h = natsHeaders();
           for (const [k, v] of Object.entries(r.headers)) h.set(k, v);
           await js.publish('bench.message.received', r.body, { msgID: r.deliveryId, headers: h });

@@ -57,7 +57,7 @@ export async function attemptDelivery(
   }
 
   const request = signedRequest(deps, ctx);
-  const res = await delivery.transports[ctx.webhook_kind].send(request);
+  const res = await delivery.transports[ctx.webhook_kind]!.send(request);
   // A busy destination: wait as a throttled delivery does (no slot held).
   if (isBusy(res)) return { waitMs: res.waitMs, slotRps, ref };
   // A pulled destination: the delivery waits, with no due time, for its consumer's poll.
@@ -97,9 +97,7 @@ function signedRequest(deps: Deps, ctx: SendContext): DeliveryRequest {
     event: ctx.event,
     attempt: ctx.attempts + 1,
     url: ctx.url,
-    broker: ctx.broker_url_sealed
-      ? { urlSealed: ctx.broker_url_sealed, exchange: ctx.exchange, routingKey: ctx.routing_key, subject: ctx.subject }
-      : null,
+    target: { urlSealed: ctx.broker_url_sealed, settings: ctx.settings },
     headers: mcp ? mcpSignedHeaders(deps, ctx, body) : signedHeaders(deps.webhookKeys, ctx, body, now()),
     body,
   };

@@ -1,16 +1,13 @@
 // What a broker destination names (docs/webhooks.md#destination-kinds): its URL, parsed and shown without its
-// password, and the routing key or subject, a template whose one placeholder is `{event}`. Shared by the API's
-// validation and the transports, so what is accepted is what is sent.
+// password, and the routing key or subject, a template whose one placeholder is `{event}`. Shared by the
+// kinds' declarations (src/delivery/kinds) and their transports, so what is accepted is what is sent.
 
+import type { z } from 'zod';
+import { text } from '../platform/input.js';
 import { hideUrlCredentials } from '../platform/url-password.js';
 
-export type BrokerKind = 'rabbitmq' | 'nats';
-
-/** The schemes each broker kind accepts. */
-export const BROKER_SCHEMES: Record<BrokerKind, string[]> = {
-  rabbitmq: ['amqp:', 'amqps:'],
-  nats: ['nats:', 'tls:'],
-};
+/** The schemes whose URLs speak TLS. */
+const TLS_SCHEMES = ['amqps:', 'tls:'];
 
 const DEFAULT_PORTS: Record<string, number> = { 'amqp:': 5672, 'amqps:': 5671, 'nats:': 4222, 'tls:': 4222 };
 
@@ -20,6 +17,13 @@ export const EVENT_PLACEHOLDER = '{event}';
 /** A routing key or subject for one event: every `{event}` replaced by the event's name. */
 export const expandTemplate = (template: string, event: string): string =>
   template.split(EVENT_PLACEHOLDER).join(event);
+
+/** A template field's input: text that `problemOf` accepts, its refusal the issue's message. */
+export const templateOf = (problemOf: (t: string) => string | null): z.ZodType<string> =>
+  text().superRefine((v, ctx) => {
+    const problem = problemOf(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 /** Braces appear only as `{event}`. */
 const placeholdersOnly = (template: string): boolean => !/[{}]/.test(template.split(EVENT_PLACEHOLDER).join(''));
@@ -58,19 +62,25 @@ export interface BrokerAddress {
   vhost: string;
 }
 
-/** Why a broker URL is refused for `kind`, or null. */
-export function brokerUrlProblem(kind: BrokerKind, url: string): string | null {
+/** What a kind's broker URL may be: its schemes, and whether it may have a path (RabbitMQ's virtual host). */
+export interface BrokerUrlRules {
+  schemes: readonly string[];
+  path: boolean;
+}
+
+/** Why a broker URL is refused by `rules`, or null. */
+export function brokerUrlProblem(rules: BrokerUrlRules, url: string): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
     return 'is not a valid URL';
   }
-  if (!BROKER_SCHEMES[kind].includes(parsed.protocol)) return `must use ${BROKER_SCHEMES[kind].join('// or ')}//`;
+  if (!rules.schemes.includes(parsed.protocol)) return `must use ${rules.schemes.join('// or ')}//`;
   if (!parsed.hostname) return 'must have a host';
   if (parsed.port === '0') return 'must not use port 0';
   if (parsed.hash || parsed.search) return 'must not have a query or fragment';
-  if (kind === 'nats' && parsed.pathname && parsed.pathname !== '/') return 'must not have a path';
+  if (!rules.path && parsed.pathname && parsed.pathname !== '/') return 'must not have a path';
   return null;
 }
 
@@ -78,7 +88,7 @@ export function parseBrokerUrl(url: string): BrokerAddress {
   const parsed = new URL(url);
   const path = parsed.pathname.replace(/^\//, '');
   return {
-    tls: parsed.protocol === 'amqps:' || parsed.protocol === 'tls:',
+    tls: TLS_SCHEMES.includes(parsed.protocol),
     hostname: parsed.hostname.replace(/^\[|\]$/g, ''),
     port: parsed.port ? Number(parsed.port) : DEFAULT_PORTS[parsed.protocol]!,
     username: decodeURIComponent(parsed.username),

@@ -3,13 +3,9 @@ import type { Sealer } from '../platform/crypto.js';
 import type { HttpClient } from '../platform/http-client.js';
 import { createDeliveryBatches, type DeliveryBatches } from './batching.js';
 import { createWebhookThrottle, type WebhookThrottle } from './throttle.js';
+import { KINDS } from './kinds/registry.js';
 import type { Transports } from './transport.js';
 import { createUrlRing } from './transports/broker-pool.js';
-import { createHttpTransport } from './transports/http.js';
-import { createPollTransport } from './transports/poll.js';
-import { createNatsTransport } from './transports/nats.js';
-import { createRabbitmqTransport } from './transports/rabbitmq.js';
-import { createStreamTransport } from './transports/stream.js';
 
 // The delivery of webhook events, in the order a delivery lives it (docs/architecture.md#the-life-of-a-delivery):
 //
@@ -20,7 +16,7 @@ import { createStreamTransport } from './transports/stream.js';
 //     │                                   the sweep's to repair (sweep.ts)
 //     ▼
 //   attempt (a worker runs the job)       load → sign → send through the transport of its kind → record
-//     │                                   (attempt.ts, transport.ts, record.ts)
+//     │                                   (attempt.ts, transport.ts, kinds/registry.ts, record.ts)
 //     ▼
 //   record                                the attempt row and the transition, one statement (sql/record.ts)
 //
@@ -43,17 +39,12 @@ export interface Delivery extends DeliveryBatches {
   close(): Promise<void>;
 }
 
-/** `sealer` opens broker URLs, sealed as webhook secrets are. */
+/** `sealer` opens sealed destination URLs (a broker's), sealed as webhook secrets are. */
 export function createDelivery(connections: Connections, http: HttpClient, sealer: Sealer): Delivery {
   const { config, db, redis, logger } = connections;
   const urls = createUrlRing(sealer);
-  const transports: Transports = {
-    http: createHttpTransport(http),
-    stream: createStreamTransport(config, db, redis, logger),
-    poll: createPollTransport(),
-    rabbitmq: createRabbitmqTransport(config, urls, logger),
-    nats: createNatsTransport(config, urls, logger),
-  };
+  const parts = { config, db, redis, logger, http, urls };
+  const transports: Transports = Object.fromEntries(KINDS.map((k) => [k.name, k.transport(parts)]));
   return {
     ...createDeliveryBatches(connections),
     throttle: createWebhookThrottle(redis, config.bullmqPrefix),

@@ -2,8 +2,9 @@ import type { SafeResponse } from '../platform/http-client.js';
 
 // The transport seam: how one signed request reaches its destination. An attempt builds the request (envelope and
 // signature headers), hands it to the transport of its subscription's kind and records what came back; signing,
-// retries, recording, throttling, stats and ordering know nothing of which transport ran. A new destination kind
-// is a new Transport here and nothing else.
+// retries, recording, throttling, stats and ordering know nothing of which transport ran. A destination kind
+// declares its transport in its module (src/delivery/kinds): the attempt passes what the row holds for it,
+// its sealed URL and its settings, and only the kind's transport reads them.
 //
 // A kind is pushed (its transport sends each attempt) or pulled (its consumer takes its deliveries: a poll,
 // docs/adr/0089-poll-destinations.md). A pulled kind's delivery has no due time: the fan-out writes it waiting,
@@ -20,18 +21,19 @@ export interface DeliveryRequest {
   attempt: number;
   /** The subscription's URL (an http destination's target; a broker's without its password). */
   url: string;
-  /** A broker destination's target, as its row holds it (null for http and stream). */
-  broker: BrokerTarget | null;
+  /** What the row holds for the kind's transport: its sealed URL and its settings. */
+  target: Target;
   headers: Record<string, string>;
   body: string;
 }
 
-/** Where on a broker a delivery goes: the sealed URL (credentials included) and the exchange and key, or subject. */
-export interface BrokerTarget {
-  urlSealed: string;
-  exchange: string | null;
-  routingKey: string | null;
-  subject: string | null;
+/**
+ * Where a delivery goes, as its subscription's row holds it: the sealed URL (credentials included; null for a kind
+ * whose URL is public) and the kind's own settings (its fields, by their API names), read by its transport alone.
+ */
+export interface Target {
+  urlSealed: string | null;
+  settings: Record<string, unknown>;
 }
 
 /**
@@ -84,19 +86,8 @@ export interface Transport {
   close(): Promise<void>;
 }
 
-/** A subscription's kind of destination, as its row names it. */
-export type DestinationKind = 'http' | 'stream' | 'rabbitmq' | 'nats' | 'poll';
-
-/** The kinds whose consumer takes its deliveries (a poll): nothing is sent to them, nothing is due. */
-export const PULLED_KINDS: readonly DestinationKind[] = ['poll'];
-
-/** SQL: whether the subscription `alias` is of a pulled kind (the fan-out writes its deliveries waiting). */
-export const isPulledKindSql = (alias: string): string =>
-  `${alias}.kind IN (${PULLED_KINDS.map((k) => `'${k}'`).join(', ')})`;
-
-export const isPulledKind = (kind: string): boolean => (PULLED_KINDS as readonly string[]).includes(kind);
-
-export type Transports = Record<DestinationKind, Transport>;
+/** One transport per destination kind, by the kind's name. */
+export type Transports = Record<string, Transport>;
 
 export const isBusy = (o: Outcome): o is { busy: true; waitMs: number } => 'busy' in o;
 export const isPulled = (o: Outcome): o is Pulled => 'pulled' in o;

@@ -1,29 +1,26 @@
 import type { Deps } from '../app/deps.js';
-import { brokerUrlProblem, parseBrokerUrl, redactBrokerUrl } from '../delivery/broker-target.js';
+import { KIND_FIELDS, kindNamed } from '../delivery/kinds/registry.js';
+import type { Kind } from '../delivery/kinds/kind.js';
 import { AppError, fieldError } from '../platform/errors.js';
 import { checkTargetHost, checkTargetUrl } from '../platform/http-client.js';
 import { hasUrlCredentials, hideUrlCredentials } from '../platform/url-password.js';
-import {
-  DESTINATION_FIELDS,
-  KIND_FIELDS,
-  type CreateWebhookInput,
-  type UpdateWebhookInput,
-} from './webhooks.schema.js';
+import type { CreateWebhookInput, UpdateWebhookInput } from './webhooks.schema.js';
 import type { WebhookRow } from './webhooks.repository.js';
 
-// A subscription's destination as its row holds it, from what a client sent (docs/webhooks.md#destination-kinds).
-// An http URL passes the SSRF guard as it always did; a broker's host passes the same guard, and the broker URL is
-// sealed, with `url` keeping it without its password for display and for attempt records. The transports check
-// the address again at every connect.
+// A subscription's destination as its row holds it, from what a client sent (docs/webhooks.md#destination-kinds),
+// by its kind's declaration (src/delivery/kinds). A public URL passes the SSRF guard as it always did; a sealed
+// one's host passes the same guard, and the URL is sealed, with `url` keeping it without its credential for
+// display and for attempt records. The transports check the address again at every connect. The kind's own
+// fields are kept in `settings`, by their API names.
 
 /** Where a poll subscription's consumer polls: its `url`, relative to the API's address. */
 export const pollPath = (id: string): string => `/v1/webhooks/${id}/poll`;
 
-type Destination = Pick<WebhookRow, 'url' | 'broker_url_sealed' | 'exchange' | 'routing_key' | 'subject'>;
+type Destination = Pick<WebhookRow, 'url' | 'broker_url_sealed' | 'settings'>;
 
 /**
- * An http destination's URL passes the SSRF guard and carries no credential (a token in its query or fragment, as
- * the guard refuses a user part): a URL is shown in every read, attempt record and the dashboard, and a receiver
+ * A public URL passes the SSRF guard and carries no credential (a token in its query or fragment, as the guard
+ * refuses a user part): a URL is shown in every read, attempt record and the dashboard, and a receiver
  * authenticates deliveries by their signature (docs/webhook-signatures.md#verifying-signatures).
  */
 async function checkHttpTarget(deps: Deps, url: string): Promise<void> {
@@ -36,56 +33,53 @@ async function checkHttpTarget(deps: Deps, url: string): Promise<void> {
     );
 }
 
-/** The row fields of a new subscription's destination, its URL checked (and sealed for a broker). */
+/** A URL as the row keeps it: checked by its kind's rules and the address guard, sealed when it is secret. */
+async function urlOf(deps: Deps, kind: Kind, url: string): Promise<Pick<Destination, 'url' | 'broker_url_sealed'>> {
+  const rules = kind.url;
+  if (rules === 'public' || rules === 'none') {
+    await checkHttpTarget(deps, url);
+    return { url, broker_url_sealed: null };
+  }
+  const problem = rules.problem(url);
+  if (problem) throw fieldError('url', problem);
+  const shown = rules.redact(url);
+  await checkTargetHost(deps.config, rules.host(url), shown);
+  return { url: shown, broker_url_sealed: deps.sealers.webhook.seal(url) };
+}
+
+/** The kind's own fields of an input, by their API names (those of other kinds are refused before this). */
+const settingsOf = (kind: Kind, input: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(kind.fields.filter((f) => input[f.name] !== undefined).map((f) => [f.name, input[f.name]]));
+
+/** The row fields of a new subscription's destination, its URL checked (and sealed when secret). */
 export async function destinationOf(
   deps: Deps,
   input: CreateWebhookInput,
   id: string,
 ): Promise<Destination & Pick<WebhookRow, 'kind'>> {
-  const kind = input.kind ?? 'http';
-  const none = { broker_url_sealed: null, exchange: null, routing_key: null, subject: null };
+  const kind = kindNamed(input.kind ?? 'http');
+  const settings = settingsOf(kind, input as Record<string, unknown>);
   // A poll subscription's url is where its consumer polls (docs/adr/0089-poll-destinations.md).
-  if (kind === 'poll') return { kind, url: pollPath(id), ...none };
-  if (kind === 'http') {
-    await checkHttpTarget(deps, input.url!);
-    return { kind, url: input.url!, ...none };
-  }
-  const url = input.url!;
-  await checkTargetHost(deps.config, parseBrokerUrl(url).hostname, redactBrokerUrl(url));
-  return {
-    kind,
-    url: redactBrokerUrl(url),
-    broker_url_sealed: deps.sealers.webhook.seal(url),
-    exchange: kind === 'rabbitmq' ? input.exchange! : null,
-    routing_key: kind === 'rabbitmq' ? input.routingKey! : null,
-    subject: kind === 'nats' ? input.subject! : null,
-  };
+  if (kind.url === 'none') return { kind: kind.name, url: pollPath(id), broker_url_sealed: null, settings };
+  return { kind: kind.name, ...(await urlOf(deps, kind, input.url!)), settings };
 }
 
 /** What a PATCH changes of a subscription's destination, checked against its kind (which never changes). */
 export async function destinationPatch(
   deps: Deps,
-  kind: WebhookRow['kind'],
+  kindName: WebhookRow['kind'],
   input: UpdateWebhookInput,
 ): Promise<Partial<Destination>> {
-  const own: readonly string[] = KIND_FIELDS[kind as keyof typeof KIND_FIELDS] ?? [];
-  const foreign = DESTINATION_FIELDS.filter((f) => input[f] !== undefined && !own.includes(f));
-  if (foreign.length) throw fieldError(foreign[0]!, `not a field of kind ${kind}`);
-  const patch: Partial<Destination> = {};
-  if (input.exchange !== undefined) patch.exchange = input.exchange;
-  if (input.routingKey !== undefined) patch.routing_key = input.routingKey;
-  if (input.subject !== undefined) patch.subject = input.subject;
+  const kind = kindNamed(kindName);
+  const given = input as Record<string, unknown>;
+  const foreign = KIND_FIELDS.find((f) => given[f.name] !== undefined && !kind.fields.includes(f));
+  if (foreign) throw fieldError(foreign.name, `not a field of kind ${kind.name}`);
+  const changed = settingsOf(kind, given);
+  // Merged in the statement (jsonb ||), so two PATCHes of different fields both land.
+  const patch: Partial<Destination> = Object.keys(changed).length
+    ? { settings: deps.db.raw('settings || ?::jsonb', [JSON.stringify(changed)]) as unknown as Destination['settings'] }
+    : {};
   // A poll subscription has no URL to change (refused before this, naming url).
-  if (input.url === undefined || kind === 'poll') return patch;
-  if (kind === 'http' || kind === 'stream') {
-    await checkHttpTarget(deps, input.url);
-    patch.url = input.url;
-    return patch;
-  }
-  const problem = brokerUrlProblem(kind, input.url);
-  if (problem) throw fieldError('url', problem);
-  await checkTargetHost(deps.config, parseBrokerUrl(input.url).hostname, redactBrokerUrl(input.url));
-  patch.url = redactBrokerUrl(input.url);
-  patch.broker_url_sealed = deps.sealers.webhook.seal(input.url);
-  return patch;
+  if (input.url === undefined || kind.url === 'none') return patch;
+  return { ...patch, ...(await urlOf(deps, kind, input.url)) };
 }

@@ -1,4 +1,5 @@
-import type { DestinationKind } from '../delivery/transport.js';
+import type { DestinationKind } from '../delivery/kinds/registry.js';
+import { KIND_FIELDS } from '../delivery/kinds/registry.js';
 import type { Conn } from '../platform/db.js';
 import { iso, now } from '../platform/clock.js';
 import { paginate, type PageQuery } from '../platform/pagination.js';
@@ -19,12 +20,10 @@ export interface WebhookRow {
   kind: DestinationKind;
   /** How deliveries are signed: secret_sealed holds a whsec_ (hmac-sha256) or a whsk_ (ed25519). */
   signature_scheme: SignatureScheme;
-  /** A broker destination's URL, credentials included, sealed; `url` holds it without its password. */
+  /** A destination URL that carries a credential (a broker's), sealed; `url` holds it without its password. */
   broker_url_sealed: string | null;
-  /** rabbitmq: the exchange ('' the default) and the routing key template; nats: the subject template. */
-  exchange: string | null;
-  routing_key: string | null;
-  subject: string | null;
+  /** The kind's own fields by their API names (src/delivery/kinds): rabbitmq's exchange and routingKey, … */
+  settings: Record<string, unknown>;
   secret_sealed: string;
   /** ed25519: the whpk_ of secret_sealed's key (public, so kept in the clear); null for hmac-sha256. */
   public_key: string | null;
@@ -73,17 +72,7 @@ export type NewWebhook = Pick<
   | 'tenant'
 > &
   Partial<
-    Pick<
-      WebhookRow,
-      | 'ordering'
-      | 'signature_scheme'
-      | 'public_key'
-      | 'filter'
-      | 'broker_url_sealed'
-      | 'exchange'
-      | 'routing_key'
-      | 'subject'
-    >
+    Pick<WebhookRow, 'ordering' | 'signature_scheme' | 'public_key' | 'filter' | 'broker_url_sealed' | 'settings'>
   >;
 
 export async function insertWebhook(
@@ -227,13 +216,15 @@ export async function activateWebhook(conn: Conn, accountId: string, id: string)
 const previousKeySigns = (w: WebhookRow) =>
   w.previous_secret_sealed !== null && w.previous_secret_expires_at !== null && w.previous_secret_expires_at > now();
 
+/** Every kind's fields as an answer shows them: the subscription's own from its settings, the others null. */
+const kindFieldsOf = (w: WebhookRow): Record<string, unknown> =>
+  Object.fromEntries(KIND_FIELDS.map((f) => [f.name, w.settings?.[f.name] ?? null]));
+
 export const toWebhookResponse = (w: WebhookRow) => ({
   id: w.id,
   kind: w.kind,
   url: w.url,
-  exchange: w.exchange,
-  routingKey: w.routing_key,
-  subject: w.subject,
+  ...kindFieldsOf(w),
   events: w.events,
   description: w.description,
   status: w.status,

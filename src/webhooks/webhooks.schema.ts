@@ -8,12 +8,14 @@ import { STATS_WINDOWS, type StatsWindow } from './endpoint-stats.js';
 import { SIGNATURE_SCHEMES } from '../delivery/sign.js';
 import { filterInput, filterResponse } from './filter.schema.js';
 import {
-  brokerUrlProblem,
-  EXCHANGE_PATTERN,
-  routingKeyProblem,
-  subjectProblem,
-  type BrokerKind,
-} from '../delivery/broker-target.js';
+  CREATED_KIND_NAMES,
+  CREATED_KINDS,
+  KIND_FIELDS,
+  KIND_NAMES,
+  KINDS,
+  kindNamed,
+  isKind,
+} from '../delivery/kinds/registry.js';
 
 // A typo gets a 400 validation_error naming the likely name; the document shows the registry's names as an enum
 // (components.schemas.EventName), so a typo fails type-checking in a generated client too.
@@ -49,55 +51,40 @@ export const signatureScheme = z
     'hmac-sha256 (the default): a shared whsec_ secret signs X-Switchboard-Signature and webhook-signature `v1,`; ed25519: a key pair whose public half (`publicKey`, whpk_) verifies webhook-signature `v1a,`, so the receiver holds nothing that can sign',
   );
 
-// Destination kinds a client creates here (a stream is opened by `switchboard listen`, never POSTed). Each kind
-// names the fields it takes beyond `url` (docs/webhooks.md#destination-kinds); the refinement refuses a missing
-// one, one of another kind, and a URL of the wrong scheme, each as a 400 naming the field.
+// Destination kinds a client creates here (a stream is opened by `switchboard listen`, never POSTed), each declared
+// by its module (src/delivery/kinds): the fields it takes beyond `url` (docs/webhooks.md#destination-kinds) and
+// its URL's rules. The refinement refuses a missing field, one of another kind, and a URL of the wrong scheme,
+// each as a 400 naming the field.
 const createdKind = z
-  .enum(['http', 'rabbitmq', 'nats', 'poll'])
-  .describe(
-    'http (the default): POSTed to url; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url; poll: no url, the consumer takes its deliveries with GET /v1/webhooks/{webhookId}/poll',
-  );
-const exchange = text()
-  .regex(EXCHANGE_PATTERN, 'up to 127 letters, digits, "_", ".", ":" or "-"')
-  .describe('rabbitmq: the exchange to publish to; "" is the default exchange');
-const routingKey = text()
-  .superRefine((v, ctx) => refineTemplate(v, ctx, routingKeyProblem))
-  .describe('rabbitmq: the routing key; `{event}` is replaced by the event name (e.g. `switchboard.{event}`)');
-const subject = text()
-  .superRefine((v, ctx) => refineTemplate(v, ctx, subjectProblem))
-  .describe('nats: the JetStream subject; `{event}` is replaced by the event name (e.g. `switchboard.{event}`)');
+  .enum(CREATED_KIND_NAMES)
+  .describe(CREATED_KINDS.map((k, i) => `${k.name}${i === 0 ? ' (the default)' : ''}: ${k.description}`).join('; '));
 
-function refineTemplate(v: string, ctx: z.RefinementCtx, problemOf: (t: string) => string | null) {
-  const problem = problemOf(v);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-}
-
-/** The fields each kind takes beyond url; a field of another kind is refused. */
-export const KIND_FIELDS = {
-  http: [],
-  rabbitmq: ['exchange', 'routingKey'],
-  nats: ['subject'],
-  poll: [],
-} as const satisfies Record<z.infer<typeof createdKind>, readonly string[]>;
-export const DESTINATION_FIELDS = ['exchange', 'routingKey', 'subject'] as const;
-
-type DestinationFields = { url?: string; exchange?: string; routingKey?: string; subject?: string };
+/** Every kind's own fields, each optional (which kind takes which is the refinement's to say). */
+const kindFieldInputs: Record<string, z.ZodOptional<z.ZodType>> = Object.fromEntries(
+  KIND_FIELDS.map((f) => [f.name, f.input.optional()]),
+);
 
 /**
  * A subscription's destination fields against its kind: what it lacks (`required`, at creation), what belongs to
- * another kind, and a URL whose scheme is not the kind's.
+ * another kind, and a URL its kind refuses.
  */
-export function refineDestination(kind: string, v: DestinationFields, ctx: z.RefinementCtx, required: boolean) {
-  const own: readonly string[] = KIND_FIELDS[kind as keyof typeof KIND_FIELDS] ?? [];
-  for (const field of DESTINATION_FIELDS) {
-    const given = v[field] !== undefined;
-    if (given && !own.includes(field))
-      ctx.addIssue({ code: 'custom', path: [field], message: `not a field of kind ${kind}` });
-    if (!given && required && own.includes(field))
-      ctx.addIssue({ code: 'custom', path: [field], message: `required for kind ${kind}` });
+export function refineDestination(
+  kindName: string,
+  v: Record<string, unknown>,
+  ctx: z.RefinementCtx,
+  required: boolean,
+) {
+  if (!isKind(kindName)) return;
+  const kind = kindNamed(kindName);
+  for (const { name } of KIND_FIELDS) {
+    const given = v[name] !== undefined;
+    const own = kind.fields.some((f) => f.name === name);
+    if (given && !own) ctx.addIssue({ code: 'custom', path: [name], message: `not a field of kind ${kind.name}` });
+    if (!given && required && own)
+      ctx.addIssue({ code: 'custom', path: [name], message: `required for kind ${kind.name}` });
   }
-  if ((kind === 'rabbitmq' || kind === 'nats') && v.url !== undefined) {
-    const problem = brokerUrlProblem(kind as BrokerKind, v.url);
+  if (typeof kind.url === 'object' && typeof v.url === 'string') {
+    const problem = kind.url.problem(v.url);
     if (problem) ctx.addIssue({ code: 'custom', path: ['url'], message: problem });
   }
 }
@@ -107,9 +94,7 @@ export const createWebhookFields = z
   .object({
     kind: createdKind.optional(),
     url: url.optional().describe('Required for every kind but poll, which has none'),
-    exchange: exchange.optional(),
-    routingKey: routingKey.optional(),
-    subject: subject.optional(),
+    ...kindFieldInputs,
     events: eventList,
     description: description.optional(),
     legacySecret: legacySecret.optional(),
@@ -135,11 +120,11 @@ function refinePollFields(
   ctx: z.RefinementCtx,
 ): void {
   const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-  if (input.kind !== 'poll') {
+  const kind = kindNamed(input.kind ?? 'http');
+  if (kind.url !== 'none') {
     if (input.url === undefined) issue('url', 'required (a poll subscription, kind "poll", has none)');
-    return;
-  }
-  if (input.url !== undefined) issue('url', 'a poll subscription has no URL: its consumer polls');
+  } else if (input.url !== undefined) issue('url', 'a poll subscription has no URL: its consumer polls');
+  if (!kind.pulled) return;
   if (input.rateLimitPerSecond != null) issue('rateLimitPerSecond', 'a poll subscription is read at its own pace');
   if (input.ordering === 'key') issue('ordering', 'a poll subscription is read in order already');
 }
@@ -148,9 +133,7 @@ function refinePollFields(
 export const updateWebhookInput = z
   .object({
     url: url.optional(),
-    exchange: exchange.optional(),
-    routingKey: routingKey.optional(),
-    subject: subject.optional(),
+    ...kindFieldInputs,
     events: eventList.optional(),
     description: description.nullable().optional(),
     legacySecret: legacySecret.nullable().optional(),
@@ -195,18 +178,19 @@ export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
 export type RotateSecretInput = z.infer<typeof rotateSecretInput>;
 export type DeliveriesQuery = z.infer<typeof deliveriesQuery>;
 
+/** Every kind's fields in an answer: the subscription's own, the others null. */
+const kindFieldOutputs: Record<string, z.ZodNullable<z.ZodType>> = Object.fromEntries(
+  KIND_FIELDS.map((f) => [f.name, f.output.nullable()]),
+);
+
 export const webhookResponse = z
   .object({
     id: idString('wh'),
     kind: z
-      .enum(['http', 'stream', 'rabbitmq', 'nats', 'poll'])
-      .describe(
-        'http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)',
-      ),
+      .enum(KIND_NAMES)
+      .describe(`${KINDS.map((k) => `${k.name}: ${k.description}`).join('; ')} (docs/webhooks.md#destination-kinds)`),
     url: outText().describe('A broker URL is shown without its password (and without a token)'),
-    exchange: outText().nullable().describe('rabbitmq: the exchange ("" is the default); null for other kinds'),
-    routingKey: outText().nullable().describe('rabbitmq: the routing key template; null for other kinds'),
-    subject: outText().nullable().describe('nats: the subject template; null for other kinds'),
+    ...kindFieldOutputs,
     events: z.array(outText()),
     description: outText().nullable(),
     status: z.enum(['active', 'disabled']),

@@ -23,7 +23,7 @@ import { disableWebhookOnce } from '../delivery/sql/subscriptions.js';
 import { toAttemptResponse, toDeliveryResponse, toDeliveryWithEnvelopeResponse } from './deliveries.schema.js';
 import { scheduleDeliveries, scheduleCommitted } from '../delivery/schedule.js';
 import { newSigningKey, replaceKeyOrConflict, requireNoLegacySecret } from './signing-keys.js';
-import { isPulledKind } from '../delivery/transport.js';
+import { isPulledKind } from '../delivery/kinds/registry.js';
 import { generatePollCredential } from './poll-credential.js';
 import { destinationOf, destinationPatch } from './destinations.js';
 import { rejoinOrderingKeys } from '../delivery/ordering.js';

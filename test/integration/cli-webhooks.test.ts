@@ -47,6 +47,27 @@ describe('switchboard webhooks create', () => {
     expect(first).toMatch(/^Signing secret \(shown once: store it now\): whsec_/);
     expect(second).toMatch(/^Poll credential \(shown once: store it now\): whpoll_/);
   });
+
+  it('creates a kind it has no flags for with --setting, and refuses a --setting that is not name=value', async () => {
+    const url = 'rediss://publisher:cli-redis-password-6a1f@93.184.216.34:6380/0';
+    const made = await runCli(
+      ['--json', 'webhooks', 'create', url, '--kind', 'redis', '--events', 'contact.created'].concat([
+        '--setting',
+        'streamKey=switchboard:{event}',
+        '--setting',
+        'maxLength=500',
+      ]),
+      env,
+    );
+    expect(made.code, made.stderr).toBe(0);
+    expect(JSON.parse(made.stdout)).toMatchObject({ kind: 'redis', streamKey: 'switchboard:{event}', maxLength: 500 });
+    expect(made.stdout).not.toContain('cli-redis-password-6a1f');
+    const bad = await runCli(
+      ['webhooks', 'create', url, '--kind', 'redis', '--events', 'contact.created', '--setting', 'x'],
+      env,
+    );
+    expect(bad.code).toBe(2);
+  });
 });
 
 describe('switchboard poll', () => {

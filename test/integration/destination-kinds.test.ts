@@ -9,6 +9,7 @@ import { httpDriver } from '../helpers/destinations/http.js';
 import { natsDriver } from '../helpers/destinations/nats.js';
 import { pollDriver } from '../helpers/destinations/poll.js';
 import { rabbitmqDriver } from '../helpers/destinations/rabbitmq.js';
+import { redisDriver } from '../helpers/destinations/redis.js';
 import { waitUntil } from '../helpers/wait.js';
 import { createTestContext, type TestContext } from '../helpers/test-context.js';
 
@@ -23,6 +24,9 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 // cannot refuse, so the rows about retries, holding an ordering key and disabling do not apply to it (its own
 // file, webhook-poll.test.ts, covers its order and retention).
 
+// What a refused attempt records, by kind (a broker that routes nowhere: unroutable; Redis refuses XADD: NOPERM).
+const REFUSED: Record<string, string> = { http: 'http_status', redis: 'auth_failed' };
+
 const drivers: Array<DestinationKindDriver & { redeliverStoredOnce?: boolean }> = [
   httpDriver(),
   rabbitmqDriver(),
@@ -30,6 +34,7 @@ const drivers: Array<DestinationKindDriver & { redeliverStoredOnce?: boolean }> 
   // the same delivery id is acknowledged as a duplicate and stored once.
   Object.assign(natsDriver(), { redeliverStoredOnce: true }),
   pollDriver(() => t.url),
+  redisDriver(),
 ];
 
 let t: TestContext;
@@ -158,7 +163,7 @@ for (const driver of drivers) {
           30_000,
           'two failed attempts',
         );
-        expect(failed[0]!.error).toBe(driver.kind === 'http' ? 'http_status' : 'unroutable');
+        expect(failed[0]!.error).toBe(REFUSED[driver.kind] ?? 'unroutable');
         expect(failed[0]!.nextAttemptAt).not.toBeNull();
         await destination.accept();
         const [m] = await destination.waitFor(1);
@@ -264,6 +269,7 @@ for (const driver of drivers) {
         rabbitmq: /^amqp:\/\/sb-publisher@127\.0\.0\.1:/,
         nats: /^nats:\/\//,
         poll: /^\/v1\/webhooks\/wh_/,
+        redis: /^redis:\/\/publisher@127\.0\.0\.1:/,
       };
       expect(one.body.url).toMatch(shown[driver.kind as keyof typeof shown]);
       const attempts = await Promise.all(subscriptions.map((s) => attemptsOf(account.token, s)));
@@ -285,7 +291,7 @@ for (const driver of drivers) {
       }
       // The log was written (the refused publishes among it), so its silence on the secret means something.
       expect(logs.join('')).toContain(`${driver.kind} publish failed`);
-      expect(JSON.stringify(rows)).toContain(driver.kind === 'rabbitmq' ? 'amqp://' : 'nats://');
+      expect(JSON.stringify(rows)).toContain(`${String(one.body.url).split('//')[0]}//`);
     });
   });
 }

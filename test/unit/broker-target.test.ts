@@ -32,11 +32,11 @@ describe('templates', () => {
 
 describe('broker URLs', () => {
   it('take the scheme of their kind only', () => {
-    expect(brokerUrlProblem('rabbitmq', 'amqps://u:p@mq.example.com/vh')).toBeNull();
-    expect(brokerUrlProblem('rabbitmq', 'nats://mq.example.com')).toMatch(/amqp/);
-    expect(brokerUrlProblem('nats', 'tls://t@nats.example.com')).toBeNull();
-    expect(brokerUrlProblem('nats', 'https://nats.example.com')).toMatch(/nats/);
-    expect(brokerUrlProblem('nats', 'not a url')).toMatch(/valid/);
+    expect(brokerUrlProblem({ schemes: ['amqp:', 'amqps:'], path: true }, 'amqps://u:p@mq.example.com/vh')).toBeNull();
+    expect(brokerUrlProblem({ schemes: ['amqp:', 'amqps:'], path: true }, 'nats://mq.example.com')).toMatch(/amqp/);
+    expect(brokerUrlProblem({ schemes: ['nats:', 'tls:'], path: false }, 'tls://t@nats.example.com')).toBeNull();
+    expect(brokerUrlProblem({ schemes: ['nats:', 'tls:'], path: false }, 'https://nats.example.com')).toMatch(/nats/);
+    expect(brokerUrlProblem({ schemes: ['nats:', 'tls:'], path: false }, 'not a url')).toMatch(/valid/);
   });
 
   it('parse into host, port, credentials and vhost', () => {

@@ -3,8 +3,10 @@ import { session } from './api.js';
 import { CliError, EXIT, showRecord, type Output } from './output.js';
 
 // switchboard webhooks create: a subscription of any destination kind (docs/webhooks.md#destination-kinds). The
-// options each kind adds are the rows of KIND_OPTIONS, the one place they are named; every field is passed
-// through as given and the API validates it, answering 400 naming the one it refuses.
+// flags of the kinds are the rows of KIND_OPTIONS (the CLI imports nothing of the service, so it keeps its own
+// table, written for a terminal); `--setting name=value` passes any kind's field, so a kind without a flag here
+// works too. Every field is passed through as given and the API validates it, answering 400 naming the one it
+// refuses.
 
 /** Each destination kind's own fields, one option each: its flag, the field of POST /v1/webhooks, its help. */
 const KIND_OPTIONS = [
@@ -27,7 +29,16 @@ interface CreateOptions {
   kind?: string;
   filter?: string;
   signatureScheme?: string;
-  [kindField: string]: string | undefined;
+  setting?: Record<string, unknown>;
+  [kindField: string]: string | Record<string, unknown> | undefined;
+}
+
+/** --setting name=value, repeatable: a kind's field by its API name; a whole number is sent as a number. */
+function settingOption(pair: string, seen: Record<string, unknown> = {}): Record<string, unknown> {
+  const at = pair.indexOf('=');
+  if (at < 1) throw new CliError(`--setting takes name=value, not ${JSON.stringify(pair)}`, EXIT.usage);
+  const value = pair.slice(at + 1);
+  return { ...seen, [pair.slice(0, at)]: /^\d+$/.test(value) ? Number(value) : value };
 }
 
 /** --filter's JSON, or a usage error (exit 2) before anything is sent. */
@@ -49,6 +60,7 @@ export function registerWebhookCreateCommand(webhooks: Command, out: () => Outpu
     .option('--kind <kind>', 'http (the default), rabbitmq, nats or poll');
   for (const option of KIND_OPTIONS) create.option(option.flags, option.help);
   create
+    .option('--setting <name=value>', 'another field of the kind, by its API name (repeatable)', settingOption)
     .option('--filter <json>', 'only the events whose payload matches, e.g. \'{"channel":{"$in":["sms"]}}\'')
     .option(
       '--signature-scheme <scheme>',
@@ -63,6 +75,7 @@ export function registerWebhookCreateCommand(webhooks: Command, out: () => Outpu
         description: opts.description,
         kind: opts.kind,
         ...kindFields,
+        ...opts.setting,
         filter: opts.filter === undefined ? undefined : filterOption(opts.filter),
         signatureScheme: opts.signatureScheme,
       } as never;

@@ -4,7 +4,7 @@ import { orderingKeyOf } from '../../events/event-types.js';
 import { prepare, runPrepared, type Conn } from '../../platform/db.js';
 import { newId, uuidV7Range } from '../../platform/ids.js';
 import type { Trx } from '../../platform/transaction.js';
-import { isPulledKindSql } from '../transport.js';
+import { isPulledKindSql } from '../kinds/registry.js';
 import { SCHEDULED, type ScheduledDelivery } from './rows.js';
 
 // ---- fan-out: the event and its deliveries, in the emitting transaction ----

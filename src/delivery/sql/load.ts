@@ -1,6 +1,6 @@
 import { prepare, runPrepared, startupBound, type Conn } from '../../platform/db.js';
 import { uuidV7Time } from '../../platform/ids.js';
-import type { DestinationKind } from '../transport.js';
+import type { DestinationKind } from '../kinds/registry.js';
 import type { DeliveryRow } from './rows.js';
 
 // ---- the worker's read ----
@@ -30,11 +30,9 @@ export interface SendContext extends Pick<
   legacy_secret_sealed: string | null;
   /** The subscription's throttle (deliveries per second), null when unthrottled. */
   rate_limit_per_second: number | null;
-  /** A broker destination's sealed URL, exchange, routing key or subject (null for other kinds). */
+  /** A sealed destination URL (a broker's; null for a kind whose URL is public) and the kind's own settings. */
   broker_url_sealed: string | null;
-  exchange: string | null;
-  routing_key: string | null;
-  subject: string | null;
+  settings: Record<string, unknown>;
   inbox_id: string | null;
   message_id: string | null;
   payload: Record<string, unknown>;
@@ -53,7 +51,7 @@ export interface SendContext extends Pick<
 const SEND_CONTEXT = `SELECT d.id, d.created_at, d.account_id, d.webhook_id, d.event_id, d.event, d.status, d.attempts, d.round_attempts, d.job_seq, d.ordering_key,
             w.url, w.kind AS webhook_kind, w.status AS webhook_status, w.deleted_at AS webhook_deleted_at, w.secret_sealed,
             w.previous_secret_sealed, w.previous_secret_expires_at, w.legacy_secret_sealed, w.rate_limit_per_second,
-            w.broker_url_sealed, w.exchange, w.routing_key, w.subject,
+            w.broker_url_sealed, w.settings,
             e.inbox_id, e.message_id, e.payload, e.created_at AS event_created_at,
             w.mcp_subscription_id, w.expires_at AS webhook_expires_at,
             CASE WHEN w.mcp_principal IS NULL THEN true

@@ -4,6 +4,7 @@ import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
 import { expandTemplate, parseBrokerUrl } from '../broker-target.js';
 import type { Transport } from '../transport.js';
+import { natsSettings } from '../kinds/settings.js';
 import { createBrokerPool, within, type Pooled, type UrlRing } from './broker-pool.js';
 import { brokerFailure, BrokerRefusal, guardedAddress, startClock } from './broker-errors.js';
 
@@ -50,9 +51,8 @@ export function createNatsTransport(config: Config, urls: UrlRing, logger: Logge
   return {
     async send(request) {
       const elapsed = startClock();
-      const target = request.broker!;
-      const url = urls.open(target.urlSealed);
-      const subject = expandTemplate(target.subject ?? '', request.event);
+      const url = urls.open(request.target.urlSealed!);
+      const subject = expandTemplate(natsSettings.parse(request.target.settings).subject, request.event);
       try {
         const ack = await within(
           timeoutMs,

@@ -3,6 +3,7 @@ import type { Config } from '../../platform/config.js';
 import type { Logger } from '../../platform/logger.js';
 import { expandTemplate, parseBrokerUrl } from '../broker-target.js';
 import type { Transport } from '../transport.js';
+import { rabbitmqSettings } from '../kinds/settings.js';
 import { createBrokerPool, within, type Pooled, type UrlRing } from './broker-pool.js';
 import { brokerFailure, BrokerRefusal, guardedAddress, startClock } from './broker-errors.js';
 
@@ -146,16 +147,16 @@ export function createRabbitmqTransport(config: Config, urls: UrlRing, logger: L
   return {
     async send(request) {
       const elapsed = startClock();
-      const target = request.broker!;
-      const url = urls.open(target.urlSealed);
+      const target = rabbitmqSettings.parse(request.target.settings);
+      const url = urls.open(request.target.urlSealed!);
       try {
         await within(
           timeoutMs,
           (async () => {
             const rabbit = await pool.get(url, (lost) => openRabbit(url, allowPrivateTargets, timeoutMs, lost));
-            const exchange = target.exchange ?? '';
+            const exchange = target.exchange;
             await requireExchange(rabbit, exchange);
-            const key = expandTemplate(target.routingKey ?? '', request.event);
+            const key = expandTemplate(target.routingKey, request.event);
             await publish(rabbit, exchange, key, request.deliveryId, request.headers, request.body);
           })(),
           'confirm the message',

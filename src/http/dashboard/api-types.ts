@@ -23,7 +23,8 @@ import type {
 
 // The API's answers as the pages read them: the types of the very schemas the API's responses are documented by.
 
-export type Webhook = z.infer<typeof webhookResponse>;
+/** A subscription as an answer shows it; its kind's own fields (src/delivery/kinds) are read by name. */
+export type Webhook = z.infer<typeof webhookResponse> & { [kindField: string]: unknown };
 export type WebhookWithSecret = z.infer<typeof webhookWithSecretResponse>;
 export type WebhookStats = z.infer<typeof webhookStatsResponse>;
 export type RotatedSecret = z.infer<typeof rotatedSecretResponse>;

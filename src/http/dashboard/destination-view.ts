@@ -1,13 +1,13 @@
+import { isKind, kindNamed } from '../../delivery/kinds/registry.js';
 import type { Webhook } from './api-types.js';
 
 // How a page names a subscription's destination: an http URL as it is; a broker's URL (never with its password)
-// and where on the broker (docs/webhooks.md#destination-kinds).
+// and where on the broker, as its kind's module says (docs/webhooks.md#destination-kinds).
 
 export function destinationText(w: Webhook): string {
-  if (w.kind === 'rabbitmq') return `${w.url} · exchange "${w.exchange ?? ''}" · routing key ${w.routingKey ?? ''}`;
-  if (w.kind === 'nats') return `${w.url} · subject ${w.subject ?? ''}`;
-  return w.url;
+  const where = isKind(w.kind) ? kindNamed(w.kind).where?.(w) : undefined;
+  return where ? `${w.url} · ${where}` : w.url;
 }
 
-/** A broker destination's URL and target change through the API (PATCH /v1/webhooks/:id), not a page form. */
-export const isBrokerKind = (w: Webhook): boolean => w.kind === 'rabbitmq' || w.kind === 'nats';
+/** A sealed destination URL and its target change through the API (PATCH /v1/webhooks/:id), not a page form. */
+export const isBrokerKind = (w: Webhook): boolean => isKind(w.kind) && typeof kindNamed(w.kind).url === 'object';

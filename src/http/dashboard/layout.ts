@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
+import { CREATED_KINDS } from '../../delivery/kinds/registry.js';
 import { html, trusted, type SafeHtml } from './html.js';
 
 // The page shell of the dashboard and the portal: no script at all, one stylesheet under a nonce, images only as
@@ -25,8 +26,12 @@ code{background:#eef;padding:1px 4px;border-radius:3px}.grid{display:grid;grid-t
 .health-healthy{color:#1e7b45;font-weight:600}.health-failing,.health-disabled{color:#b00020;font-weight:600}.health-idle,.health-unknown{color:#667;font-weight:600}
 .planned{color:#667;font-style:italic}.planned small{background:#eef;border-radius:3px;padding:0 4px;font-style:normal}.stat b{display:block;font-size:18px}fieldset{border:1px solid #dde;border-radius:4px}label.choice{display:block;font-weight:normal}\
 form:has(input[name=kind]:checked) .kind-only{display:none}\
-form:has(input[name=kind][value=rabbitmq]:checked) .kind-rabbitmq,form:has(input[name=kind][value=nats]:checked) .kind-nats{display:block}\
-form:has(input[name=kind][value=poll]:checked) .kind-url{display:none}`;
+${CREATED_KINDS.filter((k) => k.fields.length)
+  .map((k) => `form:has(input[name=kind][value=${k.name}]:checked) .kind-${k.name}`)
+  .join(',')}{display:block}\
+${CREATED_KINDS.filter((k) => k.url === 'none')
+  .map((k) => `form:has(input[name=kind][value=${k.name}]:checked) .kind-url`)
+  .join(',')}{display:none}`;
 
 export interface Shell {
   title: string;

@@ -28,14 +28,14 @@ import { checkLoginCsrf, checkOrigin, loginCsrf, SESSION_COOKIE, setCookie } fro
 import { csrfField } from './views.js';
 import { DELIVERY_NOTICES, deliveryPage } from './delivery-views.js';
 import {
-  CREATED_KINDS,
+  CREATED_KIND_NAMES,
   secretPage,
   webhookPage,
   webhooksPage,
   type CreatedKind,
   type CreateForm,
 } from './webhook-views.js';
-import { KIND_FIELDS } from '../../webhooks/webhooks.schema.js';
+import { kindNamed } from '../../delivery/kinds/registry.js';
 
 // The /dashboard pages. Each handler turns a form into the API request a client would send and the API's answer
 // into a page; see api-client.ts for why nothing here reads the database.
@@ -136,13 +136,10 @@ export function dashboardRouter(deps: Deps): Middleware {
     page(async (ctx, s) => {
       const fields = await signedForm(ctx, s);
       const one = (name: string) => (fields.get(name)?.[0] ?? '').trim();
-      const kind = (CREATED_KINDS as readonly string[]).includes(one('kind')) ? (one('kind') as CreatedKind) : 'http';
-      const destination = {
-        url: one('url'),
-        exchange: one('exchange'),
-        routingKey: one('routingKey'),
-        subject: one('subject'),
-      };
+      const kind: CreatedKind = CREATED_KIND_NAMES.includes(one('kind')) ? one('kind') : 'http';
+      const declared = kindNamed(kind);
+      const url = one('url');
+      const kindFields = Object.fromEntries(declared.fields.map((f) => [f.name, one(f.name)]));
       const events = fields.get('events') ?? [];
       const rate = one('rateLimitPerSecond');
       const tenant = one('tenant');
@@ -150,8 +147,12 @@ export function dashboardRouter(deps: Deps): Middleware {
       // Only the chosen kind's fields are sent (the others' inputs are on the page too, hidden by the stylesheet), and
       // an empty one not at all, so that the API answers that it is required.
       const body: Record<string, unknown> = { kind, events, signatureScheme, ...(tenant ? { tenant } : {}) };
-      if (kind !== 'poll') body.url = destination.url;
-      for (const field of KIND_FIELDS[kind]) if (destination[field]) body[field] = destination[field];
+      if (declared.url !== 'none') body.url = url;
+      for (const f of declared.fields) {
+        const typed = kindFields[f.name];
+        // A number the API's own rule judges; a text that is not one is sent as is and refused by it.
+        if (typed) body[f.name] = f.numeric && /^-?\d+$/.test(typed) ? Number(typed) : typed;
+      }
       // The API's own rule judges the number; a text that is not one is sent as is and refused by it.
       if (rate) body.rateLimitPerSecond = /^-?\d+$/.test(rate) ? Number(rate) : rate;
       const res = await s.api<WebhookWithSecret>('POST', '/v1/webhooks', body);
@@ -166,7 +167,8 @@ export function dashboardRouter(deps: Deps): Middleware {
       if (res.status >= 500 || res.status === 401) throw refusal(res, 'The subscription');
       const form = {
         kind,
-        ...destination,
+        url,
+        fields: kindFields,
         events,
         rateLimitPerSecond: rate,
         tenant,

@@ -1,4 +1,6 @@
 import { EVENT_NAMES } from '../../events/event-types.js';
+import { http } from '../../delivery/kinds/http.js';
+import { CREATED_KINDS, isKind, KIND_FIELDS, kindNamed } from '../../delivery/kinds/registry.js';
 import type { ApiError } from './api-client.js';
 import type { Delivery, Webhook, WebhookStats } from './api-types.js';
 import { deliveriesTable } from './delivery-views.js';
@@ -23,9 +25,8 @@ import {
 export interface CreateForm {
   kind?: CreatedKind;
   url?: string;
-  exchange?: string;
-  routingKey?: string;
-  subject?: string;
+  /** The chosen kind's own fields (src/delivery/kinds), as typed. */
+  fields?: Record<string, string>;
   events?: string[];
   rateLimitPerSecond?: string;
   tenant?: string;
@@ -53,50 +54,55 @@ export function signingSummary(w: Webhook): SafeHtml {
   return html`<span data-signature-scheme>${w.signatureScheme}</span>${key}${previous}`;
 }
 
-/** The kinds a create form makes (a stream subscription is made by `switchboard listen`), with their URL's form. */
-export const CREATED_KINDS = ['http', 'rabbitmq', 'nats', 'poll'] as const;
-export type CreatedKind = (typeof CREATED_KINDS)[number];
-
-const URL_PLACEHOLDER: Record<Exclude<CreatedKind, 'poll'>, string> = {
-  http: 'https://example.com/hooks',
-  rabbitmq: 'amqps://publisher:PASSWORD@mq.example.com/vhost',
-  nats: 'tls://publisher:PASSWORD@nats.example.com:4222',
-};
+/** The kinds a create form makes (a stream subscription is made by `switchboard listen`), from the registry. */
+export const CREATED_KIND_NAMES: readonly string[] = CREATED_KINDS.map((k) => k.name);
+export type CreatedKind = string;
 
 /**
- * The destination part of a create form: a kind, then the fields that kind takes (docs/webhooks.md#destination-kinds).
- * The page has no script: the stylesheet shows a kind's own fields when its radio is chosen (`.kind-only`), and a
- * browser without `:has()` shows them all, each labelled with its kind; the route sends only the chosen kind's.
+ * The destination part of a create form: a kind, then the fields that kind takes (docs/webhooks.md#destination-kinds),
+ * as each kind's module declares them. The page has no script: the stylesheet shows a kind's own fields when its
+ * radio is chosen (`.kind-only`, layout.ts), and a browser without `:has()` shows them all, each labelled with its
+ * kind; the route sends only the chosen kind's.
  */
 function destinationFields(form: CreateForm): SafeHtml {
-  const chosen = form.kind ?? 'http';
-  const field = (id: 'exchange' | 'routingKey' | 'subject', label: string, placeholder: string) =>
-    textField({ id, label, value: form[id] ?? '', placeholder, error: form.error });
+  const chosen = kindNamed(CREATED_KIND_NAMES.includes(form.kind ?? '') ? form.kind! : 'http');
+  const withUrl = CREATED_KINDS.filter((k) => k.url !== 'none');
+  const urlForms = withUrl.map((k) => `${k.name}: ${k.urlForm ?? ''}`);
+  const without = CREATED_KINDS.filter((k) => k.url === 'none').map((k) => `${k.name}: none`);
   return html`<fieldset data-kinds>
       <legend>Destination kind</legend>
       ${CREATED_KINDS.map(
         (k) =>
           html`<label class="choice"
-            ><input type="radio" name="kind" value="${k}" ${k === chosen ? ' checked' : ''} /> ${kindLabel(k)}</label
+            ><input type="radio" name="kind" value="${k.name}" ${k === chosen ? ' checked' : ''} /> ${kindLabel(
+              k.name,
+            )}</label
           >`,
       )}
     </fieldset>
     <div class="kind-url">
       ${textField({
         id: 'url',
-        label: 'URL (http: https://…; rabbitmq: amqp:// or amqps://; nats: nats:// or tls://; poll: none)',
+        label: `URL (${[...urlForms, ...without].join('; ')})`,
         value: form.url ?? '',
-        placeholder: URL_PLACEHOLDER[chosen === 'poll' ? 'http' : chosen],
+        placeholder: (chosen.urlPlaceholder ?? http.urlPlaceholder)!,
         error: form.error,
       })}
     </div>
-    <div class="kind-only kind-rabbitmq">
-      ${field('exchange', 'rabbitmq: exchange', 'orders')}
-      ${field('routingKey', "rabbitmq: routing key (a template; {event} is the event's type)", 'switchboard.{event}')}
-    </div>
-    <div class="kind-only kind-nats">
-      ${field('subject', "nats: JetStream subject (a template; {event} is the event's type)", 'switchboard.{event}')}
-    </div>`;
+    ${CREATED_KINDS.filter((k) => k.fields.length).map(
+      (k) =>
+        html`<div class="kind-only kind-${k.name}">
+          ${k.fields.map((f) =>
+            textField({
+              id: f.name,
+              label: f.label,
+              value: form.fields?.[f.name] ?? '',
+              placeholder: f.placeholder,
+              error: form.error,
+            }),
+          )}
+        </div>`,
+    )}`;
 }
 
 export function webhooksPage(v: Viewer, listed: ListedWebhook[], form: CreateForm = {}): SafeHtml {
@@ -104,9 +110,7 @@ export function webhooksPage(v: Viewer, listed: ListedWebhook[], form: CreateFor
     <h2>New subscription</h2>
     ${formError(form.error, [
       'url',
-      'exchange',
-      'routingKey',
-      'subject',
+      ...KIND_FIELDS.map((f) => f.name),
       'events',
       'rateLimitPerSecond',
       'tenant',
@@ -140,15 +144,8 @@ export function webhooksPage(v: Viewer, listed: ListedWebhook[], form: CreateFor
     </form>`;
 }
 
-/** How the subscription's deliveries reach it (docs/webhooks.md). */
-export const kindLabel = (kind: Webhook['kind']): string =>
-  ({
-    http: 'http: POSTed to the URL',
-    stream: 'stream: a switchboard listen session',
-    rabbitmq: 'rabbitmq: published to the exchange on the broker',
-    nats: 'nats: published to the JetStream subject',
-    poll: 'poll: its consumer polls the URL with its poll credential',
-  })[kind];
+/** How the subscription's deliveries reach it (docs/webhooks.md): its kind's own sentence. */
+export const kindLabel = (kind: string): string => (isKind(kind) ? `${kind}: ${kindNamed(kind).label}` : kind);
 
 /** A new signing key and what the receiver needs of it. */
 export interface ShownKey {

@@ -38,6 +38,7 @@ import {
   rotateWebhookSecret,
   sendTestEvent,
 } from '../../webhooks/webhooks.service.js';
+import { CREATED_KINDS, KIND_FIELDS } from '../../delivery/kinds/registry.js';
 import type { AppContext } from '../context.js';
 import { callerOf, principalOf } from '../middleware/authenticate.js';
 import { idempotent, type ApiRouter } from '../router.js';
@@ -47,9 +48,7 @@ const WEBHOOK_EXAMPLE = {
   id: 'wh_4Fp7XcN2bQz9Lm1Tr8Ys',
   kind: 'http',
   url: 'https://example.com/hooks/switchboard',
-  exchange: null,
-  routingKey: null,
-  subject: null,
+  ...Object.fromEntries(KIND_FIELDS.map((f) => [f.name, null])),
   events: ['message.received'],
   description: 'orders',
   status: 'active',
@@ -89,7 +88,8 @@ export function registerWebhookRoutes(api: ApiRouter, deps: Deps) {
       status: 201,
       errors: ['invalid_webhook_url'],
       description:
-        'The URL must be a public https:// address (kind http, the default); kind rabbitmq takes an amqp(s):// URL with `exchange` and `routingKey`, kind nats a nats:// or tls:// URL with `subject` (docs/webhooks.md#destination-kinds); a broker URL is sealed and never returned with its password. With `kind: "poll"` there is no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only. The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
+        `The destination kinds (docs/webhooks.md#destination-kinds): ${CREATED_KINDS.map((k) => `${k.name}${k.fields.length ? ` (with ${k.fields.map((f) => `\`${f.name}\``).join(', ')})` : ''}: ${k.description}`).join('; ')}. An http URL must be a public https:// address; a URL that carries a credential (a broker's) is sealed and never returned with its password. A poll subscription has no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with \`pollCredential\` (whpoll_…), shown in this answer only. ` +
+        'The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.',
       examples: {
         request: {
           url: 'https://example.com/hooks/switchboard',

@@ -1279,7 +1279,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL to events
-         * @description The URL must be a public https:// address (kind http, the default); kind rabbitmq takes an amqp(s):// URL with `exchange` and `routingKey`, kind nats a nats:// or tls:// URL with `subject` (docs/webhooks.md#destination-kinds); a broker URL is sealed and never returned with its password. With `kind: "poll"` there is no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only. The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
+         * @description The destination kinds (docs/webhooks.md#destination-kinds): http: POSTed to url; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq (with `exchange`, `routingKey`): published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats (with `subject`): published to the JetStream `subject` on the nats:// or tls:// server at url; redis (with `streamKey`, `maxLength`): appended with XADD (MAXLEN ~ `maxLength`) to the stream `streamKey` on the redis:// or rediss:// server at url. An http URL must be a public https:// address; a URL that carries a credential (a broker's) is sealed and never returned with its password. A poll subscription has no URL: the consumer polls GET /v1/webhooks/{webhookId}/poll with `pollCredential` (whpoll_…), shown in this answer only. The signing secret (`secret`) is shown in this answer only; with `signatureScheme: "ed25519"` there is none to show: `publicKey` (whpk_…, readable on every GET) verifies the deliveries, and a `legacySecret` is refused. With `ordering: "key"`, every event type named must have an ordering key (GET /v1/event-types `orderingKey`), else 400 naming the type.
          *
          *     Scope (account / agent): `write:webhooks`; per-agent keys get 403 agent_forbidden. Sessions need no scope.
          */
@@ -2853,18 +2853,17 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url; redis: appended with XADD (MAXLEN ~ `maxLength`) to the stream `streamKey` on the redis:// or rediss:// server at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            kind: "http" | "stream" | "poll" | "rabbitmq" | "nats" | "redis";
             /** @description A broker URL is shown without its password (and without a token) */
             url: string;
-            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
             exchange: string | null;
-            /** @description rabbitmq: the routing key template; null for other kinds */
             routingKey: string | null;
-            /** @description nats: the subject template; null for other kinds */
             subject: string | null;
+            streamKey: string | null;
+            maxLength: number | null;
             events: string[];
             description: string | null;
             /** @enum {string} */
@@ -2946,18 +2945,17 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url; redis: appended with XADD (MAXLEN ~ `maxLength`) to the stream `streamKey` on the redis:// or rediss:// server at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            kind: "http" | "stream" | "poll" | "rabbitmq" | "nats" | "redis";
             /** @description A broker URL is shown without its password (and without a token) */
             url: string;
-            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
             exchange: string | null;
-            /** @description rabbitmq: the routing key template; null for other kinds */
             routingKey: string | null;
-            /** @description nats: the subject template; null for other kinds */
             subject: string | null;
+            streamKey: string | null;
+            maxLength: number | null;
             events: string[];
             description: string | null;
             /** @enum {string} */
@@ -3056,18 +3054,17 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url; redis: appended with XADD (MAXLEN ~ `maxLength`) to the stream `streamKey` on the redis:// or rediss:// server at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            kind: "http" | "stream" | "poll" | "rabbitmq" | "nats" | "redis";
             /** @description A broker URL is shown without its password (and without a token) */
             url: string;
-            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
             exchange: string | null;
-            /** @description rabbitmq: the routing key template; null for other kinds */
             routingKey: string | null;
-            /** @description nats: the subject template; null for other kinds */
             subject: string | null;
+            streamKey: string | null;
+            maxLength: number | null;
             events: string[];
             description: string | null;
             /** @enum {string} */
@@ -3211,18 +3208,17 @@ export interface components {
             /** @description wh_… */
             id: string;
             /**
-             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; rabbitmq, nats: published to the broker at url (docs/webhooks.md#destination-kinds); poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path)
+             * @description http: POSTed to url; stream: sent down a `switchboard listen` connection while it is open; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url; redis: appended with XADD (MAXLEN ~ `maxLength`) to the stream `streamKey` on the redis:// or rediss:// server at url (docs/webhooks.md#destination-kinds)
              * @enum {string}
              */
-            kind: "http" | "stream" | "rabbitmq" | "nats" | "poll";
+            kind: "http" | "stream" | "poll" | "rabbitmq" | "nats" | "redis";
             /** @description A broker URL is shown without its password (and without a token) */
             url: string;
-            /** @description rabbitmq: the exchange ("" is the default); null for other kinds */
             exchange: string | null;
-            /** @description rabbitmq: the routing key template; null for other kinds */
             routingKey: string | null;
-            /** @description nats: the subject template; null for other kinds */
             subject: string | null;
+            streamKey: string | null;
+            maxLength: number | null;
             events: string[];
             description: string | null;
             /** @enum {string} */
@@ -7586,10 +7582,10 @@ export interface operations {
                  */
                 "application/json": {
                     /**
-                     * @description http (the default): POSTed to url; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url; poll: no url, the consumer takes its deliveries with GET /v1/webhooks/{webhookId}/poll
+                     * @description http (the default): POSTed to url; poll: taken by its consumer with GET /v1/webhooks/{webhookId}/poll (url is that path) and its poll credential; rabbitmq: published to `exchange` with `routingKey` on the amqp(s):// broker at url; nats: published to the JetStream `subject` on the nats:// or tls:// server at url; redis: appended with XADD (MAXLEN ~ `maxLength`) to the stream `streamKey` on the redis:// or rediss:// server at url
                      * @enum {string}
                      */
-                    kind?: "http" | "rabbitmq" | "nats" | "poll";
+                    kind?: "http" | "poll" | "rabbitmq" | "nats" | "redis";
                     /** @description Required for every kind but poll, which has none */
                     url?: string;
                     /** @description rabbitmq: the exchange to publish to; "" is the default exchange */
@@ -7598,6 +7594,10 @@ export interface operations {
                     routingKey?: string;
                     /** @description nats: the JetStream subject; `{event}` is replaced by the event name (e.g. `switchboard.{event}`) */
                     subject?: string;
+                    /** @description redis: the stream key; `{event}` is replaced by the event name (e.g. `switchboard:{event}`) */
+                    streamKey?: string;
+                    /** @description redis: the stream is trimmed to about this many entries (XADD MAXLEN ~), 1 to 10000000 */
+                    maxLength?: number;
                     events: components["schemas"]["EventName"][];
                     description?: string;
                     legacySecret?: string;
@@ -7635,6 +7635,8 @@ export interface operations {
                      *       "exchange": null,
                      *       "routingKey": null,
                      *       "subject": null,
+                     *       "streamKey": null,
+                     *       "maxLength": null,
                      *       "events": [
                      *         "message.received"
                      *       ],
@@ -7797,6 +7799,10 @@ export interface operations {
                     routingKey?: string;
                     /** @description nats: the JetStream subject; `{event}` is replaced by the event name (e.g. `switchboard.{event}`) */
                     subject?: string;
+                    /** @description redis: the stream key; `{event}` is replaced by the event name (e.g. `switchboard:{event}`) */
+                    streamKey?: string;
+                    /** @description redis: the stream is trimmed to about this many entries (XADD MAXLEN ~), 1 to 10000000 */
+                    maxLength?: number;
                     events?: components["schemas"]["EventName"][];
                     description?: string | null;
                     legacySecret?: string | null;
