@@ -15,9 +15,27 @@ const mcpCall = (name: string, args: Record<string, unknown>) => ({
   params: { name, arguments: args },
 });
 
-// MCP events: a list page and a poll from now (cursor null answers at once, so no mutation holds the request).
+// MCP events: a list page, a poll from now (cursor null answers at once, so no mutation holds the request), and a
+// webhook subscription to a port that refuses at once (its verification fails fast) and its unsubscribe.
 // events/stream is left out: it holds its response open until the client leaves.
+const webhookDelivery = {
+  mode: 'webhook',
+  url: 'https://127.0.0.1:9/hook',
+  secret: `whsec_${Buffer.alloc(32, 7).toString('base64')}`,
+};
 const eventsCalls = (r: Rand) => [
+  {
+    jsonrpc: '2.0',
+    id: 6,
+    method: 'events/subscribe',
+    params: { name: 'agent.updated', arguments: {}, delivery: webhookDelivery, ttlMs: 60_000 },
+  },
+  {
+    jsonrpc: '2.0',
+    id: 7,
+    method: 'events/unsubscribe',
+    params: { name: 'agent.updated', arguments: {}, delivery: { url: webhookDelivery.url } },
+  },
   { jsonrpc: '2.0', id: 4, method: 'events/list', params: {} },
   {
     jsonrpc: '2.0',
