@@ -13,7 +13,7 @@ import {
   verifyMcp,
 } from '../helpers/mcp-events-webhook.js';
 import { closedPort, type Receiver } from '../helpers/receiver.js';
-import { waitFor } from '../helpers/wait.js';
+import { waitFor, waitUntil } from '../helpers/wait.js';
 
 // MCP Events webhook mode (docs/mcp-events.md#webhook-mode) with the SDK's own Client on both MCP endpoints (the
 // stateless era's raw request is in mcp-events-webhook-guard.test.ts): a subscription made with events/subscribe is delivered by the webhook engine
@@ -95,7 +95,13 @@ describe('events/subscribe on the account endpoint', () => {
     // Signed with the client's secret and nothing else: another secret does not verify it.
     await expect(verifyMcp(delivered!, newClientSecret())).rejects.toThrow();
 
-    // A refresh is idempotent: the same id, no second handshake, its delivery status, one subscription.
+    // A refresh is idempotent: the same id, no second handshake, its delivery status, one subscription. The
+    // receiver has the delivery before its attempt is recorded: the refresh waits for the record.
+    await waitUntil(
+      async () => (await t.deps.db('webhook_attempts').where({ account_id: owner.accountId })).length > 0,
+      30_000,
+      'the delivery recorded',
+    );
     const again = await subscribeWebhook(conn, { name: 'agent.updated', arguments: {}, ...webhook(url, secret) });
     expect(again.id).toBe(sub.id);
     expect(again.deliveryStatus).toMatchObject({ active: true, lastError: null, lastDeliveryAt: expect.any(String) });

@@ -1,7 +1,7 @@
 import type { Conn } from '../../platform/db.js';
 import type { WebhookRow } from '../../webhooks/webhooks.repository.js';
 
-// The webhooks rows of MCP Events webhook subscriptions (migrations/20261202000100_add_mcp_webhook_subscriptions.ts):
+// The webhooks rows of MCP Events webhook subscriptions (migrations/20261202000500_add_mcp_webhook_subscriptions.ts):
 // rows of kind http the delivery engine sends like any other, found by their derived id and their principal.
 
 export interface McpWebhookRow extends WebhookRow {
