@@ -8,6 +8,7 @@ import { scheduleCommitted } from '../delivery/schedule.js';
 import { createSigningKeyring } from '../delivery/sign.js';
 import { createStreamHub } from '../webhooks/stream-hub.js';
 import { createEventWakeups } from '../mcp/events/wakeups.js';
+import { createEventLog } from '../mcp/events/shared-log.js';
 import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createBackground } from '../platform/background.js';
@@ -148,6 +149,7 @@ export function createDeps(connections: Connections): Deps {
     delivery: createDelivery(connections, http, sealers.webhook),
     streamHub: createStreamHub(config, redis, logger),
     eventWakeups: createEventWakeups(config, logger),
+    eventLog: createEventLog(db),
     webhookStats: createWebhookStatsRecorder(db, logger, background),
     eventFanOut: { insertEventWithDeliveries, scheduleCommitted },
     metrics: createServiceMetrics(queues),

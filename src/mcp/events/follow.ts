@@ -2,7 +2,7 @@ import { retainedSince } from '../../maintenance/retention.js';
 import { now } from '../../platform/clock.js';
 import type { EventsContext, Subscription } from './context.js';
 import { decodeCursor, type Position } from './cursor.js';
-import { headOfLog, readLog, skippedBefore, type LogBatch } from './log.js';
+import { skippedBefore, type LogBatch } from './log.js';
 
 // Following one subscription's log: where it starts (its cursor, or now), reading a batch, and waiting for the
 // next commit of the account, woken through Redis (wakeups.ts), not by reading Postgres on a timer.
@@ -42,7 +42,7 @@ export async function follow(ctx: EventsContext, sub: Subscription, cursor: stri
     let position: Position;
     let truncated = false;
     if (cursor === null) {
-      position = await headOfLog(deps.db, accountId);
+      position = await deps.eventLog.head(accountId);
     } else {
       position = decodeCursor(cursor, sub.binding);
       const floor = floorOf();
@@ -55,7 +55,7 @@ export async function follow(ctx: EventsContext, sub: Subscription, cursor: stri
       position,
       truncated,
       async read(limit) {
-        const batch = await readLog(deps.db, { ...base, after: follower.position, floor: floorOf(), limit });
+        const batch = await deps.eventLog.read({ ...base, after: follower.position, floor: floorOf(), limit });
         follower.position = batch.next;
         if (batch.events.length > 0) settle = -1;
         return batch;
