@@ -5,6 +5,7 @@ import type { EventFanOut } from '../events/emit.js';
 import type { Delivery } from '../delivery/index.js';
 import type { SigningKeyring } from '../delivery/sign.js';
 import type { StreamHub } from '../webhooks/stream-hub.js';
+import type { EventWakeups } from '../mcp/events/wakeups.js';
 import type { WebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import type { Background } from '../platform/background.js';
 import type { Config } from '../platform/config.js';
@@ -47,6 +48,8 @@ export interface Deps {
   delivery: Delivery;
   /** The streams this web process holds (`switchboard listen`); connects to Redis at the first one. */
   streamHub: StreamHub;
+  /** The MCP event polls and streams this web process holds wait here for commits; connects at the first one. */
+  eventWakeups: EventWakeups;
   /** Endpoint health figures, added per coalesced batch of attempts. */
   webhookStats: WebhookStatsRecorder;
   /** Where emitted events fan out (webhook deliveries), given to the emit module so it imports no webhook code. */

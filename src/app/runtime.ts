@@ -6,6 +6,7 @@ import { insertEventWithDeliveries } from '../delivery/sql/fan-out.js';
 import { scheduleCommitted } from '../delivery/schedule.js';
 import { createSigningKeyring } from '../delivery/sign.js';
 import { createStreamHub } from '../webhooks/stream-hub.js';
+import { createEventWakeups } from '../mcp/events/wakeups.js';
 import { createWebhookStatsRecorder } from '../webhooks/endpoint-stats.service.js';
 import { ConfigError, loadConfig, type Config } from '../platform/config.js';
 import { createBackground } from '../platform/background.js';
@@ -144,6 +145,7 @@ export function createDeps(connections: Connections): Deps {
     signInLimits: createSignInLimits(redis, config),
     delivery: createDelivery(connections, http, sealers.webhook),
     streamHub: createStreamHub(config, redis, logger),
+    eventWakeups: createEventWakeups(config, logger),
     webhookStats: createWebhookStatsRecorder(db, logger, background),
     eventFanOut: { insertEventWithDeliveries, scheduleCommitted },
     metrics: createServiceMetrics(queues),
@@ -162,6 +164,7 @@ export async function closeDeps(deps: Deps, opts: { keepDb?: boolean } = {}): Pr
   // away they fail at once: the sweep schedules again the deliveries, and the figures are dropped).
   await deps.background.settled();
   await deps.streamHub.close();
+  await deps.eventWakeups.close();
   await deps.delivery.close();
   await deps.queues.close();
   await deps.http.close();

@@ -1,6 +1,7 @@
 import type { NewEvent } from './events.repository.js';
 import { transaction, type Trx } from '../platform/transaction.js';
 import type { Deps } from '../app/deps.js';
+import { publishEventWakeups } from './event-wakeup.js';
 
 export interface EmitOptions {
   /** A subscription that must not get this event (the one it is about). */
@@ -66,6 +67,7 @@ export async function transactWithEventsOfAccounts<T>(
   work: (trx: Trx, emitFor: EmitFor) => Promise<T>,
 ): Promise<T> {
   const emitted: FannedOutEvent[] = [];
+  const accounts: string[] = [];
   const result = await transaction(deps.db, async (trx) =>
     work(trx, async (accountId, event, opts) => {
       const fannedOut = await deps.eventFanOut.insertEventWithDeliveries(
@@ -76,11 +78,15 @@ export async function transactWithEventsOfAccounts<T>(
         opts?.exceptWebhookId ?? null,
       );
       emitted.push(fannedOut);
+      accounts.push(accountId);
       return fannedOut.eventId;
     }),
   );
   // The caller is answered at commit: the schedule to the queue may wait for other commits' deliveries (the arm
   // window), and waiting for it would buy nothing, since a lost schedule is the sweep's to schedule again.
-  if (emitted.length > 0) deps.background.add(deps.eventFanOut.scheduleCommitted(deps, emitted), 'delivery schedule');
+  if (emitted.length > 0) {
+    deps.background.add(deps.eventFanOut.scheduleCommitted(deps, emitted), 'delivery schedule');
+    deps.background.add(publishEventWakeups(deps, accounts), 'MCP events wakeup');
+  }
   return result;
 }

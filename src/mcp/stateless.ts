@@ -4,6 +4,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { isJSONRPCRequest, LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { text } from '../platform/input.js';
+import { EVENTS_METHODS } from './events/dispatch.js';
+import type { OpenedStream } from './events/stream.js';
 import {
   META_SERVER,
   META_SUBSCRIPTION,
@@ -24,6 +26,7 @@ import {
 // https://modelcontextprotocol.io/specification/2026-07-28/server/tools
 // The methods of a tools-only server. initialize, ping and logging/setLevel are not methods of this revision
 // (https://modelcontextprotocol.io/specification/2026-07-28/changelog), so they answer Method not found.
+// The events methods (src/mcp/events/) are answered by the route's `events` handler, outside the SDK server.
 const METHODS: ReadonlySet<string> = new Set([
   'server/discover',
   'tools/list',
@@ -32,6 +35,7 @@ const METHODS: ReadonlySet<string> = new Set([
   // MCP Events webhook mode (docs/mcp-events-webhook.md).
   'events/subscribe',
   'events/unsubscribe',
+  ...EVENTS_METHODS,
 ]);
 
 // https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions#notification-filter
@@ -53,9 +57,12 @@ const cacheHints = {
 
 /**
  * What the endpoint answers: a JSON-RPC message, or (`holdOpen`) the first message of an event stream that stays
- * open until the client closes it or the server drains.
+ * open until the client closes it or the server drains, or (`stream`) an events/stream to run as the response.
  */
-export type StatelessAnswer = RpcAnswer & { holdOpen?: true };
+export type StatelessAnswer = RpcAnswer & { holdOpen?: true; stream?: OpenedStream };
+
+/** Answers the events methods of a validated request (src/http/routes/mcp-events.ts). */
+export type StatelessEvents = (request: StatelessRequest) => Promise<StatelessAnswer>;
 
 /**
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions
@@ -116,7 +123,7 @@ async function connect(server: McpServer, request: StatelessRequest): Promise<Co
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/index#result-responses
  * Every result carries resultType; servers SHOULD name themselves in each result's `_meta`.
  */
-function complete(id: StatelessRequest['id'], result: Record<string, unknown>, serverInfo: unknown, extra = {}) {
+export function complete(id: StatelessRequest['id'], result: Record<string, unknown>, serverInfo: unknown, extra = {}) {
   const meta = { ...(result._meta as Record<string, unknown> | undefined), [META_SERVER]: serverInfo };
   const body = { jsonrpc: '2.0', id, result: { ...result, ...extra, resultType: 'complete', _meta: meta } };
   const answer: RpcAnswer = { status: 200, body };
@@ -138,6 +145,7 @@ export async function answerStatelessRequest(
   toolNames: string[],
   headers: IncomingHttpHeaders,
   body: unknown,
+  events?: StatelessEvents,
 ): Promise<StatelessAnswer> {
   try {
     const read = readStatelessRequest(headers, body);
@@ -155,6 +163,10 @@ export async function answerStatelessRequest(
     }
 
     if (request.method === 'subscriptions/listen') return listen(request);
+    if (EVENTS_METHODS.has(request.method)) {
+      if (!events) return rpcError(404, request.id, rpcCode.methodNotFound, `Method not found: ${request.method}`);
+      return await events(request);
+    }
     // https://modelcontextprotocol.io/specification/2026-07-28/server/tools#error-handling
     // An unknown tool is a protocol error, -32602 (the SDK answers a tool error instead: that is the initialize
     // era's behaviour, and it stays there).

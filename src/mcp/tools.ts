@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   ListToolsRequestSchema,
   type CallToolResult,
+  type ServerCapabilities,
   type Tool,
   type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -133,6 +134,18 @@ function objectJsonSchema(schema: z.ZodObject): Record<string, unknown> {
 }
 
 /**
+ * `events`: the MCP Events extension (docs/mcp-events.md#capability), answered beside the SDK (src/mcp/events/).
+ * The sketch puts it at the top level; the SDK's client keeps only the capabilities its schema knows, so it is
+ * declared under `experimental` too, where `client.getServerCapabilities()` shows it.
+ */
+const EVENTS_CAPABILITY = { listChanged: true };
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  events: EVENTS_CAPABILITY,
+  experimental: { events: EVENTS_CAPABILITY },
+} as ServerCapabilities;
+
+/**
  * A fresh server for one request. Every tool is registered (so a call to one the credential lacks reaches
  * `authorize` and comes back as a tool error naming the missing scope), while tools/list answers only the
  * tools the credential may use.
@@ -144,7 +157,7 @@ export function buildMcpServer(
 ): McpServer {
   const server = new McpServer(
     { name: info.name, version: '1.0.0' },
-    { capabilities: { tools: { listChanged: false } }, instructions: info.instructions },
+    { capabilities: CAPABILITIES, instructions: info.instructions },
   );
 
   for (const tool of tools) {

@@ -248,6 +248,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       // MCP events webhook mode (docs/mcp-events-webhook.md): the TTL grant's default, floor and ceiling, whether
       // no expiry may be granted, and the live subscriptions one principal may hold.
       webhook: mcpWebhookLimits(e.MCP_WEBHOOK_LIMITS),
+      // MCP Events (docs/mcp-events.md#limits): fixed values, not variables (the service reads few); tests tune
+      // them. The long poll's default and cap, a batch's size, the stream's heartbeat (the sketch wants at most
+      // 30 s), and the open streams one credential may hold across every web process.
+      events: { pollTimeoutMs: 25_000, maxEvents: 100, heartbeatMs: 15_000, streamsPerCredential: 50 },
     },
     // Every attempt counts against its IP; against its email only until it succeeds (src/auth/sign-in-limits.ts).
     signIn: { perIp: e.SIGN_IN_LIMITS?.ip ?? 200, perEmail: e.SIGN_IN_LIMITS?.email ?? 10, windowMs: 15 * 60_000 },

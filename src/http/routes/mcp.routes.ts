@@ -13,6 +13,7 @@ import { clientIp } from '../client-ip.js';
 import { answerWithEventStream, createEventStream } from '../event-stream.js';
 import type { AppContext } from '../context.js';
 import { withScopeChallenge } from '../oauth/challenge.js';
+import { isEventsRequest, runAsEventStream, serveEventsRequest, statelessEvents } from './mcp-events.js';
 import { principalOf } from '../middleware/authenticate.js';
 import type { ApiRouter } from '../router.js';
 
@@ -78,10 +79,13 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
     const stepUp = missingScopeOf(tools, toolCtx, ctx.request.body);
     if (stepUp) throw withScopeChallenge(stepUp, ctx.state.publicUrl, ctx.path);
     const server = buildMcpServer(info, tools, toolCtx);
+    const agentId = params.agentId ?? null;
     // Both eras on one URL (docs/mcp-2026.md#which-era-answers): the stateless revision, or the SDK's transport.
     if (isStatelessRequest(ctx.req.headers, ctx.request.body)) {
       const names = tools.map((tool) => tool.name);
-      const answer = await answerStatelessRequest(server, names, ctx.req.headers, ctx.request.body);
+      const events = statelessEvents(ctx, deps, toolCtx.principal, agentId, info.name);
+      const answer = await answerStatelessRequest(server, names, ctx.req.headers, ctx.request.body, events);
+      if (answer.stream) return runAsEventStream(ctx, { stream: answer.stream });
       if (answer.holdOpen) {
         const stream = createEventStream();
         stream.send(answer.body);
@@ -91,6 +95,11 @@ export function registerMcpRoutes(api: ApiRouter, deps: Deps) {
       ctx.status = answer.status;
       ctx.body = answer.body;
       return;
+    }
+    // The events methods (docs/mcp-events.md) are answered beside the SDK's transport, as in the stateless era.
+    if (isEventsRequest(ctx.request.body)) {
+      await server.close();
+      return serveEventsRequest(ctx, deps, toolCtx.principal, agentId, ctx.request.body);
     }
     ctx.respond = false; // the transport writes the response itself
     try {
