@@ -16,7 +16,7 @@ import {
   type OpenStream,
   type Service,
 } from './mcp-events-parts.js';
-import { medianBy, owner, pacedWhile, percentile } from './webhook-helpers.js';
+import { medianBy, owner, pacedWhile, percentile, WEBHOOK_ENV } from './webhook-helpers.js';
 
 // MCP Events against the webhook floor (docs/performance.md#mcp-events): the same events at the same rate to
 // CONSUMERS consumers of each side, the service as one web and one worker process, rounds alternating between the
@@ -239,7 +239,7 @@ export const mcpEventsBenchmark: Benchmark = {
   id: 'mcp-events',
   name: 'mcp-events: CPU per delivery and commit → arrival of webhooks, MCP event streams and MCP webhooks; idle streams',
   async run(env) {
-    const bench = await env.createDeps();
+    const bench = await env.createDeps(WEBHOOK_ENV);
     const { deps } = bench;
     const receiver = await startWebhookReceiver(onArrival);
     const service = await startService(deps);
