@@ -28,12 +28,18 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+/** BENCH_EVENTS_PROFILE_DIR: each service process writes a V8 CPU profile there when it exits (bench/profile-top.ts). */
+const profiled = (): Record<string, string> => {
+  const dir = process.env.BENCH_EVENTS_PROFILE_DIR;
+  return dir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${dir}`.trim() } : {};
+};
+
 /** src/web.ts and src/worker.ts as the Procfile runs them, on the bench's database and prefix. */
 export async function startService(deps: Deps): Promise<Service> {
   const env = Object.fromEntries(
-    Object.entries(serviceEnv(deps.config, { NODE_ENV: 'production', LOG_LEVEL: 'warn', LOG_FORMAT: 'json' })).filter(
-      (e): e is [string, string] => typeof e[1] === 'string',
-    ),
+    Object.entries(
+      serviceEnv(deps.config, { NODE_ENV: 'production', LOG_LEVEL: 'warn', LOG_FORMAT: 'json', ...profiled() }),
+    ).filter((e): e is [string, string] => typeof e[1] === 'string'),
   );
   const [web, worker] = await Promise.all([
     startAppProcess('web', { cwd: process.cwd(), env }),
