@@ -15,6 +15,18 @@ const mcpCall = (name: string, args: Record<string, unknown>) => ({
   params: { name, arguments: args },
 });
 
+// MCP events: a list page and a poll from now (cursor null answers at once, so no mutation holds the request).
+// events/stream is left out: it holds its response open until the client leaves.
+const eventsCalls = (r: Rand) => [
+  { jsonrpc: '2.0', id: 4, method: 'events/list', params: {} },
+  {
+    jsonrpc: '2.0',
+    id: 5,
+    method: 'events/poll',
+    params: { name: r.pick(['message.received', 'agent.updated']), arguments: {}, cursor: null, timeoutMs: 0 },
+  },
+];
+
 const accountTool = (w: World, r: Rand) => {
   const own = w.ids.agents[0]!;
   return r.pick([
@@ -32,6 +44,7 @@ const accountTool = (w: World, r: Rand) => {
     mcpCall('get_account_stats', {}),
     mcpCall('trigger_agent', { agentId: own, message: 'hi' }),
     { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+    ...eventsCalls(r),
     {
       jsonrpc: '2.0',
       id: 3,
@@ -49,6 +62,7 @@ const agentTool = (_w: World, r: Rand) =>
     mcpCall('update_agent_config', { config: { autoReply: 'x', nested: { a: [1] } } }),
     mcpCall('trigger_agent', { message: 'hi' }),
     { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+    ...eventsCalls(r),
   ]);
 
 const smtp = (w: World) => ({

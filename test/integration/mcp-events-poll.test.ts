@@ -3,6 +3,8 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 import { client, signupAccount, type Client } from '../helpers/http.js';
 import { createAccountKey, createAgent, createAgentKey, ALL_AGENT_SCOPES } from '../helpers/keys.js';
 import { connectMcp, type McpConnection } from '../helpers/mcp.js';
+import { eventWakeupChannel } from '../../src/events/event-wakeup.js';
+import { waitUntil } from '../helpers/wait.js';
 import { makeInbox, sdkError, sdkRequest, statelessPost } from '../helpers/mcp-events.js';
 
 // MCP events, poll mode and events/list, end to end: real inbound messages through the REST API, read back with
@@ -212,7 +214,16 @@ describe('MCP events: a credential revoked while its poll waits', () => {
     const conn = await connect('/v1/mcp', made.key);
     const start = await sdkRequest(conn, 'events/poll', { name: 'message.received' });
     const held = sdkError(conn, 'events/poll', { name: 'message.received', cursor: start.cursor, timeoutMs: 8000 });
-    // The poll is waiting (its own request is in flight) when the key goes.
+    // The poll is waiting when the key goes: its process has subscribed to the account's wakeups.
+    const channel = eventWakeupChannel(t.deps.config.bullmqPrefix, owner.accountId);
+    await waitUntil(
+      async () => {
+        const [, count] = (await t.deps.redis.pubsub('NUMSUB', channel)) as [string, number];
+        return count > 0;
+      },
+      10_000,
+      'the poll to wait',
+    );
     const deleted = await api.delete(`/v1/api_keys/${made.id}`, { token: owner.token });
     expect(deleted.status).toBeLessThan(300);
     await inboxA.receive('gone@example.com', 'after the key was deleted');
