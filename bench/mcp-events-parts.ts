@@ -59,7 +59,7 @@ export interface CpuSample {
 
 export async function sampleCpu(deps: Deps, service: Service): Promise<CpuSample> {
   const { rows } = await deps.db.raw<{ rows: Array<{ pid: number; application_name: string }> }>(
-    `SELECT pid, application_name FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    `SELECT pid, application_name FROM pg_stat_activity WHERE datname = current_database() AND backend_type = 'client backend'`,
   );
   const backends: CpuSample['backends'] = new Map();
   for (const r of rows) {
@@ -79,7 +79,7 @@ const roleOf = (name: string): 'pgWeb' | 'pgWorker' | 'pgCommit' =>
 
 /**
  * CPU ms between two samples, by part. A backend counts from its first sample (0 when it started in between); one
- * that ended in between is lost, and counted in `backendsLost`. pgCommit is the bench's own pool: the commits
+ * that ended in between is lost, and counted in `backendsLost`. pgCommit is the bench's own pool (this query's connection included, autovacuum left out): the commits
  * (with the webhooks' fan-out at commit) and the bench's few reads of pg_stat_activity.
  */
 export function cpuBetween(a: CpuSample, b: CpuSample) {
