@@ -11,6 +11,7 @@ import { sizingBenchmark } from './sizing.bench.js';
 import { enqueueOneBenchmark } from './enqueue-one.bench.js';
 import { filtersBenchmark } from './filters.bench.js';
 import { footprintBenchmark } from './footprint.bench.js';
+import { mcpEventsBenchmark } from './mcp-events.bench.js';
 import { orderedBenchmark } from './ordered.bench.js';
 import { outboundPostBenchmark } from './outbound-post.bench.js';
 import { webhookBudgetBenchmark } from './webhook-budget.bench.js';
@@ -49,6 +50,7 @@ export const benchmarks: Benchmark[] = [
   partitionsBenchmark,
   footprintBenchmark,
   filtersBenchmark,
+  mcpEventsBenchmark,
 ];
 
 async function main() {
