@@ -9,6 +9,7 @@ import { clientIp } from '../client-ip.js';
 import type { AppContext } from '../context.js';
 import { answerWithEventStream, createEventStream } from '../event-stream.js';
 import { bearerToken } from '../middleware/authenticate.js';
+import { resolveCredential } from '../credentials.js';
 
 // The MCP events methods on both MCP endpoints (docs/mcp-events.md), in both eras: the initialize era's single
 // JSON-RPC request answered here as JSON (or, for events/stream, as server-sent events) instead of by the SDK's
@@ -25,7 +26,9 @@ function eventsContext(ctx: AppContext, deps: Deps, principal: Principal, agentI
     publicUrl,
     resource: resourceOfPath(publicUrl, ctx.path),
   };
-  return { deps, audience: { principal, agentId }, token: bearerToken(ctx), info, signal: controller.signal };
+  const token = bearerToken(ctx);
+  const resolveAgain = () => resolveCredential(deps, token, info);
+  return { deps, audience: { principal, agentId }, resolveAgain, signal: controller.signal };
 }
 
 /** Runs an events/stream as this request's response; it ends when the client goes away or it is terminated. */

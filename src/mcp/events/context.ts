@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Deps } from '../../app/deps.js';
-import type { RequestInfo } from '../../auth/principal.js';
-import { resolveCredential } from '../../http/credentials.js';
+import type { Resolved } from '../../auth/principal.js';
 import { AppError } from '../../platform/errors.js';
 import { text } from '../../platform/input.js';
 import {
@@ -20,9 +19,11 @@ import { forbidden, invalidParams, unknownEvent } from './errors.js';
 export interface EventsContext {
   deps: Deps;
   audience: EventsAudience;
-  /** The request's credential, kept to re-check it while a poll or stream waits (never logged). */
-  token: string;
-  info: RequestInfo;
+  /**
+   * Resolves the request's credential again, as the HTTP layer resolves it on any request (its cache follows Redis
+   * epochs, so on every process at once): a poll or stream re-checks it while it waits. The token stays there.
+   */
+  resolveAgain: () => Promise<Resolved>;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
 }
@@ -42,7 +43,7 @@ export async function recheckCredential(ctx: EventsContext): Promise<void> {
   const was = ctx.audience.principal;
   let now;
   try {
-    now = (await resolveCredential(ctx.deps, ctx.token, ctx.info)).principal;
+    now = (await ctx.resolveAgain()).principal;
   } catch (err) {
     if (err instanceof AppError) throw forbidden(`Access revoked: ${err.message}`);
     throw err;
