@@ -51,6 +51,8 @@ export async function runChild(
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  // A command that ends without reading its input (tar, node -e) closes the pipe first: EPIPE is no failure of it.
+  child.stdin!.on('error', () => undefined);
   child.stdin!.end(input);
   const cap = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), capMs);
   try {
