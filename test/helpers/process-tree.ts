@@ -6,13 +6,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 interface Stat {
   state: string;
   ppid: number;
+  pgid: number;
 }
 
 function statOf(pid: number): Stat | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: state!, ppid: Number(ppid) };
+    const [state, ppid, pgid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: state!, ppid: Number(ppid), pgid: Number(pgid) };
   } catch {
     return null;
   }
@@ -42,4 +43,16 @@ export function descendantsOf(pid: number): number[] {
 export function isRunning(pid: number): boolean {
   const stat = statOf(pid);
   return stat !== null && stat.state !== 'Z';
+}
+
+/**
+ * Whether any process of group `pgid` still runs. A zombie does not: a process killed whose parent is gone waits to
+ * be reaped by init, and while it waits a signal to its group still finds it.
+ */
+export function groupRunning(pgid: number): boolean {
+  return readdirSync('/proc').some((name) => {
+    if (!/^\d+$/.test(name)) return false;
+    const stat = statOf(Number(name));
+    return stat !== null && stat.pgid === pgid && stat.state !== 'Z';
+  });
 }

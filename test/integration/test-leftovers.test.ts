@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { adminQuery } from '../../src/platform/db.js';
-import { endChild, groupAlive, spawnChild } from '../helpers/children.js';
+import { endChild, spawnChild } from '../helpers/children.js';
 import { endDeadRuns, markedProcesses } from '../helpers/leftovers.js';
-import { isRunning } from '../helpers/process-tree.js';
+import { groupRunning, isRunning } from '../helpers/process-tree.js';
 import { waitUntil } from '../helpers/wait.js';
 
 // The suite cleans up after itself: a run of the suite's own configuration on a fixture that makes a database,
@@ -42,7 +42,7 @@ async function leftOf(r: Report) {
       processes: markedProcesses()
         .filter((p) => p.run === r.runId)
         .map((p) => p.pid),
-      group: groupAlive(r.group),
+      group: groupRunning(r.group),
       stray: isRunning(r.stray),
       databases: rows.map((row: { datname: string }) => row.datname),
       keys: (await redis.keys(`*sbt-${r.runId}-*`)).length,
