@@ -28,7 +28,10 @@ export interface Service {
   stop(): Promise<void>;
 }
 
-/** BENCH_EVENTS_PROFILE_DIR: each service process writes a V8 CPU profile there when it exits (bench/profile-top.ts). */
+/**
+ * BENCH_EVENTS_PROFILE_DIR: each service process writes a V8 CPU profile there when it exits (read with
+ * bench/profile-top.ts).
+ */
 const profiled = (): Record<string, string> => {
   const dir = process.env.BENCH_EVENTS_PROFILE_DIR;
   return dir ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${dir}`.trim() } : {};
@@ -79,8 +82,9 @@ const roleOf = (name: string): 'pgWeb' | 'pgWorker' | 'pgCommit' =>
 
 /**
  * CPU ms between two samples, by part. A backend counts from its first sample (0 when it started in between); one
- * that ended in between is lost, and counted in `backendsLost`. pgCommit is the bench's own pool (this query's connection included, autovacuum left out): the commits
- * (with the webhooks' fan-out at commit) and the bench's few reads of pg_stat_activity.
+ * that ended in between is lost, and counted in `backendsLost`. pgCommit is the bench's own pool (this query's
+ * connection included, autovacuum left out): the commits (with the webhooks' fan-out at commit) and the bench's few
+ * reads of pg_stat_activity.
  */
 export function cpuBetween(a: CpuSample, b: CpuSample) {
   const pg = { pgWeb: 0, pgWorker: 0, pgCommit: 0 };
