@@ -10,7 +10,14 @@ import { AppError } from '../../platform/errors.js';
 import { checkTargetUrl } from '../../platform/http-client.js';
 import { newId } from '../../platform/ids.js';
 import { isUniqueViolation } from '../../platform/pg-errors.js';
-import { forbidden, invalidParams, resourceExhausted, unknownSubscription, unsupported } from './errors.js';
+import {
+  EventsError,
+  forbidden,
+  invalidParams,
+  resourceExhausted,
+  unknownSubscription,
+  unsupported,
+} from './errors.js';
 import { readEventArguments } from './context.js';
 import { readSubscribeParams, readUnsubscribeParams } from './webhook-params.js';
 import {
@@ -208,8 +215,9 @@ export async function unsubscribe(caller: WebhookCaller, params: unknown): Promi
   try {
     const read = readEventArguments({ principal: key, agentId }, p.name, p.arguments);
     id = subscriptionIdOf(principal, p.delivery.url, p.name, read.arguments);
-  } catch {
+  } catch (err) {
     // An event or arguments no subscription could have been made with: no such subscription.
+    if (!(err instanceof EventsError)) throw err;
   }
   if (!id || !(await deleteMcpWebhook(caller.deps.db, key.accountId, id))) {
     throw unknownSubscription('no subscription of yours has this name, arguments and delivery.url');
