@@ -10,6 +10,7 @@ import {
   PARTITIONED_TABLES,
 } from '../../src/maintenance/partitions.repository.js';
 import { createDb, type Db } from '../../src/platform/db.js';
+import { newSigningKey } from '../../src/webhooks/signing-keys.js';
 import { transaction } from '../../src/platform/transaction.js';
 import { startWorkers } from '../../workers/index.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
@@ -20,10 +21,12 @@ import { waitFor, waitUntil } from '../helpers/wait.js';
 // An idle service never reads a day partition whole, whatever the day's statistics and however fast the day filled
 // (docs/plans.md#idle-statements-never-scan-a-day). Each case makes today's partitions afresh, fills them at its
 // pace (with an ANALYZE wherever a machine of that pace would have one: none in time for a fast fill, early and
-// often for a slow one, the first while most of the day is still pending), then lets a worker process's real job
-// schedulers run every idle job several times, and reads Postgres's own counters (pg_stat_user_tables) for today's
-// partitions: no sequential scan, no row read by one. autovacuum may analyze the day at any moment meanwhile: the
-// rule must hold either way.
+// often for a slow one, the first while most of the day is still pending), then starts a worker process whose real
+// job schedulers run every idle job several times and whose sweep sends again what lost its job, and reads
+// Postgres's own counters (pg_stat_user_tables) for today's partitions: no sequential scan, no row read by one.
+// autovacuum may analyze the day at any moment meanwhile: the rule must hold either way. The workers start after
+// the fill, on connections of their own: a backend adds what it read to those counters up to ten seconds later
+// (sooner when it exits), so reads of a worker running through the fill could land in the window.
 
 const A = seedAccountId(0);
 const W = seedWebhookId(0);
@@ -54,10 +57,13 @@ beforeAll(async () => {
   });
   receiver = await startReceiver();
   await seedAccounts(t.deps, 1, 1);
-  // The deliveries the sweep schedules again are sent, and taken, on this machine.
+  // The deliveries the sweep schedules again are signed, sent and taken, on this machine.
   await t.deps
     .db('webhooks')
-    .update({ url: `${receiver.url}/hook` })
+    .update({
+      url: `${receiver.url}/hook`,
+      secret_sealed: newSigningKey(t.deps.sealers.webhook, 'hmac-sha256').secretSealed,
+    })
     .where({ id: W });
 }, 300_000);
 afterAll(async () => {
@@ -200,39 +206,33 @@ describe('an idle service, after a day filled at any pace', () => {
     '%s: no idle job reads a day partition sequentially',
     async (_name, pace) => {
       const { db } = t.deps;
-      await freshDay(db);
-      // The workers' plans are made on the empty day, and kept while it fills.
+      const filler = createDb(t.deps.config.database.url, {
+        applicationName: FILLER,
+        pool: { min: 1, max: pace.producers },
+      });
+      let overdue: ScheduledDelivery[];
+      try {
+        await freshDay(filler);
+        overdue = await fill(filler, pace);
+      } finally {
+        await filler.destroy();
+      }
+      // A backend's counts reach pg_stat_user_tables by the time it has exited: the window below counts only what
+      // the workers started after the fill read.
+      await waitUntil(async () => (await backendsOf(db, FILLER)) === 0, 30_000, "the filler's connections closed");
+      const before = await countedReads(db);
       const runtime = await t.createRuntime({ applicationName: WORKERS });
       const workers = await startWorkers(runtime, { schedule: true });
-      let before = new Map<string, Read>();
       try {
-        const filler = createDb(t.deps.config.database.url, {
-          applicationName: FILLER,
-          pool: { min: 1, max: pace.producers },
-        });
-        let overdue: ScheduledDelivery[];
-        try {
-          overdue = await fill(filler, pace);
-        } finally {
-          await filler.destroy();
-        }
-        await waitUntil(async () => (await backendsOf(db, FILLER)) === 0, 30_000, "the filler's connections closed");
-        before = await countedReads(db);
         const since = Date.now();
         await waitFor(
           () => idleRunsSince(since),
           (runs) => IDLE_JOBS.every((j) => runs[j]! >= 3),
           { timeoutMs: 60_000, what: 'three runs of every idle job' },
         );
-        // The sweep found the overdue deliveries and scheduled each under a new job.
-        const rescheduled = async () =>
-          (
-            await deliveriesOf(
-              db,
-              overdue.map((d) => d.id),
-            )
-          ).every((d) => d.job_seq > overdue[0]!.job_seq);
-        await waitUntil(rescheduled, 30_000, 'the overdue deliveries scheduled again');
+        // The sweep found the overdue deliveries and scheduled each under a new job, which sent it.
+        const sent = (d: ScheduledDelivery) => receiver.received.some((r) => r.headers['webhook-id'] === d.id);
+        await waitUntil(async () => overdue.every(sent), 30_000, 'the overdue deliveries sent again');
       } finally {
         await workers.close();
         await closeDeps(runtime);
@@ -249,6 +249,11 @@ describe('an idle service, after a day filled at any pace', () => {
         }))
         .filter((r) => r.seq_scan > 0 || r.seq_tup_read > 0);
       expect(read).toEqual([]);
+      const again = await deliveriesOf(
+        db,
+        overdue.map((d) => d.id),
+      );
+      expect(again.every((d) => d.job_seq > overdue[0]!.job_seq)).toBe(true);
       receiver.received.length = 0;
     },
     180_000,
