@@ -5,6 +5,7 @@ import { createServiceLogger, type Logger } from '../platform/logger.ts';
 import { startShutdownClock } from './shutdown-clock.ts';
 import { writeBanner, type Banner } from '../platform/startup-banner.ts';
 import { childLaunch, type ChildLaunch } from './child-launch.ts';
+import { childProcessEnv } from '../platform/config-child-env.ts';
 
 // npm start with its defaults (docs/processes.md): this process loads nothing of the application. A first child
 // reads the configuration, finds (or starts) Postgres and Redis and migrates; then one API process and N worker
@@ -107,7 +108,7 @@ async function stopChildren(procs: ChildProcess[], deadline: Promise<void>, logg
 /** npm start: prepares through the first child, starts the API and workers, prints the banner, stops on a signal. */
 export async function runSupervisor(): Promise<void> {
   const launch = childLaunch();
-  const env = { ...process.env };
+  const env = childProcessEnv();
   const first = newSlot('prepare');
   let logger: Logger | null = null;
   let stopping = false;
@@ -154,7 +155,7 @@ export async function runSupervisor(): Promise<void> {
 
   const stays = prepared.workers === 0 || prepared.started.postgres || prepared.started.redis;
   // WORKERS=0: the first child goes on to run the API, every worker and the scheduler itself.
-  const childEnv = { ...env, ...prepared.env };
+  const childEnv = childProcessEnv(prepared.env);
   const started = [prepared.started.postgres && 'postgres', prepared.started.redis && 'redis'].filter(Boolean);
   const startedArg = started.join(',') || '-';
   if (prepared.workers > 0) {

@@ -14,7 +14,8 @@ import {
   type VariableDoc,
 } from './config-variables.js';
 
-// The only module that reads process.env. Everything else receives a Config. The variables, what each must be
+// With config-child-env.ts (the environment npm start hands its children), the only module that reads
+// process.env. Everything else receives a Config. The variables, what each must be
 // and what it is for are in src/platform/config-variables.ts (docs/configuration.md is written from them).
 
 export { hashTagOf, type RedisNode } from './config-parsers.js';
@@ -258,14 +259,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Traces (docs/tracing.md): started by src/instrumentation.ts; null when no OTLP endpoint is set.
     tracing: tracingFrom(e),
   };
-}
-
-/**
- * The environment of a child process of npm start: this process's environment with `overrides` on top (the
- * database and Redis the parent resolved, so that children never start development fallbacks of their own).
- */
-export function childProcessEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  return { ...process.env, ...overrides };
 }
 
 export type Config = ReturnType<typeof loadConfig>;

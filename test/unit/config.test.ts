@@ -2,14 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  ConfigError,
-  ENV_NAMES,
-  childProcessEnv,
-  hashTagOf,
-  loadConfig,
-  loadTracingConfig,
-} from '../../src/platform/config.js';
+import { ConfigError, ENV_NAMES, hashTagOf, loadConfig, loadTracingConfig } from '../../src/platform/config.js';
+import { childProcessEnv } from '../../src/platform/config-child-env.js';
 
 const base = { APP_SECRET: 'x'.repeat(40) };
 // Generated development files go here, never into the checkout's .data/.
