@@ -118,7 +118,7 @@ export async function runPrepared<Row>(conn: Conn, statement: Prepared<Row>, val
   }
 }
 
-// The statements the service runs while it is idle (the sweep's, docs/plans.md#idle-statements-never-scan-a-day)
+// The statements that read day partitions (docs/plans.md#no-statement-of-the-delivery-path-scans-a-day)
 // are planned with enable_seqscan off: Postgres then prices a sequential scan at 10^10 and takes one only where no
 // index can answer, and each of them has an index that can. So a day partition is never read whole by them, whatever
 // its statistics say and whenever they were taken; and a generic plan Postgres keeps for one was made under the same

@@ -19,7 +19,7 @@ import { createTestContext, type TestContext } from '../helpers/test-context.js'
 import { waitFor, waitUntil } from '../helpers/wait.js';
 
 // An idle service never reads a day partition whole, whatever the day's statistics and however fast the day filled
-// (docs/plans.md#idle-statements-never-scan-a-day). Each case makes today's partitions afresh, fills them at its
+// (docs/plans.md#no-statement-of-the-delivery-path-scans-a-day). Each case makes today's partitions afresh, fills them at its
 // pace (with an ANALYZE wherever a machine of that pace would have one: none in time for a fast fill, early and
 // often for a slow one, the first while most of the day is still pending), then starts a worker process whose real
 // job schedulers run every idle job several times and whose sweep sends again what lost its job, and reads

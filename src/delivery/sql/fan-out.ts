@@ -155,6 +155,7 @@ export async function insertEventWithDeliveries(
 const EVENT_CREATED_AT = prepare<{ created_at: Date }>(
   'event_created_at',
   'SELECT created_at FROM events WHERE id = $1 LIMIT 1',
+  { seqScan: false },
 );
 
 // In one order, so that a fan-out run again groups the deliveries still waiting as it did the first time.
@@ -163,6 +164,7 @@ const PENDING_DELIVERIES_OF_EVENT = prepare<ScheduledDelivery & { next_attempt_a
   `SELECT ${SCHEDULED.join(', ')}, next_attempt_at FROM webhook_deliveries
     WHERE id BETWEEN $1 AND $2 AND created_at = $3 AND event_id = $4 AND status = 'pending'
     ORDER BY id`,
+  { seqScan: false },
 );
 
 /**

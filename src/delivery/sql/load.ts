@@ -82,6 +82,7 @@ const LOAD_SEND_CONTEXTS = prepare<SendContext>(
      CROSS JOIN LATERAL (SELECT * FROM events e
                           WHERE e.id = d.event_id AND e.created_at = d.created_at
                             AND ${createdBetween('e', '$3', '$4')} LIMIT 1) e`,
+  { seqScan: false },
 );
 
 /**
@@ -90,8 +91,8 @@ const LOAD_SEND_CONTEXTS = prepare<SendContext>(
  * UUIDv7 stamped with it, and an id that is none names no delivery.
  *
  * Each delivery and its event are looked up by primary key in a LATERAL … LIMIT 1 (the key is unique, so the
- * limit changes no answer): a subquery with a LIMIT is not flattened into a join, so the only plans are one
- * index probe per id. As a plain join, a batch of 200 on a day partition not yet analyzed was planned as a hash
+ * limit changes no answer): a subquery with a LIMIT is not flattened into a join, so the plan is one probe per
+ * id, and planned without sequential scans (src/platform/db.ts, runPrepared) the probe is the primary key's. As a plain join, a batch of 200 on a day partition not yet analyzed was planned as a hash
  * join over the whole of today's events (docs/plans.md#the-per-delivery-load).
  */
 export async function loadSendContexts(conn: Conn, deliveryIds: string[]): Promise<Array<SendContext | undefined>> {

@@ -121,6 +121,7 @@ function recordStatement<Row>(
        RETURNING ${parts.returning}
      ), ${insertAttempts(parts.attempt)}${parts.subscription ? `, w AS (${parts.subscription})` : ''}
      ${parts.answer}`,
+    { seqScan: false },
   );
 }
 
@@ -196,6 +197,7 @@ const STOP_DELIVERY = prepare<{ id: string }>(
   `UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, completed_at = now(), updated_at = now()
     WHERE id = $1 AND created_at = $2 AND account_id = $3 AND status = 'pending' AND job_seq = $4
    RETURNING id`,
+  { seqScan: false },
 );
 
 /** pending → failed with no attempt: the subscription was disabled or deleted (recoverSince finds it). */
@@ -214,6 +216,7 @@ const PARK_DELIVERY = prepare<{ id: string }>(
   `UPDATE webhook_deliveries SET next_attempt_at = NULL, job_seq = job_seq + 1, updated_at = now()
     WHERE id = $1 AND created_at = $2 AND account_id = $3 AND status = 'pending' AND job_seq = $4
    RETURNING id`,
+  { seqScan: false },
 );
 
 /**
