@@ -96,10 +96,22 @@ export async function endRunProcesses(runId: string, opts: { workers: boolean; c
   }
 }
 
-/** Drops the databases named (they need not exist), closing whatever is still connected to them. */
+/**
+ * Drops the databases named (they need not exist), closing whatever is still connected to them. FORCE waits 5 s for
+ * the backends it terminates to exit and then refuses (55006, "being accessed by other users"): on a loaded machine
+ * a killed process's backends can take longer, so the drop is tried again until a minute has passed.
+ */
 export async function dropDatabases(services: Services, names: string[]): Promise<void> {
   for (const name of names) {
-    await adminQuery(services.databaseUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      try {
+        await adminQuery(services.databaseUrl, `DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '55006' || Date.now() > deadline) throw err;
+      }
+    }
   }
 }
 
